@@ -1,0 +1,126 @@
+"""World Series of Mahjong 2006: scoring by the 44 patterns and the payments (RULES.md §1)."""
+
+from engine.rulesets import ConfigError, check_schema
+from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
+from engine.rulesets.wsom2006.payments import hand_payments
+from engine.scoring import Pattern, Score, Win
+
+PATTERN_IDS = ("1.1 1.2 1.3 2.1.1 2.1.2 2.2 3.1 3.2.1 3.2.2 3.3.1 3.3.2 3.3.3 3.3.4 3.4 4.1 "
+               "4.2.1 4.2.2 4.2.3 4.3.1 4.3.2 4.3.3 4.3.4 5.1.1 5.1.2 5.1.3 5.1.4 6.1 6.2.1 "
+               "6.2.2 7.1 7.2.1 7.2.2 8.1.1 8.1.2 8.1.3 8.1.4 9.1.1 9.1.2 9.2 9.3 9.4.1 9.4.2 "
+               "10.1 10.2").split()
+PER_SET = "3.1"   # Value Honor scores once per qualifying set; every other pattern once
+
+SCHEMA = {
+    "ruleset": {"engine": ("wsom2006",), "title": str},
+    "scoring": {"minimum_points": int, "chicken_points": int, "limit": int,
+                "standard_score": int},
+    "options": {"auto_apply_follow_exemption": bool,
+                "exemption_window_includes_winner_discard": bool,
+                "exemption_on_robbed_kong": bool, "seven_pairs_four_of_a_kind": bool,
+                "thirteen_terminals_greater_terminals": bool,
+                "concealed_hand_on_irregular": bool, "heaven_cancelled_by_kong": bool,
+                "earth_cancelled_by_call": bool, "chicken_declaration": ("strict", "assisted"),
+                "break_mode": ("manual", "table"), "multiple_winners": bool},
+    "timing": {"discard_seconds": float, "hand_seconds": float, "preparation_seconds": float,
+               "penalty_block_seconds": float, "penalty_points_per_block": int,
+               "overtime_strictly_over": bool, "forfeit_threshold": int},
+    "wall": {"stacks_per_side": int, "dead_wall": int, "kong_after_seabed": bool,
+             "final_draw_with_win_on_kong": bool},
+    "patterns": {pid: {"name": str, "chinese": str, "points": int} for pid in PATTERN_IDS},
+}
+
+FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
+    "final_draw": (True, "9.1.1"), "kong_replacement": (True, "9.2"), "heaven": (True, "9.4.1"),
+    "final_discard": (False, "9.1.2"), "robbing_kong": (False, "9.3"), "earth": (False, "9.4.2"),
+}
+
+
+def series(pattern_id: str) -> str:
+    """The series a pattern belongs to: `2.1` for 2.1.1 and 2.1.2; `2.2` for itself."""
+    parts = pattern_id.split(".")
+    return ".".join(parts[:2]) if len(parts) == 3 else pattern_id
+
+
+class Wsom2006:
+    """The WSOM 2006 scorer, its values and options from config/rules/wsom2006.toml."""
+    name = "wsom2006"
+    flags = frozenset(FLAG_RULES)
+
+    def __init__(self, config: dict):
+        check_schema(config, SCHEMA)
+        self.title = config["ruleset"]["title"]
+        self.config = config
+        self.scoring = config["scoring"]
+        self.options = config["options"]
+        self.patterns = {pid: Pattern(pid, entry["name"], entry["points"])
+                         for pid, entry in config["patterns"].items()}
+        for p in self.patterns.values():
+            if p.points <= 0:
+                raise ConfigError(f"patterns.{p.id}.points = {p.points}: a pattern is worth "
+                                  "a positive number of points")
+        self._series = {pid: series(pid) for pid in self.patterns}
+        self._order = {pid: _numbering(pid) for pid in self.patterns}
+
+    def score(self, win: Win) -> Score:
+        """Validate and score a declared win: the best single arrangement, limits, payments."""
+        problem = self._flag_problem(win)
+        if problem:
+            return Score(False, reason=problem)
+        candidates = arrangements(win, self.options["seven_pairs_four_of_a_kind"])
+        if not candidates:
+            return Score(False, reason="not a winning hand: the tiles do not form four sets "
+                                       "and a pair, seven pairs or thirteen terminals "
+                                       "(RULES.md 1.1)")
+        held = hand_patterns(win)
+        best = max((self._value(arrangement_patterns(arr, win, held, self.options))
+                    for arr in candidates), key=lambda scored: scored[1])
+        chosen, total = best
+        if not chosen:
+            if self.scoring["minimum_points"] > 0:
+                return Score(False, reason="no pattern: a hand needs at least "
+                             f"{self.scoring['minimum_points']} points to win (RULES.md 1.1); "
+                             "the declaration is a false win (錯和, RULES.md 3.11)")
+            chosen = (Pattern("0", "Chicken Hand", self.scoring["chicken_points"]),)
+            total = chosen[0].points
+        payments = hand_payments(total, win, self.scoring["standard_score"])
+        return Score(True, chosen, total, payments)
+
+    def _value(self, ids: list[str]) -> tuple[tuple[Pattern, ...], int]:
+        """Series exclusivity, then the listed and compound limits (RULES.md 1.1)."""
+        best: dict[str, Pattern] = {}
+        per_set = []
+        for pid in ids:
+            found = self.patterns[pid]
+            if pid == PER_SET:
+                per_set.append(found)
+                continue
+            kept = best.get(self._series[pid])
+            if kept is None or found.points > kept.points:
+                best[self._series[pid]] = found
+        chosen = sorted([*best.values(), *per_set], key=lambda p: self._order[p.id])
+        limit = self.scoring["limit"]
+        listed = [p for p in chosen if p.points >= limit]
+        if listed:
+            top = max(listed, key=lambda p: p.points)
+            return (top,), top.points
+        total = sum(p.points for p in chosen)
+        return tuple(chosen), min(total, limit)
+
+    def _flag_problem(self, win: Win) -> str:
+        for flag in sorted(win.flags):
+            needs_self_draw, ref = FLAG_RULES[flag]
+            if needs_self_draw != win.self_drawn:
+                how = "a self-drawn win" if needs_self_draw else "a win on another's tile"
+                return f"{flag} ({ref}) needs {how}"
+        if "heaven" in win.flags and win.winner != 0:
+            return "heaven (9.4.1) is East's win on the dealt tiles"
+        if "earth" in win.flags and (win.winner == 0 or win.discarder != 0):
+            return "earth (9.4.2) is a non-East win on East's first discard"
+        return ""
+
+
+def _numbering(pattern_id: str) -> tuple:
+    """The order of a score card: an irregular hand's own pattern first, then RULES.md order
+    (3.1 before 3.2.1, 9.4.2 before 10.1)."""
+    return (not pattern_id.startswith("10."), [int(n) for n in pattern_id.split(".")])

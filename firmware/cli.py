@@ -1,0 +1,33 @@
+"""`mjtable`: the command line of the table's firmware.
+
+Each subcommand is a small function; argument errors exit with status 2 and one line naming the
+problem, as argparse does.
+"""
+
+import argparse
+import sys
+
+from engine.rulesets import ConfigError
+from firmware import bench, score
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="mjtable", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    score.add_parser(commands)
+    bench.add_parser(commands)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ConfigError as err:
+        print(f"mjtable {args.command}: config: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:        # the reader went away (| head): stop quietly
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
