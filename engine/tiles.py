@@ -120,3 +120,15 @@ def is_flower(kind: int) -> bool:
 def wind(index: int) -> int:
     """The wind tile of seat index 0..3 (E S W N)."""
     return EAST + index
+
+
+# Physical tiles: each tile of a set has an id. 0..135 are the four copies of the 34 kinds
+# (id // 4 is the kind); 136..143 are the eight flowers of a CCM set.
+def physical_set(with_flowers: bool) -> list[int]:
+    """The ids of one tile set: 136 tiles (WSOM) or 144 with the flowers (CCM)."""
+    return list(range(4 * KINDS + (FLOWER_KINDS if with_flowers else 0)))
+
+
+def kind_of(tile_id: int) -> int:
+    """The kind of a physical tile."""
+    return tile_id // 4 if tile_id < 4 * KINDS else tile_id - 4 * KINDS + KINDS

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The two README commands: `deploy/dev.sh run` (the table's main job) and `deploy/dev.sh test`.
+# Each sets up what it needs on a fresh machine with Python 3.11+ and is safe to run again:
+# a virtual environment in .venv, refreshed when pyproject.toml changes.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/.venv"
+python=${PYTHON:-python3}
+
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "deploy/dev.sh: mjtable needs Python 3.11 or newer as '$python' (set PYTHON=...)" >&2
+    exit 2
+fi
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+if [ ! -f "$venv/.installed" ] || [ "$root/pyproject.toml" -nt "$venv/.installed" ]; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root[dev]"
+    touch "$venv/.installed"
+fi
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+case "$command" in
+    run)
+        # Until the simulated table exists: score a sample hand (seed 000's 125+5+30 example).
+        exec "$venv/bin/mjtable" score "111m 888m 444p 666s 5s" --win 5s --self-drawn --seat S "$@"
+        ;;
+    test)
+        cd "$root"
+        exec "$venv/bin/python" -m pytest "$@"
+        ;;
+    *)
+        echo "usage: deploy/dev.sh run | test [pytest arguments]" >&2
+        exit 2
+        ;;
+esac
