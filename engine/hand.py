@@ -7,7 +7,7 @@ scorer can walk every arrangement of a hand without searching it again.
 
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
+from itertools import permutations, product
 
 from engine import tiles
 
@@ -167,6 +167,36 @@ def is_thirteen_orphans(c) -> bool:
     """One of each terminal and honour plus one more of any of them, 14 concealed tiles."""
     held = list(map(c.__getitem__, tiles.TERMINALS_AND_HONOURS))
     return all(held) and sum(held) == 14 == sum(c)
+
+
+KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))     # ranks 147, 258, 369 (0-based)
+
+
+def is_fourteen_singles(c, min_gap: int = 3) -> bool:
+    """CCM 十四不靠 (RULES.md 4.7 shape 7, A-C6): 14 distinct tiles, numbers of a suit at
+    least `min_gap` apart, the rest single honours."""
+    if sum(c) != 14 or max(c) > 1:
+        return False
+    for start in (0, 9, 18):
+        ranks = [r for r in range(9) if c[start + r]]
+        if any(b - a < min_gap for a, b in zip(ranks, ranks[1:])):
+            return False
+    return True
+
+
+def is_knitted_straight(c, melds: int = 0) -> bool:
+    """CCM 組合龍 (RULES.md 4.7 shape 8): 147, 258 and 369 each in a different suit, and the
+    other tiles a pair and one set (which may be a declared meld)."""
+    for groups in permutations(KNITTED):
+        knitted = [9 * s + r for s, group in enumerate(groups) for r in group]
+        if all(c[k] for k in knitted):
+            rest = bytearray(c)
+            for k in knitted:
+                rest[k] -= 1
+            size = _standard_size(rest)
+            if size >= 0 and size + 3 * melds == 5:
+                return True
+    return False
 
 
 def is_win(c: list[int], melds: int = 0, four_as_two_pairs: bool = True) -> bool:

@@ -147,6 +147,10 @@ class Wall:
         """Where the next replacement stands: the top of the last stack if it is still whole."""
         return self._sequence[self._replacement_index()] if self.live_count > 0 else None
 
+    def tile_at(self, position: Position | None) -> int | None:
+        """The tile id standing at a wall position (for checking what a reader saw)."""
+        return None if position is None else self._walls[position[0]][position[1]]
+
     def _replacement_index(self) -> int:
         if len(self._sequence) >= 2:
             (seat_a, place_a), (seat_b, place_b) = self._sequence[-2:]

@@ -108,6 +108,9 @@ def breakdown(win: Win, score: Score, title: str) -> str:
     if not score.legal:
         lines.append(f"NOT A LEGAL WIN: {score.reason}")
         return "\n".join(lines)
+    if score.total is None:
+        lines.append(f"Legal shape, {score.reason}")
+        return "\n".join(lines)
     width = max(len(p.name) for p in score.patterns)
     for p in score.patterns:
         lines.append(f"  {p.id:<6} {p.name:<{width}} {p.points:>4}")

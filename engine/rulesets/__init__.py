@@ -5,6 +5,7 @@ A ruleset is constructed from the parsed TOML (a dict; the engine reads no files
 config's `[ruleset] engine` names the package, so one engine can serve several profiles.
 """
 
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.scoring import Score, Win
@@ -14,10 +15,31 @@ class ConfigError(ValueError):
     """A ruleset or table profile entry that is missing, unknown or of the wrong type."""
 
 
+@dataclass(frozen=True)
+class TableRules:
+    """What the hand state machine needs from a rule book besides its scorer."""
+    stacks_per_side: int
+    dead_wall: int
+    flowers: bool
+    two_roll_break: bool               # WSOM's 開門 (3.4) rather than one roll (4.4)
+    start_offset: int                  # A-C1
+    chow_allowed: bool
+    multiple_winners: bool             # A-W17 / A-C15
+    kong_after_last_tile: bool         # A-W10
+    auto_exemption: bool | None        # A-W3; None: the rule book has no follow-tile exemption
+    exemption_window_includes_winner_discard: bool = True    # A-W4
+    exemption_on_robbed_kong: bool = True                    # A-W5
+    heaven_cancelled_by_kong: bool = True                    # A-W9
+    earth_cancelled_by_call: bool = True
+    win_flags: dict = field(default_factory=dict)   # situation -> the scorer's flag name
+    refs: dict = field(default_factory=dict)        # situation -> "RULES.md x.y"
+
+
 class Ruleset(Protocol):
     name: str
     title: str
     flags: frozenset[str]
+    table_rules: TableRules
 
     def score(self, win: Win) -> Score: ...
 
@@ -54,8 +76,8 @@ def check_schema(data: dict, schema: dict, where: str = "") -> None:
 
 def build(config: dict) -> Ruleset:
     """The ruleset a parsed config file describes."""
-    from engine.rulesets import wsom2006
-    engines = {"wsom2006": wsom2006.Wsom2006}
+    from engine.rulesets import ccm2012, wsom2006
+    engines = {"wsom2006": wsom2006.Wsom2006, "ccm2012": ccm2012.Ccm2012}
     section = config.get("ruleset") if isinstance(config, dict) else None
     name = section.get("engine") if isinstance(section, dict) else None
     if name not in engines:

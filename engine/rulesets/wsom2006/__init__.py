@@ -1,6 +1,6 @@
 """World Series of Mahjong 2006: scoring by the 44 patterns and the payments (RULES.md §1)."""
 
-from engine.rulesets import ConfigError, check_schema
+from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments
 from engine.scoring import Pattern, Score, Win
@@ -36,6 +36,12 @@ FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
 }
 
 
+REFS = {"dice": "RULES.md 3.4", "wall": "RULES.md 3.4", "turn": "RULES.md 3.6",
+        "claim": "RULES.md 3.7", "chow": "RULES.md 3.7", "kong": "RULES.md 3.7",
+        "last_tile": "RULES.md 3.5", "flower": "RULES.md 3.1", "win": "RULES.md 3.11",
+        "exemption": "RULES.md 1.3"}
+
+
 def series(pattern_id: str) -> str:
     """The series a pattern belongs to: `2.1` for 2.1.1 and 2.1.2; `2.2` for itself."""
     parts = pattern_id.split(".")
@@ -60,6 +66,22 @@ class Wsom2006:
                 raise ConfigError(f"patterns.{p.id}.points = {p.points}: a pattern is worth "
                                   "a positive number of points")
         self._series = {pid: series(pid) for pid in self.patterns}
+        options, wall = self.options, config["wall"]
+        self.table_rules = TableRules(
+            stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"], flowers=False,
+            two_roll_break=options["break_mode"] == "manual", start_offset=0,
+            chow_allowed=True, multiple_winners=options["multiple_winners"],
+            kong_after_last_tile=wall["kong_after_seabed"],
+            auto_exemption=options["auto_apply_follow_exemption"],
+            exemption_window_includes_winner_discard=options[
+                "exemption_window_includes_winner_discard"],
+            exemption_on_robbed_kong=options["exemption_on_robbed_kong"],
+            heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
+            earth_cancelled_by_call=options["earth_cancelled_by_call"],
+            win_flags={"last_tile_draw": "final_draw", "last_tile_discard": "final_discard",
+                       "kong_replacement": "kong_replacement", "robbing_kong": "robbing_kong",
+                       "heaven": "heaven", "earth": "earth"},
+            refs=REFS)
         self._order = {pid: _numbering(pid) for pid in self.patterns}
 
     def score(self, win: Win) -> Score:

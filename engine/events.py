@@ -1,0 +1,190 @@
+"""Every engine input and output as a frozen dataclass with one JSON form.
+
+The journal, the display, the uplink and the exporters all use this schema. Every event has
+`t` (seconds on the service's monotonic clock; the engine never reads a clock) and `seat`
+(0..3 = E S W N of the hand, or None). Tiles are physical tile ids (engine/tiles.py).
+Fields named in an event's `HIDDEN` are concealed information: `public_json()` leaves them
+out, so a public view can never show them.
+"""
+
+from dataclasses import dataclass, field, fields
+
+_TYPES: dict[str, type] = {}
+
+
+def _event(cls):
+    """Register an event class under its name for from_json."""
+    cls = dataclass(frozen=True)(cls)
+    _TYPES[cls.__name__] = cls
+    return cls
+
+
+class EventError(ValueError):
+    """A JSON event that does not match the schema."""
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    seat: int | None
+    HIDDEN = ()
+
+    def to_json(self) -> dict:
+        out = {"type": type(self).__name__}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def public_json(self) -> dict:
+        out = self.to_json()
+        for name in self.HIDDEN:
+            out.pop(name, None)
+        return out
+
+
+def from_json(obj: dict) -> Event:
+    """The event a JSON object describes (as written by to_json)."""
+    if not isinstance(obj, dict) or obj.get("type") not in _TYPES:
+        raise EventError(f"unknown event type {obj.get('type') if isinstance(obj, dict) else obj!r}")
+    cls = _TYPES[obj["type"]]
+    names = {f.name for f in fields(cls)}
+    missing = names - obj.keys()
+    if missing:
+        raise EventError(f"{obj['type']} lacks {', '.join(sorted(missing))}")
+    return cls(**{k: _tuples(v) for k, v in obj.items() if k in names})
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+# Inputs: what the players did, as the table's sensors, buttons and clock report it.
+
+@_event
+class DiceRolled(Event):
+    dice: tuple[int, ...] = ()
+    source: str = "electronic"          # or "physical": where the result came from
+
+
+@_event
+class TileDrawn(Event):
+    """A tile taken from the wall; `tile` is the id the sensors saw, None if unknown."""
+    tile: int | None = None
+    HIDDEN = ("tile",)
+
+
+@_event
+class TileDiscarded(Event):
+    tile: int = -1
+
+
+@_event
+class ClaimDeclared(Event):
+    """A call on the latest discard (or, for "win", on a tile added to a kong).
+
+    `tiles` are the claimer's own tiles for the meld (none for a win).
+    """
+    claim: str = ""                     # chow, pung, kong, win
+    tiles: tuple[int, ...] = ()
+
+
+@_event
+class ClaimWindowClosed(Event):
+    """The time for calls on the latest discard (or added kong) is over."""
+
+
+@_event
+class KongDeclared(Event):
+    """A kong on one's own turn: four concealed tiles, or one added to an exposed pung."""
+    tiles: tuple[int, ...] = ()
+
+
+@_event
+class FlowerExposed(Event):
+    tile: int = -1
+
+
+@_event
+class WinDeclared(Event):
+    """A win on one's own draw (self-draw)."""
+
+
+INPUTS = (DiceRolled, TileDrawn, TileDiscarded, ClaimDeclared, ClaimWindowClosed,
+          KongDeclared, FlowerExposed, WinDeclared)
+
+
+# Outputs: what the engine decided.
+
+@_event
+class HandStarted(Event):
+    ruleset: str = ""
+    dealer: int = 0
+    hand_number: int = 0
+
+
+@_event
+class WallBroken(Event):
+    """The break (RULES.md 3.4 / 4.4): whose wall, and how many stacks lie on the tail side."""
+    stacks: int = 0
+    dice: tuple[int, ...] = ()
+
+
+@_event
+class Dealt(Event):
+    hands: tuple[tuple[int, ...], ...] = ()
+    HIDDEN = ("hands",)
+
+
+@_event
+class Drew(Event):
+    tile: int = -1
+    replacement: bool = False
+    HIDDEN = ("tile",)
+
+
+@_event
+class Discarded(Event):
+    tile: int = -1
+
+
+@_event
+class Claimed(Event):
+    """A granted call: the meld now exposed, with the claimed tile and whose it was."""
+    claim: str = ""
+    tiles: tuple[int, ...] = ()
+    claimed_tile: int = -1
+    from_seat: int = -1
+
+
+@_event
+class Konged(Event):
+    kind: str = ""                      # concealed, added, melded
+    tiles: tuple[int, ...] = ()
+
+
+@_event
+class FlowerReplaced(Event):
+    tile: int = -1
+
+
+@_event
+class Won(Event):
+    """A verified win and its score (the ruleset's Score.to_json())."""
+    from_seat: int | None = None
+    win_tile: int = -1
+    flags: tuple[str, ...] = ()
+    score: dict = field(default_factory=dict)
+
+
+@_event
+class ExhaustiveDraw(Event):
+    """The live wall ran out with no winner (荒牌)."""
+
+
+@_event
+class Alert(Event):
+    """Something the referee should know: an input that broke a rule, left unapplied."""
+    rule: str = ""                      # RULES.md section, e.g. "3.7"
+    message: str = ""
+    needs_ruling: bool = False
