@@ -27,9 +27,12 @@ class Meld:
     concealed: bool = False
 
     def __post_init__(self):
-        if self.kind not in MELD_SIZES:
+        if not isinstance(self.kind, str) or self.kind not in MELD_SIZES:
             raise HandError(f"unknown meld type {self.kind!r} (expected chow, pung or kong)")
         ts = sorted(self.tiles)
+        if self.concealed and self.kind != KONG:
+            raise HandError(f"only a kong is declared concealed, not a {self.kind}: "
+                            "concealed sets belong in the hand")
         if len(ts) != MELD_SIZES[self.kind]:
             raise HandError(f"a {self.kind} has {MELD_SIZES[self.kind]} tiles, "
                             f"not {len(ts)}: {tiles.format_tiles(ts)}")

@@ -111,9 +111,11 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
     for i, m in enumerate(raw_melds):
         if not isinstance(m, dict) or "type" not in m or "tiles" not in m:
             raise WinError(f"meld {i + 1} must be an object with type and tiles, not {m!r}")
+        hidden = m.get("concealed", False)
+        if not isinstance(hidden, bool):
+            raise WinError(f"meld {i + 1}: concealed must be true or false, not {hidden!r}")
         try:
-            melds.append(Meld(m["type"], _tile_list(m["tiles"], f"meld {i + 1}"),
-                              bool(m.get("concealed", False))))
+            melds.append(Meld(m["type"], _tile_list(m["tiles"], f"meld {i + 1}"), hidden))
         except HandError as err:
             raise WinError(f"meld {i + 1}: {err}") from None
     self_drawn = obj.get("self_drawn", False)
@@ -125,7 +127,11 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
         winner = _seat(obj["seat_wind"], "seat_wind")
     else:
         raise WinError("missing winner_seat_index (or seat_wind)")
-    seat_wind = tiles.wind(_seat(obj.get("seat_wind", SEATS[winner]), "seat_wind"))
+    seat_wind = _seat(obj.get("seat_wind", SEATS[winner]), "seat_wind")
+    if seat_wind != winner:
+        raise WinError(f"seat_wind {SEATS[seat_wind]} is not the seat of winner_seat_index "
+                       f"{winner} ({SEATS[winner]}): seats are numbered by wind, 0 = E")
+    seat_wind = tiles.wind(seat_wind)
     discarder = obj.get("discarder_seat_index")
     discarder = None if discarder is None else _seat(discarder, "discarder_seat_index")
     if "responsible_seat_index" in obj:

@@ -153,9 +153,6 @@ def test_missing_json_file_is_one_clear_line(tmp_path):
     assert len(lines(run.stderr)) == 1 and str(missing) in run.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="bug: win_from_json/Meld crash with TypeError (unhashable "
-                   "list) on a meld whose type is not a string; the CLI dies with a traceback "
-                   "and the following lines are never scored")
 def test_meld_type_that_is_not_a_word_is_a_bad_line():
     """RULES.md §2 JSON form: a meld `type` that is not chow/pung/kong is a bad line like any
     other: named on stderr, exit 2, the following lines still scored."""
@@ -167,10 +164,6 @@ def test_meld_type_that_is_not_a_word_is_a_bad_line():
     assert len(lines(run.stdout)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="bug: win_from_json reads a meld's concealed with bool(), "
-                   "so the text \"false\" makes exposed melds concealed: wsom-ex-074 scores 60 "
-                   "(plus Concealed Hand and Two Concealed Triplets) instead of 50 or a refusal "
-                   "as for self_drawn: \"no\"")
 def test_meld_concealed_must_be_true_or_false():
     """RULES.md §2 JSON form: a meld's `concealed` is true or false; the text "false" is a bad
     line (as a non-boolean self_drawn is), not a concealed set."""
