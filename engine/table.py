@@ -16,7 +16,7 @@ from engine.claims import Call, check_call, nearest_first
 from engine.hand import CHOW, KONG, PUNG, Meld
 from engine.rulesets import Ruleset
 from engine.rulesets.wsom2006.payments import responsible_seat
-from engine.scoring import Win
+from engine.scoring import Score, Win, WinError, check
 from engine.wall import Wall, WallEmpty, table_break, wsom_break
 
 STATES = ["dice", "second_roll", "draw", "discard", "claim_window", "rob_window", "won",
@@ -100,12 +100,23 @@ class Table:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]
         if self.state in ("claim_window", "rob_window") and trigger not in ("claim",
                                                                            "close_window"):
+            # RULES.md 3.6: the next player's reach for the wall ends the calls (the konger's
+            # replacement draw after an added kong); any other input is refused meanwhile.
+            if trigger != "draw" or event.seat != self._next_to_draw():
+                return [self._alert(event, "claim", f"{type(event).__name__} from "
+                                    f"{_seat(event.seat)} while calls on the latest tile are "
+                                    "still open")]
             self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
         if not self.trigger(trigger, event=event):
             self._out.append(self._refusal or self._alert(
                 event, "turn", f"{type(event).__name__} from {_seat(event.seat)} is not "
                 f"allowed now ({self.state.replace('_', ' ')})"))
         return self._out
+
+    def _next_to_draw(self) -> int:
+        if self.state == "rob_window":
+            return self.added_kong[0]
+        return (self.discarder + 1) % 4
 
     @property
     def ended(self) -> bool:
@@ -255,12 +266,15 @@ class Table:
             return self._refuse(event, "turn", f"tile {event.tile} is not in "
                                 f"{_seat(event.seat)}'s hand", needs_ruling=True)
         if self.owes[event.seat]:
-            return self._refuse(event, "kong", f"{_seat(event.seat)} must draw a replacement "
-                                "before discarding")
+            return self._refuse(event, self.owed_for[event.seat], f"{_seat(event.seat)} must "
+                                "draw a replacement before discarding")
         if tiles.is_flower(tiles.kind_of(event.tile)):
             return self._refuse(event, "flower", "a flower is never discarded: expose it and "
                                 "draw a replacement (discarding it makes a dead hand)",
                                 needs_ruling=True)
+        if any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[event.seat]):
+            return self._refuse(event, "flower", f"{_seat(event.seat)} holds a flower: it is "
+                                "exposed and replaced at once, before the discard")
         if not self.discards and (any(self.owes) or any(
                 tiles.is_flower(tiles.kind_of(t)) for h in self.hands for t in h)):
             return self._refuse(event, "flower", "flowers are replaced, East first, before "
@@ -297,7 +311,7 @@ class Table:
     def _win_call_ok(self, event, from_seat: int, tile: int, robbing: bool) -> bool:
         if event.seat == from_seat:
             return self._refuse(event, "claim", "a player cannot call his own tile")
-        score = self._score(event.seat, from_seat, tile, robbing)
+        score = self.score_for(event.seat, from_seat, tile, robbing)
         if not score.legal:
             return self._refuse(event, "win", f"false win by {_seat(event.seat)}: "
                                 f"{score.reason}", needs_ruling=True)
@@ -404,6 +418,13 @@ class Table:
                                 " in hand", needs_ruling=True)
         if event.seat != self.turn and self.discards:
             return self._refuse(event, "flower", "a flower is exposed on one's own turn")
+        if not self.discards:
+            earlier = next((s for s in range(event.seat) if self.owes[s] or any(
+                tiles.is_flower(tiles.kind_of(t)) for t in self.hands[s])), None)
+            if earlier is not None:
+                return self._refuse(event, "flower", f"opening flowers are replaced East "
+                                    f"first, then S, W, N: {_seat(earlier)} goes before "
+                                    f"{_seat(event.seat)}")
         return True
 
     def _owe(self, seat: int, why: str) -> None:
@@ -425,7 +446,7 @@ class Table:
         if event.seat != self.turn or self.owes[event.seat] or self.last_draw == "claim":
             return self._refuse(event, "turn", f"{_seat(event.seat)} may declare a self-drawn "
                                 "win only on his own turn, after drawing")
-        score = self._score(event.seat, None, self.hands[event.seat][-1], False)
+        score = self.score_for(event.seat, None, self.hands[event.seat][-1], False)
         if not score.legal:
             return self._refuse(event, "win", f"false win by {_seat(event.seat)}: "
                                 f"{score.reason}", needs_ruling=True)
@@ -447,7 +468,7 @@ class Table:
                 self._emit(self._alert(None, "exemption", "follow-tile exemption (跟張免責): "
                            f"{_seat(proposed)} rather than {_seat(responsible)} would pay for "
                            f"{_seat(winner)}'s win if the discarder claims it", True))
-            score = self._score(winner, from_seat, tile, robbing)
+            score = self.score_for(winner, from_seat, tile, robbing)
             self.results.append((winner, from_seat, score.to_json()))
             self._emit(ev.Won(self._now, winner, from_seat, tile,
                               tuple(sorted(self._flags(winner, from_seat, robbing))),
@@ -479,18 +500,26 @@ class Table:
                 situations.add("earth")
         return {self.rules.win_flags[s] for s in situations if s in self.rules.win_flags}
 
-    def _score(self, winner: int, from_seat: int | None, tile: int, robbing: bool):
+    def score_for(self, winner: int, from_seat: int | None, tile: int, robbing: bool = False):
+        """The score a win would get now: the check behind every win call (and a dry run
+        for simulated players)."""
         held = list(self.hands[winner])
         if from_seat is None:
             held.remove(tile)
+        if any(tiles.is_flower(tiles.kind_of(t)) for t in held + [tile]):
+            return Score(False, reason="a flower in hand: flowers are exposed and replaced "
+                                       "before a win (RULES.md 4.5)")
         responsible = self._responsible(winner, from_seat, tile, robbing)[0]
-        win = Win(tuple(tiles.kind_of(t) for t in held if not tiles.is_flower(tiles.kind_of(t))),
+        win = Win(tuple(tiles.kind_of(t) for t in held),
                   tuple(m.as_meld() for m in self.melds[winner]), tiles.kind_of(tile),
                   from_seat is None, winner, from_seat, responsible,
                   frozenset(self._flags(winner, from_seat, robbing)),
                   tuple(tiles.kind_of(t) for t in self.flowers[winner]))
+        try:
+            check(win)
+        except WinError as err:          # the hand cannot be a win: wrong count, 5 alike
+            return Score(False, reason=str(err))
         return self.ruleset.score(win)
-
 
     def _responsible(self, winner: int, from_seat: int | None, tile: int,
                      robbing: bool) -> tuple[int | None, int | None]:

@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from engine.rulesets import ConfigError
-from firmware import bench, score
+from firmware import bench, score, simulate
 
 
 def main(argv=None) -> int:
@@ -16,6 +16,7 @@ def main(argv=None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     score.add_parser(commands)
     bench.add_parser(commands)
+    simulate.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

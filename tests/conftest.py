@@ -13,3 +13,8 @@ SHARED = REPO.parent / "shared"
 @pytest.fixture(scope="session")
 def wsom():
     return load_ruleset("wsom2006")
+
+
+@pytest.fixture(scope="session")
+def ccm():
+    return load_ruleset("ccm2012")

@@ -13,16 +13,10 @@ from engine import events as ev
 from engine import tiles
 from engine.table import Table
 from engine.wall import build_walls
-from firmware.config import load_ruleset
 from tests.tablekit import E, N, S, W, Game, of
 
 WSOM_DICE = ((3, 4), (2, 3))       # East's 7 counts West, who rolls 5: 12 tail stacks
 CCM_DICE = (3, 4)                  # the seed's example: 7, the opposite wall, 7th stack
-
-
-@pytest.fixture(scope="module")
-def ccm():
-    return load_ruleset("ccm2012")
 
 
 def kind(tile_id: int) -> str:
@@ -478,19 +472,12 @@ def test_ccm_dealt_flowers_replaced_before_easts_first_discard(ccm):
     assert [[kind(f) for f in fl] for fl in game.table.flowers] == [["1f"], ["2f"], [], []]
 
 
-@pytest.mark.xfail(strict=True, reason="the opening flower replacements are not taken in "
-                   "order (RULES.md 4.4: dealer first, then South, West, North): "
-                   "Table.flower_ok lets any seat expose before the first discard, so South "
-                   "can take the tail tile that is East's replacement")
 def test_ccm_opening_flowers_replaced_east_first(ccm):
     """RULES.md 4.4: at the start East replaces his flowers first, then South, West, North."""
     game = ccm_game(ccm, hands=["1f", "2f", "", ""])
     game.refused(ev.FlowerExposed, S, tile=game.own(S, "2f")[0])
 
 
-@pytest.mark.xfail(strict=True, reason="the refusal of a discard before a flower replacement "
-                   "is drawn cites the kong rule (RULES.md 4.6 under CCM) instead of 4.5: "
-                   "Table.discard_ok uses the 'kong' situation for every owed replacement")
 def test_ccm_discard_before_the_flower_replacement_names_4_5(ccm):
     """RULES.md 4.5: the flower's replacement is drawn before discarding; the alert says so."""
     game = ccm_game(ccm, hands=["1f", "", "", ""])
@@ -516,10 +503,6 @@ def test_ccm_flower_drawn_later_exposed_and_replaced_never_discarded(ccm):
     assert game.table.flowers[S] == [flower]
 
 
-@pytest.mark.xfail(strict=True, reason="engine lets a player keep a drawn flower and discard "
-                   "another tile after the first discard (RULES.md 4.5: expose it at once); "
-                   "the hand is then one playing tile short and check_invariants() does not "
-                   "see it, since it counts the flower as a hand tile")
 def test_ccm_drawn_flower_must_be_exposed_before_discarding(ccm):
     """RULES.md 4.5: a drawn flower is exposed and replaced before the player discards."""
     game = ccm_game(ccm, draws=["3f"])
@@ -582,3 +565,14 @@ def test_ccm_every_tile_drawn_then_exhaustive_draw(ccm):
     assert len(of(game.log, ev.Drew)) == 91
     assert sum(len(f) for f in game.table.flowers) == 8
     assert all(t is None for side in game.table.wall.remaining() for t in side)
+
+
+def test_only_the_next_players_draw_ends_the_calls(wsom):
+    """RULES.md 3.6: while calls on a discard are open, another seat's input is refused and
+    the window stays open; the next player's draw ends it."""
+    game = wsom_game(wsom)
+    game.ok(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
+    game.refused(ev.TileDrawn, W)
+    assert game.table.state == "claim_window"
+    game.draw(S)
+    assert game.table.state == "discard" and game.table.turn == S

@@ -27,6 +27,8 @@ class TableRules:
     multiple_winners: bool             # A-W17 / A-C15
     kong_after_last_tile: bool         # A-W10
     auto_exemption: bool | None        # A-W3; None: the rule book has no follow-tile exemption
+    dealer_repeats: bool = False       # CCM 4.11: a winning dealer keeps the deal
+    doubling_factor: int = 1           # A-C13: score changes while he continues
     exemption_window_includes_winner_discard: bool = True    # A-W4
     exemption_on_robbed_kong: bool = True                    # A-W5
     heaven_cancelled_by_kong: bool = True                    # A-W9

@@ -53,6 +53,7 @@ class Ccm2012:
             chow_allowed=self.options["chow_allowed"],
             multiple_winners=self.options["multiple_winners"],
             kong_after_last_tile=wall["kong_after_last_tile"], auto_exemption=None,
+            dealer_repeats=True, doubling_factor=self.options["doubling_factor"],
             heaven_cancelled_by_kong=False, earth_cancelled_by_call=False,
             win_flags={"last_tile_draw": "last_tile", "last_tile_discard": "last_tile",
                        "kong_replacement": "kong_replacement",

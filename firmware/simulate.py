@@ -1,0 +1,196 @@
+"""`mjtable simulate`: four simulated players play hands straight against the engine.
+
+No hardware, no clock: the time of each input advances by a fixed step. The same seed gives
+the same games. Every input is checked against the table's invariants, and every mistake a
+player makes on purpose must come back as the right alert.
+"""
+
+import json
+import random
+import sys
+import time
+from collections import Counter
+
+from tqdm import tqdm
+
+from drivers.sim.players import EXPECTED_RULE, SimPlayer
+from engine import events as ev
+from engine import tiles
+from engine.session import Session
+from engine.wall import build_walls, dice_seat
+from firmware.config import load_ruleset
+
+STEP = 1.0      # seconds of table time per input
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser("simulate", help="play simulated hands against the engine")
+    p.add_argument("--ruleset", default="wsom2006", help="wsom2006 or ccm2012 (or a TOML file)")
+    p.add_argument("--hands", type=_positive, default=16, help="hands to play (default 16)")
+    p.add_argument("--seed", type=int, default=1, help="seed of shuffles and players")
+    p.add_argument("--mistakes", type=_rate, default=0.0, metavar="RATE",
+                   help="chance per decision that a player breaks a rule on purpose (0..1)")
+    p.add_argument("--json", action="store_true", help="print one JSON summary line")
+    p.set_defaults(run=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise ValueError(text)
+    return value
+
+
+class Game:
+    """Drives one session of simulated hands and keeps the counts for the summary."""
+
+    def __init__(self, ruleset, seed: int, mistake_rate: float):
+        self.ruleset = ruleset
+        self.rng = random.Random(f"shuffle-{seed}")
+        self.session = Session(ruleset)
+        self.players = [SimPlayer(p, random.Random(f"player-{seed}-{p}"), mistake_rate)
+                        for p in range(4)]
+        self.t = 0.0
+        self.counts = Counter()
+        self.alerts_by_rule = Counter()
+        self.mistakes = Counter()
+        self.caught = Counter()
+        self.violations = []
+
+    def apply(self, table, event) -> list:
+        self.t += STEP
+        out = table.apply(event)
+        self.counts["events"] += 1 + len(out)
+        for o in out:
+            if isinstance(o, ev.Alert):
+                self.counts["alerts"] += 1
+                self.alerts_by_rule[o.rule] += 1
+        for problem in table.check_invariants():
+            self.violations.append(f"hand {table_number(self)}: {problem} after {event}")
+        return out
+
+    def try_mistake(self, table, player, situation) -> None:
+        made = player.mistake(table, self.t, situation)
+        if not made:
+            return
+        name, event = made
+        if name == "false_win" and (table.last_draw == "claim" or table.score_for(
+                player.seat, None, table.hands[player.seat][-1]).legal):
+            return
+        before = table.state, table.turn, [list(h) for h in table.hands]
+        out = self.apply(table, event)
+        self.mistakes[name] += 1
+        rule = table.rules.refs[EXPECTED_RULE[name]]
+        if any(isinstance(o, ev.Alert) and o.rule == rule for o in out) and before == (
+                table.state, table.turn, [list(h) for h in table.hands]):
+            self.caught[name] += 1
+
+    def play_hand(self) -> None:
+        ids = tiles.physical_set(self.ruleset.table_rules.flowers)
+        self.rng.shuffle(ids)
+        table = self.session.new_table(
+            build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t)
+        seat_player = [self.players[self.session.player_at(s)] for s in range(4)]
+        for p, player in enumerate(seat_player):
+            player.seat = p
+        while not table.ended:
+            self.step(table, seat_player)
+        row = self.session.record(table)
+        self.counts["wins" if row.result == "win" else "draws"] += 1
+        if sum(row.changes) != 0:
+            self.violations.append(f"hand {row.number}: score changes sum to {sum(row.changes)}")
+
+    def step(self, table, seat_player) -> None:
+        state, turn = table.state, table.turn
+        if state in ("dice", "second_roll"):
+            roller = 0 if state == "dice" else dice_seat(sum(table.first_dice), 0)
+            self.apply(table, ev.DiceRolled(self.t, roller, (self.rng.randint(1, 6),
+                                                             self.rng.randint(1, 6))))
+        elif state == "draw":
+            other = seat_player[(turn + self.rng.randint(1, 3)) % 4]
+            self.try_mistake(table, other, "others_turn")
+            self.apply(table, ev.TileDrawn(self.t, turn))
+        elif state == "discard":
+            owing = next((s for s in range(4) if table.owes[s]), None)
+            waiting = None if table.discards else next(
+                (s for s in range(4) if s != turn and any(
+                    tiles.is_flower(tiles.kind_of(x)) for x in table.hands[s])), None)
+            if owing is not None:
+                self.apply(table, ev.TileDrawn(self.t, owing))
+            elif waiting is not None and not any(
+                    tiles.is_flower(tiles.kind_of(x)) for x in table.hands[turn]):
+                flower = next(x for x in table.hands[waiting] if tiles.is_flower(tiles.kind_of(x)))
+                self.apply(table, ev.FlowerExposed(self.t, waiting, flower))
+            else:
+                self.try_mistake(table, seat_player[turn], "own_turn")
+                self.apply(table, seat_player[turn].turn(table, self.t))
+        else:
+            robbing = state == "rob_window"
+            source = table.added_kong[0] if robbing else table.discarder
+            for k in (1, 2, 3):
+                player = seat_player[(source + k) % 4]
+                if not robbing:
+                    self.try_mistake(table, player, "call")
+                call = player.call(table, self.t, robbing)
+                if call:
+                    self.apply(table, call)
+            self.apply(table, ev.ClaimWindowClosed(self.t, None))
+
+    def summary(self, hands: int, seconds: float) -> dict:
+        return {"ruleset": self.ruleset.name, "hands": hands, "wins": self.counts["wins"],
+                "draws": self.counts["draws"], "events": self.counts["events"],
+                "alerts": self.counts["alerts"],
+                "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
+                "invariant_violations": len(self.violations),
+                "mistakes": {"injected": sum(self.mistakes.values()),
+                             "caught": sum(self.caught.values()),
+                             "by_type": {k: [self.mistakes[k], self.caught[k]]
+                                         for k in sorted(self.mistakes)}},
+                "scores": list(self.session.scores),
+                "hands_per_second": round(hands / seconds, 1) if seconds else None}
+
+
+def table_number(game: Game) -> int:
+    return game.session.hand_number
+
+
+def run(args) -> int:
+    ruleset = load_ruleset(args.ruleset)
+    game = Game(ruleset, args.seed, args.mistakes)
+    start = time.perf_counter()
+    for _ in tqdm(range(args.hands), desc=f"{ruleset.name} hands", unit="hand",
+                  disable=args.json or not sys.stderr.isatty(), file=sys.stderr):
+        game.play_hand()
+    summary = game.summary(args.hands, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary, game)
+    return 0
+
+
+def _print_summary(summary: dict, game: Game) -> None:
+    print(f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
+          f"{summary['draws']} exhaustive draws, {summary['events']} events, "
+          f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s")
+    for rule, n in summary["alerts_by_rule"].items():
+        print(f"  alerts under {rule}: {n}")
+    m = summary["mistakes"]
+    if m["injected"]:
+        print(f"  mistakes injected {m['injected']}, caught by the right alert {m['caught']}")
+    print(f"  invariant violations: {summary['invariant_violations']}")
+    for problem in game.violations[:5]:
+        print(f"    {problem}")
+    print("  score sheet:")
+    for row in game.session.sheet:
+        print(f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
+              + "  ".join(f"{c:+5d}" for c in row.changes)
+              + "   totals " + " ".join(f"{s:+d}" for s in row.totals)
+              + ("  (unscored)" if row.unscored else "") + ("  x2" if row.doubled else ""))

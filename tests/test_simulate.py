@@ -1,0 +1,66 @@
+"""Thousands of simulated hands in each rule book: tiles conserved, hand sizes right, scores
+summing to zero (the table invariants), every deliberate mistake caught by the right alert,
+and the same seed giving the same games."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from firmware.config import load_ruleset
+from firmware.simulate import Game
+from tests.conftest import REPO
+
+
+def play(ruleset: str, hands: int, seed: int, mistakes: float = 0.0) -> Game:
+    game = Game(load_ruleset(ruleset), seed, mistakes)
+    for _ in range(hands):
+        game.play_hand()
+    return game
+
+
+@pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
+def test_thousand_hands_keep_every_invariant(ruleset):
+    """RULES.md 3.1/4.1: 136/144 tiles, each in one place; 13 or 14 tiles a hand (kongs as 3);
+    every hand's score changes sum to zero. 2000 hands over eight seeds."""
+    for seed in range(8):
+        game = play(ruleset, 250, seed)
+        assert game.violations == []
+        assert game.counts["wins"] + game.counts["draws"] == 250
+        assert sum(game.session.scores) == 0
+        assert game.counts["alerts"] == 0           # honest players break no rule
+
+
+@pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
+def test_every_mistake_is_caught_and_play_goes_on(ruleset):
+    """RULES.md 3.6/3.7/3.11, 4.6/4.7: drawing out of turn, a second draw (wrong count), a
+    call without the tiles and a false win each get the alert naming their rule; the hand
+    goes on to its end."""
+    game = play(ruleset, 40, 7, mistakes=0.05)
+    assert set(game.mistakes) == {"draw_out_of_turn", "wrong_count", "claim_without_tiles",
+                                  "false_win"}
+    assert game.caught == game.mistakes
+    assert game.violations == []
+    assert game.counts["wins"] + game.counts["draws"] == 40
+
+
+def test_simulated_players_win_hands():
+    """The simulated players play toward a win: most WSOM hands end in a legal win."""
+    game = play("wsom2006", 40, 3)
+    assert game.counts["wins"] >= 20
+    assert all(row.result == "win" or row.changes == (0, 0, 0, 0) for row in game.session.sheet)
+
+
+def test_same_seed_same_games_through_the_cli():
+    """`mjtable simulate --seed S` repeats: two runs print the same summary (but speed)."""
+    def run():
+        out = subprocess.run([sys.executable, "-m", "firmware.cli", "simulate", "--hands", "6",
+                              "--seed", "11", "--json", "--mistakes", "0.02"], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout
+        summary = json.loads(out)
+        summary.pop("hands_per_second")
+        return summary
+    first = run()
+    assert first == run()
+    assert first["hands"] == 6 and first["invariant_violations"] == 0
