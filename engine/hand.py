@@ -109,9 +109,10 @@ def _shape(key: bytes) -> int:
 def _standard_size(c) -> int:
     """How many tiles the counts `c` hold if they split into sets and one pair, else -1."""
     b = bytes(c)
+    shapes = _SHAPES
     total = 0
-    for key in (b[0:9], b[9:18], b[18:27], b[27:34]):
-        shape = _SHAPES.get(key)
+    for key in (b[:9], b[9:18], b[18:27], b[27:]):
+        shape = shapes.get(key)
         if shape is None:
             shape = _shape(key)
         if shape < 0:
