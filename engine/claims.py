@@ -19,29 +19,31 @@ class Call:
 
 
 def check_call(event, discarder: int, tile: int, hand: list[int],
-               chow_allowed: bool) -> tuple[str, str] | None:
-    """None if the call can be made; else (situation, message) for the referee's alert."""
+               chow_allowed: bool) -> tuple[str, str, str] | None:
+    """None if the call can be made; else (situation, offence, message) for the referee:
+    calling without the tiles is an empty call (空鳴/空碰), with the wrong ones a wrong call
+    (誤鳴/錯碰)."""
     seat, claim, own = event.seat, event.claim, tuple(event.tiles)
     who = "ESWN"[seat]
     if seat == discarder:
-        return "claim", "a player cannot call his own discard"
+        return "claim", "wrong_call", "a player cannot call his own discard"
     if claim not in CALL_TILES:
-        return "claim", f"unknown call {claim!r} (chow, pung, kong or win)"
+        return "claim", "", f"unknown call {claim!r} (chow, pung, kong or win)"
     if len(own) != CALL_TILES[claim] or len(set(own)) != len(own) or not set(own) <= set(hand):
-        return "claim", (f"{who} called {claim} without the tiles for it: a {claim} needs "
-                         f"{CALL_TILES[claim]} of his own tiles (空鳴)")
+        return "claim", "empty_call", (f"{who} called {claim} without the tiles for it: a "
+                                       f"{claim} needs {CALL_TILES[claim]} of his own tiles")
     kinds = sorted(tiles.kind_of(t) for t in own + (tile,))
     if claim == CHOW:
         if not chow_allowed:
-            return "chow", "chow is not allowed in this rule book"
+            return "chow", "wrong_call", "chow is not allowed in this rule book"
         if seat != (discarder + 1) % 4:
-            return "chow", f"{who} may chow only from the player on his left"
+            return "chow", "wrong_call", f"{who} may chow only from the player on his left"
         run = (tiles.is_suited(kinds[0]) and tiles.suit(kinds[0]) == tiles.suit(kinds[2])
                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2])
         if not run:
-            return "chow", f"{who}'s tiles and the discard do not make a run"
+            return "chow", "wrong_call", f"{who}'s tiles and the discard do not make a run"
     elif len(set(kinds)) != 1:
-        return "claim", f"{who}'s tiles do not match the discard for a {claim}"
+        return "claim", "wrong_call", f"{who}'s tiles do not match the discard for a {claim}"
     return None
 
 

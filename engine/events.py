@@ -110,8 +110,34 @@ class WinDeclared(Event):
     """A win on one's own draw (self-draw)."""
 
 
+# Referee inputs: valid in any state, from the referee's screen (credentials checked there).
+
+@_event
+class ClocksPaused(Event):
+    """The referee stops every clock (暫停); the time until ClocksResumed never counts."""
+
+
+@_event
+class ClocksResumed(Event):
+    pass
+
+
+@_event
+class Ruling(Event):
+    """The referee applies or waives the penalty an alert proposed."""
+    alert: int = 0
+    apply: bool = True
+
+
+@_event
+class ViolationReported(Event):
+    """An offence the sensors cannot see (naming a discard aloud, ...), seen by the referee."""
+    offence: str = ""
+
+
 INPUTS = (DiceRolled, TileDrawn, TileDiscarded, ClaimDeclared, ClaimWindowClosed,
-          KongDeclared, FlowerExposed, WinDeclared)
+          KongDeclared, FlowerExposed, WinDeclared, ClocksPaused, ClocksResumed, Ruling,
+          ViolationReported)
 
 
 # Outputs: what the engine decided.
@@ -184,7 +210,27 @@ class ExhaustiveDraw(Event):
 
 @_event
 class Alert(Event):
-    """Something the referee should know: an input that broke a rule, left unapplied."""
+    """Something the referee should know: an input that broke a rule, left unapplied, with
+    the penalty the rule book proposes (Penalty.to_json()) when there is one."""
     rule: str = ""                      # RULES.md section, e.g. "3.7"
     message: str = ""
     needs_ruling: bool = False
+    id: int = 0                         # numbered within the hand, for the Ruling
+    penalty: dict | None = None
+
+
+@_event
+class PenaltyApplied(Event):
+    """A penalty now in force: points, what the offender lost, his new penalty tiles."""
+    offence: str = ""
+    rule: str = ""
+    points: int = 0
+    paid_to_others: bool = False
+    effect: str = ""
+    penalty_tiles: tuple[int, ...] = ()
+    alert: int = 0
+
+
+@_event
+class PenaltyWaived(Event):
+    alert: int = 0

@@ -19,15 +19,17 @@ class HandRecord:
     dealer: int                           # the player who was East
     result: str                           # "win" or "draw"
     winners: tuple[int, ...]              # players, in payment order
-    changes: tuple[int, int, int, int]    # per player
+    changes: tuple[int, int, int, int]    # per player: the hand's payments (sum zero)
     totals: tuple[int, int, int, int]     # per player, after this hand
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)   # per player: penalty points
     doubled: bool = False
     unscored: bool = False                # a win the ruleset could not count (referee counts)
 
     def to_json(self) -> dict:
         return {"number": self.number, "dealer": self.dealer, "result": self.result,
                 "winners": list(self.winners), "changes": list(self.changes),
-                "totals": list(self.totals), "doubled": self.doubled,
+                "totals": list(self.totals), "penalties": list(self.penalties),
+                "doubled": self.doubled,
                 "unscored": self.unscored}
 
 
@@ -61,14 +63,29 @@ class Session:
                 continue
             for seat, amount in enumerate(score["payments"]):
                 changes[self.player_at(seat)] += amount * factor
+        penalties = self._penalties(table, factor)
         for player in range(4):
-            self.scores[player] += changes[player]
+            self.scores[player] += changes[player] + penalties[player]
         winners = tuple(self.player_at(seat) for seat, _, _ in table.results)
         row = HandRecord(self.hand_number, self.dealer, "win" if winners else "draw", winners,
-                         tuple(changes), tuple(self.scores), factor > 1, unscored)
+                         tuple(changes), tuple(self.scores), tuple(penalties), factor > 1,
+                         unscored)
         self.sheet.append(row)
         self._next_dealer(dealer_won=0 in [seat for seat, _, _ in table.results])
         return row
+
+    def _penalties(self, table: Table, factor: int) -> list[int]:
+        """WSOM deducts penalty points from the offender only (RULES.md 3.13); CCM has him pay
+        them to each of the other three (4.15), doubled with everything else (A-C13)."""
+        result = [0, 0, 0, 0]
+        for penalty in table.referee.applied:
+            offender = self.player_at(penalty.seat)
+            if penalty.paid_to_others:
+                for player in range(4):
+                    result[player] += penalty.points * factor * (-3 if player == offender else 1)
+            else:
+                result[offender] -= penalty.points
+        return result
 
     def _next_dealer(self, dealer_won: bool) -> None:
         if dealer_won and self.ruleset.table_rules.dealer_repeats:

@@ -13,7 +13,9 @@ from transitions import Machine
 from engine import events as ev
 from engine import tiles
 from engine.claims import Call, check_call, nearest_first
-from engine.hand import CHOW, KONG, PUNG, Meld
+from engine.clocks import UNTIMED, Clocks
+from engine.hand import CHOW, KONG, PUNG, Meld, counts, waits
+from engine.referee import Referee
 from engine.rulesets import Ruleset
 from engine.rulesets.wsom2006.payments import responsible_seat
 from engine.scoring import Score, Win, WinError, check
@@ -32,7 +34,9 @@ TRANSITIONS = [
     ("draw", "discard", "exhausted", ["replacement_ok", "wall_spent"], "end_drawn"),
     ("draw", "discard", "discard", "replacement_ok", "take_replacement"),
     ("discard", "discard", "claim_window", "discard_ok", "lay_discard"),
+    ("discard", "draw", None, "discard_before_draw", None),
     ("claim", ["claim_window", "rob_window"], None, "claim_ok", "record_claim"),
+    ("claim", ["draw", "discard"], None, "call_after_window", None),
     ("close_window", ["claim_window", "rob_window"], "won", "has_winners", "settle_wins"),
     ("close_window", "claim_window", "discard", "has_granted_call", "expose_call"),
     ("close_window", "claim_window", "exhausted", "wall_spent", "end_drawn"),
@@ -80,6 +84,9 @@ class Table:
         self.last_draw = "deal"           # deal, live, kong, flower, claim
         self.seabed_drawn = False         # the last live tile has been drawn
         self.results: list[tuple[int, int | None, dict]] = []   # (winner, from_seat, score)
+        self.discard_times: list[float] = []
+        self.clocks = Clocks(self.rules.timing or UNTIMED)
+        self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)
         self._now = t
         self._out: list[ev.Event] = []
         self._refusal: ev.Alert | None = None
@@ -95,6 +102,9 @@ class Table:
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Apply one input; return what happened (outputs in order, Alerts for refusals)."""
         self._out, self._refusal, self._now = [], None, event.t
+        if isinstance(event, (ev.ClocksPaused, ev.ClocksResumed, ev.Ruling,
+                              ev.ViolationReported)):
+            return self._referee_input(event)
         trigger = TRIGGERS.get(type(event))
         if trigger is None:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]
@@ -108,10 +118,35 @@ class Table:
                                     "still open")]
             self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
         if not self.trigger(trigger, event=event):
-            self._out.append(self._refusal or self._alert(
-                event, "turn", f"{type(event).__name__} from {_seat(event.seat)} is not "
-                f"allowed now ({self.state.replace('_', ' ')})"))
+            if self._refusal is None:
+                self._refuse(event, "turn", f"{type(event).__name__} from "
+                             f"{_seat(event.seat)} is not allowed now "
+                             f"({self.state.replace('_', ' ')})")
+            situation, message, needs_ruling, offence, named = self._refusal
+            if offence and event.seat is not None:
+                self._out += self.referee.offence(
+                    event.t, event.seat, offence, message, self.rules.refs.get(situation, ""),
+                    self.hands[event.seat], named)
+            else:
+                self._out.append(self._alert(event, situation, message, needs_ruling))
         return self._out
+
+    def _referee_input(self, event) -> list[ev.Event]:
+        """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
+        if isinstance(event, ev.Ruling):
+            return self.referee.rule(event)
+        if isinstance(event, ev.ViolationReported):
+            if event.seat not in range(4):
+                return [self._alert(event, "turn", "a reported offence names a seat 0..3")]
+            return self.referee.offence(event.t, event.seat, event.offence,
+                                        f"{_seat(event.seat)}: {event.offence.replace('_', ' ')}"
+                                        " (reported by the referee)",
+                                        hand=self.hands[event.seat])
+        done = self.clocks.pause(event.t) if isinstance(event, ev.ClocksPaused) else \
+            self.clocks.resume(event.t)
+        return [] if done else [self._alert(event, "turn", "the clocks are already "
+                                            + ("paused" if isinstance(event, ev.ClocksPaused)
+                                               else "running"))]
 
     def _next_to_draw(self) -> int:
         if self.state == "rob_window":
@@ -125,11 +160,13 @@ class Table:
     # -- helpers -------------------------------------------------------------------------
 
     def _alert(self, event, situation: str, message: str, needs_ruling=False) -> ev.Alert:
-        return ev.Alert(self._now, event.seat if event is not None else None,
-                        self.rules.refs.get(situation, ""), message, needs_ruling)
+        return self.referee.alert(self._now, event.seat if event is not None else None,
+                                  self.rules.refs.get(situation, ""), message, needs_ruling)
 
-    def _refuse(self, event, situation: str, message: str, needs_ruling=False) -> bool:
-        self._refusal = self._alert(event, situation, message, needs_ruling)
+    def _refuse(self, event, situation: str, message: str, needs_ruling=False,
+                offence: str = "", named=()) -> bool:
+        """Refuse the input: an alert naming the rule, and the offence's penalty if any."""
+        self._refusal = (situation, message, needs_ruling, offence, tuple(named))
         return False
 
     def _emit(self, event: ev.Event) -> None:
@@ -208,6 +245,7 @@ class Table:
         self._emit(ev.WallBroken(self._now, brk.seat, brk.stacks, dice))
         self._emit(ev.Dealt(self._now, None, tuple(tuple(h) for h in self.hands)))
         self.turn = 0
+        self.clocks.deal(self._now)
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -215,7 +253,7 @@ class Table:
         event = e.kwargs["event"]
         if event.seat != self.turn:
             return self._refuse(event, "turn", f"{_seat(event.seat)} drew out of turn: it is "
-                                f"{_seat(self.turn)}'s draw")
+                                f"{_seat(self.turn)}'s draw", offence="early_draw")
         return self._expected_tile(event, self.wall.next_draw_position)
 
     def _expected_tile(self, event, position) -> bool:
@@ -238,9 +276,10 @@ class Table:
         if not self.owes[event.seat]:
             if event.seat == self.turn:
                 return self._refuse(event, "turn", f"{_seat(event.seat)} drew again before "
-                                    "discarding (too many tiles: 大相公)", needs_ruling=True)
+                                    "discarding: too many tiles (大相公)",
+                                    offence="wrong_count_high")
             return self._refuse(event, "turn", f"{_seat(event.seat)} drew out of turn: it is "
-                                f"{_seat(self.turn)}'s turn to discard")
+                                f"{_seat(self.turn)}'s turn to discard", offence="early_draw")
         return self._expected_tile(event, self.wall.next_replacement_position)
 
     def wall_spent(self, e) -> bool:
@@ -253,6 +292,10 @@ class Table:
         self.owes[seat] -= 1
         self.last_draw = self.owed_for[seat]
         self.seabed_drawn = self.wall.live_count == 0
+        if self.last_draw == "kong":
+            self.clocks.start(seat, self._now)          # a kong's replacement: a new turn
+        elif not self.discards and seat == 0:
+            self.clocks.start(0, self._now, first=True)  # the deal ends with the flowers
         self._emit(ev.Drew(self._now, seat, tile, True))
 
     # -- discarding and calls ------------------------------------------------------------
@@ -261,7 +304,8 @@ class Table:
         event = e.kwargs["event"]
         if event.seat != self.turn:
             return self._refuse(event, "turn", f"{_seat(event.seat)} discarded out of turn: "
-                                f"it is {_seat(self.turn)}'s turn")
+                                f"it is {_seat(self.turn)}'s turn: too few tiles (小相公)",
+                                offence="wrong_count_low")
         if event.tile not in self.hands[event.seat]:
             return self._refuse(event, "turn", f"tile {event.tile} is not in "
                                 f"{_seat(event.seat)}'s hand", needs_ruling=True)
@@ -271,7 +315,13 @@ class Table:
         if tiles.is_flower(tiles.kind_of(event.tile)):
             return self._refuse(event, "flower", "a flower is never discarded: expose it and "
                                 "draw a replacement (discarding it makes a dead hand)",
-                                needs_ruling=True)
+                                needs_ruling=True, offence="flower_discarded")
+        if not self.referee.may_discard(event.seat, event.tile):
+            return self._refuse(event, "penalty_tile", "a dead penalty tile may never be "
+                                "discarded", offence="penalty_tile_discard")
+        if self.referee.mechanical[event.seat] and event.tile != self.hands[event.seat][-1]:
+            return self._refuse(event, "turn", f"{_seat(event.seat)} plays mechanically: he "
+                                "discards the tile he drew")
         if any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[event.seat]):
             return self._refuse(event, "flower", f"{_seat(event.seat)} holds a flower: it is "
                                 "exposed and replaced at once, before the discard")
@@ -286,8 +336,31 @@ class Table:
         self.hands[event.seat].remove(event.tile)
         self.rivers[event.seat].append(event.tile)
         self.discards.append((event.seat, event.tile))
+        self.discard_times.append(self._now)
+        self.referee.discarded(event.seat, event.tile)
         self.calls = {}
         self._emit(ev.Discarded(self._now, event.seat, event.tile))
+        for over in self.clocks.discard(event.seat, self._now):
+            name = "overtime_discard" if over.limit == "discard" else "overtime_hand"
+            limit = self.clocks.turn_limit(event.seat) if over.limit == "discard" else \
+                self.rules.timing.hand_limit
+            self._out += self.referee.offence(
+                self._now, event.seat, name, f"{_seat(event.seat)} ran {over.seconds:.1f} s "
+                f"over the {limit:g}-s {over.limit} limit ({over.blocks} started "
+                f"{self.rules.timing.block:g}-s blocks)", blocks=over.blocks)
+
+    def discard_before_draw(self, e) -> bool:
+        event = e.kwargs["event"]
+        if event.seat == self.turn:
+            return self._refuse(event, "turn", f"{_seat(event.seat)} discarded before drawing: "
+                                "too few tiles (小相公)", offence="wrong_count_low")
+        return self._refuse(event, "turn", f"{_seat(event.seat)} discarded out of turn: too "
+                            "few tiles (小相公)", offence="wrong_count_low")
+
+    def call_after_window(self, e) -> bool:
+        event = e.kwargs["event"]
+        return self._refuse(event, "claim", f"{_seat(event.seat)} called {event.claim} after "
+                            "the calls on that tile were over", offence="late_call")
 
     def claim_ok(self, e) -> bool:
         event = e.kwargs["event"]
@@ -300,22 +373,62 @@ class Table:
         seat, tile = self.discards[-1]
         if event.claim == "win":
             return self._win_call_ok(event, seat, tile, robbing=False)
+        if self.referee.no_calls[event.seat]:
+            return self._refuse(event, "claim", f"{_seat(event.seat)} has lost the right to "
+                                "call this hand")
         if self.wall.live_count == 0:
             return self._refuse(event, "last_tile", "the last discard may only be won on")
         problem = check_call(event, seat, tile, self.hands[event.seat], self.rules.chow_allowed)
         if problem:
-            situation, message = problem
-            return self._refuse(event, situation, message, needs_ruling=True)
+            situation, offence, message = problem
+            return self._refuse(event, situation, message, True, offence, event.tiles)
+        if self.referee.in_call(event.seat, event.tiles):
+            return self._refuse(event, "penalty_tile", "a penalty tile may not go into a "
+                                "called set", True, "wrong_call", event.tiles)
+        if event.claim in (PUNG, KONG) and self.clocks.call_is_late(self.discard_times[-1],
+                                                                    event.t):
+            return self._refuse(event, "claim", f"{_seat(event.seat)} called {event.claim} "
+                                f"more than {self.rules.timing.call_limit:g} s after the "
+                                "discard (延時碰牌)", offence="late_pung")
         return True
 
     def _win_call_ok(self, event, from_seat: int, tile: int, robbing: bool) -> bool:
         if event.seat == from_seat:
             return self._refuse(event, "claim", "a player cannot call his own tile")
-        score = self.score_for(event.seat, from_seat, tile, robbing)
-        if not score.legal:
-            return self._refuse(event, "win", f"false win by {_seat(event.seat)}: "
-                                f"{score.reason}", needs_ruling=True)
-        return True
+        barred = self.referee.bars_discard_win(event.seat, self.hands[event.seat], tile)
+        return self._win_ok(event, self.score_for(event.seat, from_seat, tile, robbing),
+                            tile, barred)
+
+    def _win_ok(self, event, score, tile: int, barred: str = "") -> bool:
+        """A declared win stands if it scores, the winner may still win, no penalty tile
+        bars it; otherwise it is a false win (錯和 / 詐和)."""
+        seat = event.seat
+        if self.referee.no_win[seat]:
+            return self._refuse(event, "win", f"{_seat(seat)} has lost the right to win "
+                                "this hand")
+        if barred:
+            return self._refuse(event, "penalty_tile", f"{_seat(seat)} may not win on this "
+                                f"tile: {barred}", True, "wrong_call")
+        if score.legal:
+            return True
+        return self._refuse(event, "win", f"false win by {_seat(seat)}: {score.reason}", True,
+                            self._false_win_kind(seat, tile))
+
+    def _false_win_kind(self, seat: int, tile: int) -> str:
+        """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
+        詐和: one tile short or the wrong tile; two or more short: intentional (A-C19)."""
+        held = list(self.hands[seat])
+        if tile in held:
+            held.remove(tile)
+        hand_waits = waits(counts(tiles.kind_of(t) for t in held
+                                  if not tiles.is_flower(tiles.kind_of(t))),
+                           len(self.melds[seat]))
+        if tiles.kind_of(tile) in hand_waits:
+            return "false_win"
+        if hand_waits or not self.rules.penalties or \
+                "intentional_false_win" not in self.rules.penalties.offences:
+            return "incomplete_win"
+        return "intentional_false_win"
 
     def record_claim(self, e) -> None:
         event = e.kwargs["event"]
@@ -337,6 +450,7 @@ class Table:
         meld = ExposedMeld(call.claim, tuple(sorted(call.tiles + (tile,))), False, tile, seat)
         self.melds[call.seat].append(meld)
         self.turn, self.calls_made, self.last_draw = call.seat, True, "claim"
+        self.clocks.start(call.seat, self.discard_times[-1])
         self._emit(ev.Claimed(self._now, call.seat, call.claim, meld.tiles, tile, seat))
         if call.claim == KONG:
             self._owe(call.seat, "kong")
@@ -345,6 +459,7 @@ class Table:
 
     def pass_turn(self, e) -> None:
         self.turn = (self.discarder + 1) % 4
+        self.clocks.start(self.turn, self.discard_times[-1])
         self.calls = {}
 
     def end_drawn(self, e) -> None:
@@ -358,15 +473,19 @@ class Table:
         if seat != self.turn or self.owes[seat]:
             return self._refuse(event, "turn", f"{_seat(seat)} may kong only on his own turn, "
                                 "after drawing")
+        if self.referee.no_calls[seat]:
+            return self._refuse(event, "kong", f"{_seat(seat)} has lost the right to kong "
+                                "this hand")
         if self.last_draw == "claim":
             return self._refuse(event, "kong", "no kong right after a chow or pung: discard "
                                 "first")
         if self.wall.live_count == 0 and not self.rules.kong_after_last_tile:
-            return self._refuse(event, "last_tile", "no kong after drawing the last tile")
+            return self._refuse(event, "last_tile", "no kong after drawing the last tile",
+                                offence="kong_after_last_tile")
         if not set(event.tiles) <= set(self.hands[seat]) or len(set(event.tiles)) != len(
                 event.tiles):
             return self._refuse(event, "kong", f"{_seat(seat)} declared a kong with tiles he "
-                                "does not hold (空槓)", needs_ruling=True)
+                                "does not hold (空槓)", True, "empty_kong")
         kinds = {tiles.kind_of(t) for t in event.tiles}
         if len(kinds) != 1 or tiles.is_flower(next(iter(kinds))):
             return self._refuse(event, "kong", "a kong is four of one kind")
@@ -404,6 +523,7 @@ class Table:
         for t in event.tiles:
             self.hands[event.seat].remove(t)
         self.melds[event.seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
+        self.referee.konged(event.seat, event.tiles)
         self._owe(event.seat, "kong")
         self.calls_made = True
         self._emit(ev.Konged(self._now, event.seat, "concealed", tuple(sorted(event.tiles))))
@@ -446,11 +566,8 @@ class Table:
         if event.seat != self.turn or self.owes[event.seat] or self.last_draw == "claim":
             return self._refuse(event, "turn", f"{_seat(event.seat)} may declare a self-drawn "
                                 "win only on his own turn, after drawing")
-        score = self.score_for(event.seat, None, self.hands[event.seat][-1], False)
-        if not score.legal:
-            return self._refuse(event, "win", f"false win by {_seat(event.seat)}: "
-                                f"{score.reason}", needs_ruling=True)
-        return True
+        tile = self.hands[event.seat][-1]
+        return self._win_ok(event, self.score_for(event.seat, None, tile, False), tile=tile)
 
     def settle_wins(self, e) -> None:
         if e.event.name == "win":

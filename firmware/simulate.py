@@ -13,7 +13,7 @@ from collections import Counter
 
 from tqdm import tqdm
 
-from drivers.sim.players import EXPECTED_RULE, SimPlayer
+from drivers.sim.players import EXPECTED_OFFENCE, SimPlayer
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
@@ -30,6 +30,9 @@ def add_parser(commands) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of shuffles and players")
     p.add_argument("--mistakes", type=_rate, default=0.0, metavar="RATE",
                    help="chance per decision that a player breaks a rule on purpose (0..1)")
+    p.add_argument("--slow-seat", type=_slow_seat, metavar="SEAT[:SECONDS]",
+                   help="the player first seated at SEAT (E S W N) takes SECONDS (default 20) "
+                   "per discard")
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
     p.set_defaults(run=run)
 
@@ -39,6 +42,16 @@ def _positive(text: str) -> int:
     if value < 1:
         raise ValueError(text)
     return value
+
+
+def _slow_seat(text: str) -> tuple[int, float]:
+    seat, _, seconds = text.partition(":")
+    if seat not in ("E", "S", "W", "N"):
+        raise ValueError(text)
+    value = float(seconds) if seconds else 20.0
+    if value <= 0:
+        raise ValueError(text)
+    return "ESWN".index(seat), value
 
 
 def _rate(text: str) -> float:
@@ -51,7 +64,7 @@ def _rate(text: str) -> float:
 class Game:
     """Drives one session of simulated hands and keeps the counts for the summary."""
 
-    def __init__(self, ruleset, seed: int, mistake_rate: float):
+    def __init__(self, ruleset, seed: int, mistake_rate: float, slow=None):
         self.ruleset = ruleset
         self.rng = random.Random(f"shuffle-{seed}")
         self.session = Session(ruleset)
@@ -63,6 +76,8 @@ class Game:
         self.mistakes = Counter()
         self.caught = Counter()
         self.violations = []
+        self.slow = slow                 # (player, seconds per discard) or None
+        self.penalties = []
 
     def apply(self, table, event) -> list:
         self.t += STEP
@@ -81,16 +96,22 @@ class Game:
         if not made:
             return
         name, event = made
-        if name == "false_win" and (table.last_draw == "claim" or table.score_for(
-                player.seat, None, table.hands[player.seat][-1]).legal):
+        if name == "false_win" and (table.last_draw == "claim" or table.referee.no_win[
+                player.seat] or table.score_for(player.seat, None,
+                                                table.hands[player.seat][-1]).legal):
             return
+        if name == "claim_without_tiles" and table.referee.no_calls[player.seat]:
+            return                 # refused for the lost right to call, not as a false call
         before = table.state, table.turn, [list(h) for h in table.hands]
         out = self.apply(table, event)
         self.mistakes[name] += 1
-        rule = table.rules.refs[EXPECTED_RULE[name]]
-        if any(isinstance(o, ev.Alert) and o.rule == rule for o in out) and before == (
+        named = {o.penalty["offence"] for o in out if isinstance(o, ev.Alert) and o.penalty}
+        if named & EXPECTED_OFFENCE[name] and before == (
                 table.state, table.turn, [list(h) for h in table.hands]):
             self.caught[name] += 1
+        for alert in (o for o in out if isinstance(o, ev.Alert) and o.id in
+                      table.referee.pending):
+            self.apply(table, ev.Ruling(self.t, None, alert.id, True))   # the referee agrees
 
     def play_hand(self) -> None:
         ids = tiles.physical_set(self.ruleset.table_rules.flowers)
@@ -102,6 +123,11 @@ class Game:
             player.seat = p
         while not table.ended:
             self.step(table, seat_player)
+        for penalty in table.referee.applied:
+            if penalty.points:
+                self.penalties.append({"seat": "ESWN"[self.session.player_at(penalty.seat)],
+                                       "rule": penalty.rule, "points": penalty.points,
+                                       "hand": self.session.hand_number})
         row = self.session.record(table)
         self.counts["wins" if row.result == "win" else "draws"] += 1
         if sum(row.changes) != 0:
@@ -130,7 +156,13 @@ class Game:
                 self.apply(table, ev.FlowerExposed(self.t, waiting, flower))
             else:
                 self.try_mistake(table, seat_player[turn], "own_turn")
-                self.apply(table, seat_player[turn].turn(table, self.t))
+                move = seat_player[turn].turn(table, self.t)
+                if isinstance(move, ev.TileDiscarded) and self.slow and \
+                        self.session.player_at(turn) == self.slow[0]:
+                    start = max(table.clocks.started[turn], table.clocks.free_until)
+                    self.t = max(self.t, start + self.slow[1] - STEP)
+                    move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
+                self.apply(table, move)
         else:
             robbing = state == "rob_window"
             source = table.added_kong[0] if robbing else table.discarder
@@ -154,6 +186,7 @@ class Game:
                              "by_type": {k: [self.mistakes[k], self.caught[k]]
                                          for k in sorted(self.mistakes)}},
                 "scores": list(self.session.scores),
+                "penalties": self.penalties,
                 "hands_per_second": round(hands / seconds, 1) if seconds else None}
 
 
@@ -163,7 +196,7 @@ def table_number(game: Game) -> int:
 
 def run(args) -> int:
     ruleset = load_ruleset(args.ruleset)
-    game = Game(ruleset, args.seed, args.mistakes)
+    game = Game(ruleset, args.seed, args.mistakes, args.slow_seat)
     start = time.perf_counter()
     for _ in tqdm(range(args.hands), desc=f"{ruleset.name} hands", unit="hand",
                   disable=args.json or not sys.stderr.isatty(), file=sys.stderr):

@@ -2,12 +2,20 @@
 
 from types import SimpleNamespace
 
+from engine.penalties import Penalty
 from engine.session import Session
 
 
-def finished(*results):
-    """A finished hand as the Table leaves it: (winner seat, from seat, score) per winner."""
-    return SimpleNamespace(ended=True, results=list(results))
+def finished(*results, penalties=()):
+    """A finished hand as the Table leaves it: (winner seat, from seat, score) per winner,
+    and the penalties its referee applied."""
+    return SimpleNamespace(ended=True, results=list(results),
+                           referee=SimpleNamespace(applied=list(penalties)))
+
+
+def penalty(seat, points, paid_to_others):
+    return Penalty(seat, "overtime_discard", "RULES.md x", points, paid_to_others, "", (),
+                   False, 1)
 
 
 def won(seat, payments, from_seat=None):
@@ -61,3 +69,19 @@ def test_unscored_win_is_marked(ccm):
     """Until the CCM scorer exists a CCM win changes no score and the sheet says so."""
     row = Session(ccm).record(finished(won(1, None)))
     assert row.unscored and row.changes == (0, 0, 0, 0)
+
+
+def test_wsom_penalty_deducted_from_the_offender_only(wsom):
+    """RULES.md 3.13: point penalties are deducted from the offender, not paid to others."""
+    session = Session(wsom, dealer=1)
+    row = session.record(finished(won(2, [-5, -5, 15, -5]), penalties=[penalty(1, 10, False)]))
+    assert row.changes == (-5, -5, -5, 15) and sum(row.changes) == 0
+    assert row.penalties == (0, 0, -10, 0)
+    assert session.scores == [-5, -5, -15, 15]
+
+
+def test_ccm_penalty_paid_to_each_of_the_others(ccm):
+    """RULES.md 4.15: the offender pays the points to each of the other three."""
+    session = Session(ccm)
+    row = session.record(finished(penalties=[penalty(3, 10, True)]))
+    assert row.penalties == (10, 10, 10, -30) and session.scores == [10, 10, 10, -30]

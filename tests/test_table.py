@@ -100,12 +100,15 @@ def test_wsom_deal_gives_east_14_and_the_others_13(wsom):
 # WSOM: turns (RULES.md 3.6) ---------------------------------------------------------------------
 
 def test_wsom_east_discards_first(wsom):
-    """RULES.md 3.4, 3.6: East, holding 14, discards first: nobody draws before, nobody else
-    discards; East's discard opens the claim window."""
+    """RULES.md 3.4, 3.6, 3.10: East, holding 14, discards first: East drawing would hold too
+    many tiles (大相公), South drawing reaches for the wall out of turn, South discarding
+    would hold too few (小相公); East's discard opens the claim window."""
     game = wsom_game(wsom, hands=["C", "", "", ""])
-    for seat in (E, S):
-        assert game.refused(ev.TileDrawn, seat).rule == "RULES.md 3.6"
-    assert game.refused(ev.TileDiscarded, S, tile=game.table.hands[S][0]).rule == "RULES.md 3.6"
+    assert game.refused(ev.TileDrawn, E).penalty["offence"] == "wrong_count_high"
+    assert game.refused(ev.TileDrawn, S).rule == "RULES.md 3.6"
+    alert = game.refused(ev.TileDiscarded, S, tile=game.table.hands[S][0])
+    assert alert.rule == "RULES.md 3.6"
+    assert alert.penalty["rule"] == "RULES.md 3.10" and alert.penalty["effect"] == "no_win"
     assert game.discard(E, "C") == [ev.Discarded(game.clock, E, game.table.rivers[E][0])]
     assert kind(game.table.rivers[E][0]) == "C" and game.table.state == "claim_window"
 

@@ -15,8 +15,10 @@ from engine import tiles
 from engine.hand import KONG, PUNG
 
 MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count")
-EXPECTED_RULE = {"draw_out_of_turn": "turn", "claim_without_tiles": "claim",
-                 "false_win": "win", "wrong_count": "turn"}
+# The offence the referee must name for each mistake (RULES.md 3.6/3.10/3.11, 4.15).
+EXPECTED_OFFENCE = {"draw_out_of_turn": {"early_draw"}, "claim_without_tiles": {"empty_call"},
+                    "false_win": {"false_win", "incomplete_win", "intentional_false_win"},
+                    "wrong_count": {"wrong_count_high"}}
 
 
 @cache
@@ -108,12 +110,8 @@ class SimPlayer:
             if self.rng.random() < 0.5:
                 return "wrong_count", ev.TileDrawn(t, self.seat)
             return "false_win", ev.WinDeclared(t, self.seat)
-        if situation == "call":
-            own = [x for x in table.hands[self.seat] if not tiles.is_flower(tiles.kind_of(x))]
-            discard = tiles.kind_of(table.discards[-1][1])
-            wrong = [x for x in own if tiles.kind_of(x) != discard][:2]
-            if len(wrong) == 2:
-                return "claim_without_tiles", ev.ClaimDeclared(t, self.seat, PUNG, tuple(wrong))
+        if situation == "call" and table.discarder != self.seat:
+            return "claim_without_tiles", ev.ClaimDeclared(t, self.seat, PUNG, ())
         return None
 
     def turn(self, table, t: float) -> ev.Event:
@@ -122,15 +120,20 @@ class SimPlayer:
         flowers = [x for x in hand if tiles.is_flower(tiles.kind_of(x))]
         if flowers:
             return ev.FlowerExposed(t, self.seat, flowers[0])
-        if table.last_draw != "claim" and table.score_for(self.seat, None, hand[-1]).legal:
+        if self._may_win(table) and table.last_draw != "claim" and table.score_for(
+                self.seat, None, hand[-1]).legal:
             return ev.WinDeclared(t, self.seat)
         kong = self._kong(table)
         if kong:
             return ev.KongDeclared(t, self.seat, kong)
         return ev.TileDiscarded(t, self.seat, self._discard(table))
 
+    def _may_win(self, table) -> bool:
+        return not table.referee.no_win[self.seat]
+
     def _kong(self, table):
-        if table.last_draw == "claim" or (table.wall.live_count == 0
+        if table.referee.no_calls[self.seat] or table.last_draw == "claim" or (
+                table.wall.live_count == 0
                                           and not table.rules.kong_after_last_tile):
             return None
         hand = table.hands[self.seat]
@@ -148,9 +151,16 @@ class SimPlayer:
         return None
 
     def _discard(self, table) -> int:
-        """The tile whose loss leaves the hand nearest to ready; isolated honours first."""
-        hand = table.hands[self.seat]
-        kinds = self._kinds(table)
+        """A live penalty tile while it may go (RULES.md 3.9), else the tile whose loss leaves
+        the hand nearest to ready, isolated honours first; never a dead penalty tile."""
+        if table.referee.mechanical[self.seat]:
+            return table.hands[self.seat][-1]
+        marked = table.referee.penalty_tiles[self.seat]
+        live = [x for x in table.hands[self.seat] if marked.get(x) == "live"]
+        if live:
+            return live[0]
+        hand = [x for x in table.hands[self.seat] if x not in marked]
+        kinds = [tiles.kind_of(x) for x in hand]
         melds = len(table.melds[self.seat])
         lonely = {k: _isolation(k, _without(kinds, k)) for k in set(kinds)}
         if max(lonely.values()) >= 1:   # a tile in no set or partial set: losing it costs nothing
@@ -172,18 +182,21 @@ class SimPlayer:
         """A call on the latest discard (or a tile added to a kong), or None to let it go."""
         if robbing:
             konger, tile = table.added_kong
-            return ev.ClaimDeclared(t, self.seat, "win") if table.score_for(
-                self.seat, konger, tile, True).legal else None
+            return ev.ClaimDeclared(t, self.seat, "win") if self._may_win(table) and \
+                table.score_for(self.seat, konger, tile, True).legal else None
         discarder, tile = table.discards[-1]
         kinds = self._kinds(table)
         melds = len(table.melds[self.seat])
         now = shanten(kinds, melds)
-        if now <= 0 and table.score_for(self.seat, discarder, tile).legal:
+        if now <= 0 and self._may_win(table) and not table.referee.bars_discard_win(
+                self.seat, table.hands[self.seat], tile) and table.score_for(
+                self.seat, discarder, tile).legal:
             return ev.ClaimDeclared(t, self.seat, "win")
-        if table.wall.live_count == 0:
+        if table.wall.live_count == 0 or table.referee.no_calls[self.seat]:
             return None
         kind = tiles.kind_of(tile)
-        hand = table.hands[self.seat]
+        marked = table.referee.penalty_tiles[self.seat]
+        hand = [x for x in table.hands[self.seat] if x not in marked]
         same = [x for x in hand if tiles.kind_of(x) == kind]
         if len(same) == 3 and self.rng.random() < 0.5:
             return ev.ClaimDeclared(t, self.seat, KONG, tuple(same))
@@ -198,11 +211,13 @@ class SimPlayer:
         return None
 
     def _chow(self, table, t, kind, kinds, melds, now):
-        hand = table.hands[self.seat]
+        marked = table.referee.penalty_tiles[self.seat]
+        hand = [x for x in table.hands[self.seat] if x not in marked]
         for low in (kind - 2, kind - 1, kind):
             run = [k for k in (low, low + 1, low + 2) if k != kind]
             if low < 0 or tiles.suit(low) != tiles.suit(kind) or tiles.suit(low + 2) != \
-                    tiles.suit(kind) or not all(k in kinds for k in run):
+                    tiles.suit(kind) or not all(any(tiles.kind_of(x) == k for x in hand)
+                                                for k in run):
                 continue
             rest = list(kinds)
             for k in run:

@@ -33,6 +33,9 @@ class TableRules:
     exemption_on_robbed_kong: bool = True                    # A-W5
     heaven_cancelled_by_kong: bool = True                    # A-W9
     earth_cancelled_by_call: bool = True
+    timing: object = None                           # engine.clocks.Timing
+    penalties: object = None                        # engine.penalties.Catalogue
+    forfeit_threshold: int | None = None            # A-W15: time penalty points in a hand
     win_flags: dict = field(default_factory=dict)   # situation -> the scorer's flag name
     refs: dict = field(default_factory=dict)        # situation -> "RULES.md x.y"
 

@@ -1,5 +1,7 @@
 """World Series of Mahjong 2006: scoring by the 44 patterns and the payments (RULES.md §1)."""
 
+from engine.clocks import Timing
+from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments
@@ -23,8 +25,9 @@ SCHEMA = {
                 "earth_cancelled_by_call": bool, "chicken_declaration": ("strict", "assisted"),
                 "break_mode": ("manual", "table"), "multiple_winners": bool},
     "timing": {"discard_seconds": float, "hand_seconds": float, "preparation_seconds": float,
-               "penalty_block_seconds": float, "penalty_points_per_block": int,
+               "penalty_block_seconds": float,
                "overtime_strictly_over": bool, "forfeit_threshold": int},
+    "penalties": dict,
     "wall": {"stacks_per_side": int, "dead_wall": int, "kong_after_seabed": bool,
              "final_draw_with_win_on_kong": bool},
     "patterns": {pid: {"name": str, "chinese": str, "points": int} for pid in PATTERN_IDS},
@@ -66,7 +69,7 @@ class Wsom2006:
                 raise ConfigError(f"patterns.{p.id}.points = {p.points}: a pattern is worth "
                                   "a positive number of points")
         self._series = {pid: series(pid) for pid in self.patterns}
-        options, wall = self.options, config["wall"]
+        options, wall, timing = self.options, config["wall"], config["timing"]
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"], flowers=False,
             two_roll_break=options["break_mode"] == "manual", start_offset=0,
@@ -78,6 +81,16 @@ class Wsom2006:
             exemption_on_robbed_kong=options["exemption_on_robbed_kong"],
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
+            timing=Timing(discard_limit=timing["discard_seconds"],
+                          first_discard_limit=timing["discard_seconds"],
+                          hand_limit=timing["hand_seconds"],
+                          free_after_deal=timing["preparation_seconds"],
+                          block=timing["penalty_block_seconds"],
+                          strictly_over=timing["overtime_strictly_over"]),
+            penalties=Catalogue(config["penalties"], paid_to_others=False,
+                                required=COMMON + ("overtime_hand", "serious_overtime",
+                                                   "penalty_tile_discard")),
+            forfeit_threshold=timing["forfeit_threshold"],
             win_flags={"last_tile_draw": "final_draw", "last_tile_discard": "final_discard",
                        "kong_replacement": "kong_replacement", "robbing_kong": "robbing_kong",
                        "heaven": "heaven", "earth": "earth"},

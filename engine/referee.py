@@ -1,0 +1,143 @@
+"""What the table's referee keeps during one hand (RULES.md 3.9-3.13, 4.15).
+
+Alerts are numbered so that a Ruling can name one. An offence gets the penalty the rule book
+proposes: applied at once when it is mechanical (time), held for the referee's ruling when
+the rule book wants a person to confirm it. Applied penalties take away the right to win or
+to call, and make penalty tiles: live ones may be discarded at the next discard, then they are
+dead and may never be discarded, and none of them may go into a called set (3.9).
+"""
+
+from collections import Counter
+
+from engine import events as ev
+from engine import tiles
+from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
+from engine.penalties import EFFECTS, Catalogue, Penalty
+
+
+class Referee:
+    def __init__(self, catalogue: Catalogue | None, forfeit_threshold: int | None = None):
+        self.catalogue = catalogue
+        self.forfeit_threshold = forfeit_threshold
+        self.counts: Counter = Counter()                  # (seat, offence) this hand
+        self.pending: dict[int, Penalty] = {}
+        self.applied: list[Penalty] = []
+        self.no_win = [False] * 4
+        self.no_calls = [False] * 4
+        self.mechanical = [False] * 4     # CCM 相公: draws and discards the drawn tile
+        self.penalty_tiles: list[dict[int, str]] = [{} for _ in range(4)]
+        self.time_points = [0, 0, 0, 0]
+        self.forfeit_flagged = [False] * 4
+        self.alerts = 0
+
+    def alert(self, t, seat, rule, message, needs_ruling=False, penalty=None) -> ev.Alert:
+        self.alerts += 1
+        return ev.Alert(t, seat, rule, message, needs_ruling, self.alerts, penalty)
+
+    def offence(self, t, seat: int, name: str, message: str, rule: str = "",
+                hand=(), named=(), blocks: int = 1) -> list[ev.Event]:
+        """The alert for an offence and, unless the referee must confirm it, its penalty.
+
+        The alert names `rule`, the rule the input broke, when given; the proposed penalty
+        names the rule that sets it."""
+        if self.catalogue is None or name not in self.catalogue.offences:
+            return [self.alert(t, seat, rule, message, True)]
+        self.counts[(seat, name)] += 1
+        penalty = self.catalogue.propose(seat, name, self.counts[(seat, name)], blocks,
+                                         tuple(hand), tuple(named))
+        alert = self.alert(t, seat, rule or penalty.rule, message, penalty.confirm,
+                           penalty.to_json())
+        if not (penalty.points or penalty.effect or penalty.penalty_tiles):
+            return [alert]                   # named for the record; nothing to apply
+        if penalty.confirm:
+            self.pending[alert.id] = penalty
+            return [alert]
+        return [alert] + self._apply(t, penalty, alert.id)
+
+    def rule(self, ruling: ev.Ruling) -> list[ev.Event]:
+        penalty = self.pending.pop(ruling.alert, None)
+        if penalty is None:
+            return [self.alert(ruling.t, None, "", f"no penalty awaits a ruling under alert "
+                               f"{ruling.alert}")]
+        if not ruling.apply:
+            return [ev.PenaltyWaived(ruling.t, penalty.seat, ruling.alert)]
+        return self._apply(ruling.t, penalty, ruling.alert)
+
+    def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:
+        seat = penalty.seat
+        self.applied.append(penalty)
+        no_win, no_calls, mechanical = EFFECTS[penalty.effect]
+        self.no_win[seat] |= no_win
+        self.no_calls[seat] |= no_calls
+        self.mechanical[seat] |= mechanical
+        for tile in penalty.penalty_tiles:
+            self.penalty_tiles[seat][tile] = "live"
+        out = [ev.PenaltyApplied(t, seat, penalty.offence, penalty.rule, penalty.points,
+                                 penalty.paid_to_others, penalty.effect, penalty.penalty_tiles,
+                                 alert_id)]
+        if penalty.offence.startswith("overtime"):
+            self.time_points[seat] += penalty.points
+            threshold = self.forfeit_threshold
+            if threshold and self.time_points[seat] >= threshold and not \
+                    self.forfeit_flagged[seat]:
+                self.forfeit_flagged[seat] = True
+                out += self.offence(t, seat, "serious_overtime", f"{'ESWN'[seat]} has "
+                                    f"{self.time_points[seat]} points of time penalty this "
+                                    "hand: serious overtime, a forfeit unless the referee "
+                                    "finds it justified")
+        return out
+
+    # -- penalty tiles (RULES.md 3.9) ---------------------------------------------------------
+
+    def may_discard(self, seat: int, tile: int) -> bool:
+        return self.penalty_tiles[seat].get(tile) != "dead"
+
+    def discarded(self, seat: int, tile: int) -> None:
+        """A discard uses up the chance to discard live penalty tiles: the rest are dead."""
+        held = self.penalty_tiles[seat]
+        held.pop(tile, None)
+        for other in held:
+            held[other] = "dead"
+
+    def konged(self, seat: int, used) -> None:
+        """A penalty tile used in a concealed kong stops being one."""
+        for tile in used:
+            self.penalty_tiles[seat].pop(tile, None)
+
+    def in_call(self, seat: int, own) -> bool:
+        """A call would put a penalty tile into a called set."""
+        return any(t in self.penalty_tiles[seat] for t in own)
+
+    def bars_discard_win(self, seat: int, hand: list[int], tile: int) -> str:
+        """Why penalty tiles forbid winning on this discard, or "" (RULES.md 3.9)."""
+        marked = self.penalty_tiles[seat]
+        if not marked:
+            return ""
+        kind = tiles.kind_of(tile)
+        marked_kinds = Counter(tiles.kind_of(t) for t in marked)
+        if len(marked) >= 3 and _thirteen_shaped(hand, tile):
+            return "with three penalty tiles Thirteen Terminals wins only by self-draw"
+        if kind in marked_kinds and (_thirteen_shaped(hand, tile) or _pairs_shaped(hand, tile)):
+            return "a penalty tile may not complete a pair or Thirteen Terminals on a discard"
+        free = Counter(tiles.kind_of(t) for t in hand if t not in marked)
+        readings = decompositions(counts([tiles.kind_of(t) for t in hand] + [kind]))
+        if not readings:
+            return ""                  # an irregular hand: the checks above are the rule
+        for groups in readings:
+            for group_kind, low in groups:
+                size = 2 if group_kind == "pair" else 3
+                members = [low] * size if group_kind != "chow" else [low, low + 1, low + 2]
+                if kind not in members:
+                    continue
+                members.remove(kind)
+                if all(free[k] >= members.count(k) for k in set(members)):
+                    return ""
+        return "the winning tile would complete a set or pair with a penalty tile"
+
+
+def _thirteen_shaped(hand, tile) -> bool:
+    return is_thirteen_orphans(counts([tiles.kind_of(t) for t in hand + [tile]]))
+
+
+def _pairs_shaped(hand, tile) -> bool:
+    return is_seven_pairs(counts([tiles.kind_of(t) for t in hand + [tile]]))
