@@ -156,3 +156,76 @@ def test_referee_reports_naming_the_discard(wsom):
     game = wsom_game(wsom)
     alert = game.apply(ev.ViolationReported, W, offence="naming_discard")[0]
     assert alert.rule == "RULES.md 3.6" and alert.penalty["offence"] == "naming_discard"
+
+
+def marked_game(wsom, hands, draws=None):
+    """South has two live penalty tiles (an empty call on East's first discard, ruled)."""
+    game = wsom_game(wsom, hands=hands, draws=draws)
+    game.discard(E, "C")
+    alert = game.refused(ev.ClaimDeclared, S, claim="pung", tiles=())
+    rule_on(game, alert)
+    return game
+
+
+def test_penalty_tile_never_goes_into_a_called_set(wsom):
+    """RULES.md 3.9: penalty tiles are used only in concealed sets; a call with one is handled
+    as a false claim. South's empty call made his two C penalty tiles; he may not pung C."""
+    game = marked_game(wsom, ["C", "C C", "", ""])
+    marked = tuple(game.table.referee.penalty_tiles[S])
+    assert sorted(game.kinds(S)[:2]) == [31, 31] and set(marked) == set(game.own(S, "C C"))
+    alert = game.refused(ev.ClaimDeclared, S, claim="pung", tiles=marked)
+    assert alert.penalty["offence"] == "wrong_call" and "penalty tile" in alert.message
+
+
+def test_changing_a_call_is_free(wsom):
+    """RULES.md 3.11 改鳴: a player may switch his call before it is granted, at no cost."""
+    game = wsom_game(wsom, hands=["3m", "2m 4m 3m 3m", "", ""])
+    game.discard(E, "3m")
+    game.claim(S, "chow", "2m 4m")
+    game.claim(S, "pung", "3m 3m")
+    assert game.table.calls[S].claim == "pung" and len(game.table.calls) == 1
+    assert not game.table.referee.pending
+
+
+def test_claimed_discard_starts_the_claimers_clock(wsom):
+    """RULES.md 3.12: a claimer's time runs from the discard he claimed, not from his call."""
+    game = wsom_game(wsom, hands=["C", "C C", "", ""])
+    game.discard(E, "C")
+    discarded_at = game.clock
+    game.claim(S, "pung", "C C")
+    game.clock += 10
+    game.close()
+    assert game.table.clocks.started[S] == discarded_at
+
+
+def test_kong_replacement_starts_a_new_turn(wsom):
+    """RULES.md 3.12: after a kong the supplement starts a new turn for the clock."""
+    game = wsom_game(wsom, hands=["EEEE C", "", "", ""])
+    game.kong(E, "E E E E")
+    game.clock += 40
+    drew = game.draw(E)
+    assert drew.replacement and game.table.clocks.started[E] == game.clock
+
+
+def test_penalty_tile_may_not_complete_a_pair_on_a_discard(wsom):
+    """RULES.md 3.9: a penalty tile never makes the pair a discard completes: South, ready
+    on 7m with a 7m penalty tile, may not win on West's 7m."""
+    game = marked_game(wsom, ["C", "7m 1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m", "7m", ""])
+    assert game.kinds(S)[0] == 6 and game.table.hands[S][0] in game.table.referee.penalty_tiles[S]
+    game.close()
+    game.draw(S)
+    game.ok(ev.TileDiscarded, S, tile=game.table.hands[S][-1])
+    game.close()
+    game.draw(W)
+    game.discard(W, "7m")
+    alert = game.refused(ev.ClaimDeclared, S, claim="win")
+    assert alert.rule == "RULES.md 3.9" and "penalty tile" in alert.message
+
+
+def test_penalty_tile_used_in_a_concealed_kong_stops_being_one(wsom):
+    """RULES.md 3.9: a penalty tile used in a concealed kong is no longer a penalty tile."""
+    game = marked_game(wsom, ["C", "E E E", "", ""], draws=["E"])
+    game.close()
+    game.draw(S)
+    game.kong(S, "E E E E")
+    assert not any(t in game.table.referee.penalty_tiles[S] for t in game.table.melds[S][0].tiles)

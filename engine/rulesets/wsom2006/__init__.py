@@ -42,7 +42,7 @@ FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
 REFS = {"dice": "RULES.md 3.4", "wall": "RULES.md 3.4", "turn": "RULES.md 3.6",
         "claim": "RULES.md 3.7", "chow": "RULES.md 3.7", "kong": "RULES.md 3.7",
         "last_tile": "RULES.md 3.5", "flower": "RULES.md 3.1", "win": "RULES.md 3.11",
-        "exemption": "RULES.md 1.3"}
+        "exemption": "RULES.md 1.3", "penalty_tile": "RULES.md 3.9"}
 
 
 def series(pattern_id: str) -> str:
