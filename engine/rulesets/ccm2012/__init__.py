@@ -1,15 +1,23 @@
-"""China Competition Mahjong 2012: the winning shapes of RULES.md 4.7.
+"""China Competition Mahjong 2012: shapes, fans, additional points and payments (RULES.md §4).
 
-Fans, additional points and payments (RULES.md 4.8-4.13) are not scored yet: a win of a legal
-shape is reported legal but unscored (total and payments null), so a CCM table can deal, play
-and track while saying plainly that the referee must count the hand.
+`score(win)` reads the hand every way it can (free arrangement), keeps the reading worth the
+most, and refuses a hand with no fan: additional points alone make no win (RULES.md 4.7).
+T = fans + additional points; the payments are those of the win alone (4.11). Kongs, 追牌,
+包付, chips and the end of the game are the session's, through the pure functions of
+`settlement`, `liability` and `game_end`.
 """
 
-from engine.hand import counts, is_fourteen_singles, is_knitted_straight, is_seven_pairs
-from engine.hand import is_standard
-from engine.rulesets import TableRules, check_schema
-from engine.scoring import Score, Win
+from dataclasses import replace
 
+from engine import tiles
+from engine.hand import counts
+from engine.rulesets import ConfigError, TableRules, check_schema
+from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
+from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
+from engine.rulesets.ccm2012.settlement import Rates, win_payments
+from engine.scoring import Pattern, Score, Win
+
+VALUE = {"name": str, "chinese": str, "points": int}
 SCHEMA = {
     "ruleset": {"engine": ("ccm2012",), "title": str},
     "wall": {"stacks_per_side": int, "dead_wall": int, "flowers": bool, "start_offset": int,
@@ -29,23 +37,45 @@ SCHEMA = {
     "timing": {"dealer_first_discard_seconds": float, "discard_seconds": float,
                "pung_call_seconds": float},
     "chips": {"start": int},
+    "fans": {fid: VALUE for fid in FAN_IDS},
+    "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
+    "payments": {"discard": int, "self_draw_each": int, "robbed_kong": int, "liable": int,
+                 "chipless_win_fine_each": int},
+    "instant": {"melded_kong": int, "concealed_kong_each": int, "flower_kong_each": int,
+                "chase_each": int},
 }
 REFS = {"dice": "RULES.md 4.4", "wall": "RULES.md 4.4", "turn": "RULES.md 4.6",
         "claim": "RULES.md 4.6", "chow": "RULES.md 4.6 (A-C5)", "kong": "RULES.md 4.6",
         "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7"}
-UNSCORED = ("unscored: the shape is a legal CCM 2012 win (RULES.md 4.7), but fans and "
-            "payments are not counted by this version; the referee counts the hand")
+SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")   # RULES.md 4.9, 4.11
+SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)                     # 夾, 邊張, 單吊 (seed §17)
 
 
 class Ccm2012:
+    """The CCM 2012 scorer; values and options from config/rules/ccm2012.toml.
+
+    Flags of a win: kong_replacement (槓上開花), flower_replacement (補花和牌), last_tile (the
+    final tile, A-C10: 妙手回春 drawn, 海底撈月 on its discard), robbing_kong (the discarder is
+    the konger), last_copy (絕張: the other three of the winning tile lie in an exposed pung;
+    the scorer also sees it when the pung is the winner's own). `responsible` is WSOM's and
+    is not read: 包付 is settled by `liability`.
+    """
     name = "ccm2012"
-    flags = frozenset({"kong_replacement", "flower_replacement", "last_tile", "robbing_kong"})
+    flags = frozenset({*SELF_DRAW_FLAGS, "last_tile", "robbing_kong", "last_copy"})
 
     def __init__(self, config: dict):
         check_schema(config, SCHEMA)
         self.title = config["ruleset"]["title"]
         self.config = config
         self.options = config["options"]
+        self.values = {pid: Pattern(pid, entry["name"], entry["points"])
+                       for section in ("fans", "additional")
+                       for pid, entry in config[section].items()}
+        for p in self.values.values():
+            if p.points <= 0:
+                raise ConfigError(f"{p.id}.points = {p.points}: a fan or additional point is "
+                                  "worth a positive number of points")
+        self.rates = Rates.from_config(config)
         wall = config["wall"]
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"],
@@ -58,20 +88,59 @@ class Ccm2012:
             win_flags={"last_tile_draw": "last_tile", "last_tile_discard": "last_tile",
                        "kong_replacement": "kong_replacement",
                        "flower_replacement": "flower_replacement",
-                       "robbing_kong": "robbing_kong"},
+                       "robbing_kong": "robbing_kong", "last_copy": "last_copy"},
             refs=REFS)
 
     def is_winning_shape(self, win: Win) -> bool:
         """One of the eight shapes of RULES.md 4.7 (thirteen orphans is not one of them)."""
-        c = counts(win.concealed + (win.win_tile,))
-        if is_standard(c) or is_knitted_straight(c, len(win.melds)):
-            return True
-        return not win.melds and (
-            is_seven_pairs(c, self.options["seven_pairs_four_of_a_kind"])
-            or is_fourteen_singles(c, self.options["fourteen_singles_min_gap"]))
+        return is_shape(counts(win.concealed + (win.win_tile,)), len(win.melds), self.options)
 
     def score(self, win: Win) -> Score:
-        if not self.is_winning_shape(win):
+        problem = _flag_problem(win)
+        if problem:
+            return Score(False, reason=problem)
+        found = readings(win, self.options)
+        if not found:
             return Score(False, reason="not a winning hand: none of the eight shapes of "
                                        "RULES.md 4.7")
-        return Score(True, reason=UNSCORED)
+        hand = facts(win, self.options)
+        one_wait = any(r.wait in SINGLE_TILE_WAITS for r in found) \
+            and waits(win, self.options) == {win.win_tile}
+        best = None
+        for reading in found:
+            ids = fans(reading, hand, self.options, one_wait)
+            if not ids:
+                continue
+            ids += additional(reading, hand, win, self.options, one_wait)
+            total = sum(self.values[i].points for i in ids)
+            if best is None or total > best[1]:
+                best = ids, total
+        if best is None:
+            return Score(False, reason="no fan, no win (無番禁和牌): the shape is complete but "
+                         "has none of the 12 fans of RULES.md 4.8; additional points alone "
+                         "do not make a win (RULES.md 4.7)")
+        ids, total = best
+        payments = win_payments(self.rates, total, win.winner, win.discarder,
+                                "robbing_kong" in win.flags)
+        return Score(True, self._patterns(ids), total, payments)
+
+    def _patterns(self, ids: list[str]) -> tuple[Pattern, ...]:
+        """Fans then additional points in RULES.md order; the flowers as one line."""
+        flowers = ids.count("4.9.1")
+        ordered = sorted(set(ids), key=lambda i: [int(n) for n in i.split(".")])
+        return tuple(replace(self.values[i], name=f"{self.values[i].name} x{flowers}",
+                             points=flowers * self.values[i].points)
+                     if i == "4.9.1" else self.values[i] for i in ordered)
+
+
+def _flag_problem(win: Win) -> str:
+    for flag in SELF_DRAW_FLAGS:
+        if flag in win.flags and not win.self_drawn:
+            return f"{flag} (RULES.md 4.9) needs a self-drawn win"
+    if "robbing_kong" in win.flags:
+        if win.self_drawn:
+            return "robbing_kong (RULES.md 4.11) needs the konger as discarder_seat_index"
+        if win.win_tile in win.concealed or any(win.win_tile in m.tiles for m in win.melds):
+            return (f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
+                    ", so the winner cannot hold one (RULES.md 4.11)")
+    return ""
