@@ -1,0 +1,58 @@
+"""局結: when a CCM game ends, and the ban on ending it "non-victoriously" (RULES.md 4.13).
+
+Seed §32: near the end, a player who would not be first may not end the game by winning, nor
+by a kong; the amounts of a kong or a penalty that would end it so are held outside the table
+and added after the game. (Seed §15 says instead that such a kong "scores nothing"; RULES.md
+4.10 and §32 hold the amounts: we hold them, see `change_or_hold`.)
+"""
+
+from engine.rulesets.ccm2012.settlement import Payments, Rates, pay
+
+
+def chipless(chips) -> int:
+    """How many players have no chips left."""
+    return sum(1 for c in chips if c <= 0)
+
+
+def game_over(chips, scheduled_done: bool = False, time_up: bool = False) -> str | None:
+    """Why the game has ended after a hand (RULES.md 4.13), or None: two players without
+    chips; the scheduled rounds played; the time up (the hand in progress was finished)."""
+    if chipless(chips) >= 2:
+        return "two players have no chips left (RULES.md 4.13)"
+    if scheduled_done:
+        return "the scheduled rounds are played (RULES.md 4.13)"
+    if time_up:
+        return "time is up and the hand in progress is finished (RULES.md 4.3, 4.13)"
+    return None
+
+
+def is_first(chips, seat: int) -> bool:
+    """The seat holds the most chips (a tie for the most counts as first)."""
+    return chips[seat] == max(chips)
+
+
+def win_banned(rates: Rates, chips, payments: Payments, winner: int,
+               last_hand: bool = False) -> bool:
+    """Seed §32: the win would end the game (two players left without chips, or it ends the
+    last hand of the game) and the winner would not be first after it: he must play on."""
+    after, _ = pay(rates, chips, [payments])
+    return (chipless(after) >= 2 or last_hand) and not is_first(after, winner)
+
+
+def change_or_hold(rates: Rates, chips, payments: Payments,
+                   actor: int) -> tuple[tuple[int, ...], Payments | None]:
+    """A kong's or a penalty's payment by or for `actor` (the konger, the penalised player).
+
+    If paying it would leave two players without chips while `actor` is not first, nothing
+    moves now and the payment is returned to be held outside (seed §32); else the chips after
+    it and None.
+    """
+    after, _ = pay(rates, chips, [payments])
+    if chipless(after) >= 2 and not is_first(after, actor):
+        return tuple(chips), payments
+    return after, None
+
+
+def release_held(rates: Rates, chips, held: list[Payments]) -> tuple[int, ...]:
+    """The game's final chips: the held amounts added after it ended, in the order held."""
+    return pay(rates, chips, held)[0]
