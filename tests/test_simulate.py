@@ -64,3 +64,17 @@ def test_same_seed_same_games_through_the_cli():
     first = run()
     assert first == run()
     assert first["hands"] == 6 and first["invariant_violations"] == 0
+
+
+def test_slow_seat_wsom():
+    """RULES.md 3.12: a player taking 20 s per discard runs 5 s over the 15-s limit every
+    time: one started block, 5 points, and more once his 180 s for the hand are spent; only
+    he is penalised, and only in multiples of 5."""
+    game = Game(load_ruleset("wsom2006"), 3, 0.0, slow=(1, 20.0))
+    for _ in range(4):
+        game.play_hand()
+    assert game.penalties and {p["seat"] for p in game.penalties} == {"S"}
+    assert all(p["points"] % 5 == 0 and p["rule"] == "RULES.md 3.12" for p in game.penalties)
+    assert {p["hand"] for p in game.penalties} == {1, 2, 3, 4}
+    assert sum(p["points"] for p in game.penalties) == -game.session.sheet[-1].totals[1] + sum(
+        row.changes[1] for row in game.session.sheet)
