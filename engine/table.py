@@ -344,10 +344,11 @@ class Table:
             name = "overtime_discard" if over.limit == "discard" else "overtime_hand"
             limit = self.clocks.turn_limit(event.seat) if over.limit == "discard" else \
                 self.rules.timing.hand_limit
+            blocks = "" if over.blocks == 1 else \
+                f" ({over.blocks} started {self.rules.timing.block:g}-s blocks)"
             self._out += self.referee.offence(
                 self._now, event.seat, name, f"{_seat(event.seat)} ran {over.seconds:.1f} s "
-                f"over the {limit:g}-s {over.limit} limit ({over.blocks} started "
-                f"{self.rules.timing.block:g}-s blocks)", blocks=over.blocks)
+                f"over the {limit:g}-s {over.limit} limit{blocks}", blocks=over.blocks)
 
     def discard_before_draw(self, e) -> bool:
         event = e.kwargs["event"]

@@ -544,8 +544,8 @@ def test_ccm_chow_from_the_left_pung_beats_chow(ccm):
 
 def test_ccm_several_winners_on_one_discard_a_c15(ccm):
     """RULES.md 4.11, A-C15: North then South call win on East's 9p: both win, reported
-    counter-clockwise from the discarder (South, then North); CCM wins are legal but not
-    scored yet (total and payments None)."""
+    counter-clockwise from the discarder (South, then North); each is scored on its own: 清龍
+    10 + single-tile win 4 + 門清 8 = 22, the discarder paying 2T to each winner."""
     game = ccm_game(ccm, hands=["9p", "123m 456m 789m 123p 9p", "", "123s 456s 789s 123p 9p"])
     game.discard(E, "9p")
     game.claim(N, "win")
@@ -553,7 +553,9 @@ def test_ccm_several_winners_on_one_discard_a_c15(ccm):
     won = of(game.close(), ev.Won)
     assert [(w.seat, w.from_seat) for w in won] == [(S, E), (N, E)]
     for w in won:
-        assert w.score["legal"] and w.score["total"] is None and w.score["payments"] is None
+        payments = [0, 0, 0, 0]
+        payments[w.seat], payments[E] = 44, -44
+        assert w.score["legal"] and w.score["total"] == 22 and w.score["payments"] == payments
     assert game.table.state == "won"
 
 

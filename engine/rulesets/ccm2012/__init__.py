@@ -11,6 +11,8 @@ from dataclasses import replace
 
 from engine import tiles
 from engine.hand import counts
+from engine.clocks import Timing
+from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
@@ -37,6 +39,7 @@ SCHEMA = {
     "timing": {"dealer_first_discard_seconds": float, "discard_seconds": float,
                "pung_call_seconds": float},
     "chips": {"start": int},
+    "penalties": dict,
     "fans": {fid: VALUE for fid in FAN_IDS},
     "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
     "payments": {"discard": int, "self_draw_each": int, "robbed_kong": int, "liable": int,
@@ -46,7 +49,8 @@ SCHEMA = {
 }
 REFS = {"dice": "RULES.md 4.4", "wall": "RULES.md 4.4", "turn": "RULES.md 4.6",
         "claim": "RULES.md 4.6", "chow": "RULES.md 4.6 (A-C5)", "kong": "RULES.md 4.6",
-        "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7"}
+        "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7",
+        "penalty_tile": "RULES.md 4.15"}
 SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")   # RULES.md 4.9, 4.11
 SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)                     # 夾, 邊張, 單吊 (seed §17)
 
@@ -76,7 +80,7 @@ class Ccm2012:
                 raise ConfigError(f"{p.id}.points = {p.points}: a fan or additional point is "
                                   "worth a positive number of points")
         self.rates = Rates.from_config(config)
-        wall = config["wall"]
+        wall, timing = config["wall"], config["timing"]
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"],
             flowers=wall["flowers"], two_roll_break=False, start_offset=wall["start_offset"],
@@ -89,6 +93,13 @@ class Ccm2012:
                        "kong_replacement": "kong_replacement",
                        "flower_replacement": "flower_replacement",
                        "robbing_kong": "robbing_kong", "last_copy": "last_copy"},
+            timing=Timing(discard_limit=timing["discard_seconds"],
+                          first_discard_limit=timing["dealer_first_discard_seconds"],
+                          hand_limit=None, free_after_deal=0.0, block=float("inf"),
+                          call_limit=timing["pung_call_seconds"]),
+            penalties=Catalogue(config["penalties"], paid_to_others=True,
+                                required=COMMON + ("late_pung", "flower_discarded",
+                                                   "intentional_false_win")),
             refs=REFS)
 
     def is_winning_shape(self, win: Win) -> bool:
