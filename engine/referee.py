@@ -71,7 +71,7 @@ class Referee:
         self.no_calls[seat] |= no_calls
         self.mechanical[seat] |= mechanical
         for tile in penalty.penalty_tiles:
-            self.penalty_tiles[seat][tile] = "live"
+            self.penalty_tiles[seat].setdefault(tile, "live")     # a dead one stays dead
         out = [ev.PenaltyApplied(t, seat, penalty.offence, penalty.rule, penalty.points,
                                  penalty.paid_to_others, penalty.effect, penalty.penalty_tiles,
                                  alert_id)]

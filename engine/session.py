@@ -9,6 +9,7 @@ continues (RULES.md 4.11, A-C13), and passes it otherwise, exhaustive draws incl
 from dataclasses import dataclass, field
 
 from engine.rulesets import Ruleset
+from engine.rulesets.ccm2012.game_end import game_over
 from engine.table import Table
 
 
@@ -23,14 +24,12 @@ class HandRecord:
     totals: tuple[int, int, int, int]     # per player, after this hand
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)   # per player: penalty points
     doubled: bool = False
-    unscored: bool = False                # a win the ruleset could not count (referee counts)
 
     def to_json(self) -> dict:
         return {"number": self.number, "dealer": self.dealer, "result": self.result,
                 "winners": list(self.winners), "changes": list(self.changes),
                 "totals": list(self.totals), "penalties": list(self.penalties),
-                "doubled": self.doubled,
-                "unscored": self.unscored}
+                "doubled": self.doubled}
 
 
 @dataclass
@@ -39,8 +38,15 @@ class Session:
     dealer: int = 0
     doubling: bool = False
     hand_number: int = 0
-    scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    scores: list[int] = field(default_factory=list)    # per player; CCM: chips
     sheet: list[HandRecord] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)    # CCM games ended (RULES.md 4.13)
+    passes: int = 0                                     # deals passed in this game
+    game_first_row: int = 0                             # its first line on the sheet
+
+    def __post_init__(self):
+        if not self.scores:
+            self.scores = [self.ruleset.table_rules.start_chips or 0] * 4
 
     def player_at(self, seat: int) -> int:
         return (self.dealer + seat) % 4
@@ -48,47 +54,48 @@ class Session:
     def new_table(self, walls: list[list[int]], t: float = 0.0) -> Table:
         """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East)."""
         self.hand_number += 1
-        return Table(self.ruleset, walls, self.hand_number, t)
+        chips = None
+        if self.ruleset.table_rules.start_chips is not None:
+            chips = [self.scores[self.player_at(seat)] for seat in range(4)]
+        return Table(self.ruleset, walls, self.hand_number, t, chips)
 
     def record(self, table: Table) -> HandRecord:
-        """Settle a finished hand: scores, the sheet, and who deals next."""
+        """Settle a finished hand: scores, the sheet, who deals next, whether the game ends."""
         if not table.ended:
             raise ValueError("the hand is not over")
-        factor = self.ruleset.table_rules.doubling_factor if self.doubling else 1
-        changes = [0, 0, 0, 0]
-        unscored = False
-        for _, _, score in table.results:
-            if score["payments"] is None:
-                unscored = True
-                continue
-            for seat, amount in enumerate(score["payments"]):
-                changes[self.player_at(seat)] += amount * factor
-        penalties = self._penalties(table, factor)
+        seat_scores = [self.scores[self.player_at(seat)] for seat in range(4)]
+        by_seat, fines = self.ruleset.settle(table, seat_scores, self.doubling)
+        changes, penalties = [0] * 4, [0] * 4
+        for seat in range(4):
+            changes[self.player_at(seat)] = by_seat[seat]
+            penalties[self.player_at(seat)] = fines[seat]
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
-        winners = tuple(self.player_at(seat) for seat, _, _ in table.results)
+        winners = tuple(self.player_at(result.winner) for result in table.results)
         row = HandRecord(self.hand_number, self.dealer, "win" if winners else "draw", winners,
-                         tuple(changes), tuple(self.scores), tuple(penalties), factor > 1,
-                         unscored)
+                         tuple(changes), tuple(self.scores), tuple(penalties), self.doubling)
         self.sheet.append(row)
-        self._next_dealer(dealer_won=0 in [seat for seat, _, _ in table.results])
+        self._next_dealer(dealer_won=any(result.winner == 0 for result in table.results))
+        self._game_end()
         return row
-
-    def _penalties(self, table: Table, factor: int) -> list[int]:
-        """WSOM deducts penalty points from the offender only (RULES.md 3.13); CCM has him pay
-        them to each of the other three (4.15), doubled with everything else (A-C13)."""
-        result = [0, 0, 0, 0]
-        for penalty in table.referee.applied:
-            offender = self.player_at(penalty.seat)
-            if penalty.paid_to_others:
-                for player in range(4):
-                    result[player] += penalty.points * factor * (-3 if player == offender else 1)
-            else:
-                result[offender] -= penalty.points
-        return result
 
     def _next_dealer(self, dealer_won: bool) -> None:
         if dealer_won and self.ruleset.table_rules.dealer_repeats:
             self.doubling = True
         else:
             self.dealer, self.doubling = (self.dealer + 1) % 4, False
+            self.passes += 1
+
+    def _game_end(self) -> None:
+        """CCM 4.13: a game ends when two players have no chips or its rounds are played;
+        the next one starts with fresh chips and East again."""
+        rules = self.ruleset.table_rules
+        if rules.start_chips is None:
+            return
+        reason = game_over(self.scores, scheduled_done=self.passes >= rules.game_dealer_passes)
+        if reason:
+            self.games.append({"hands": len(self.sheet) - self.game_first_row,
+                               "ended": reason, "chips": list(self.scores)})
+            self.scores = [rules.start_chips] * 4
+            self.dealer, self.doubling, self.passes = 0, False, 0
+            self.game_first_row = len(self.sheet)

@@ -7,6 +7,7 @@ Seats are the winds of this hand: 0..3 = E S W N, East deals. Tiles are physical
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from transitions import Machine
 
@@ -49,6 +50,14 @@ TRANSITIONS = [
 ]
 
 
+class WinResult(NamedTuple):
+    winner: int
+    from_seat: int | None
+    score: dict                   # the ruleset's Score.to_json()
+    tile: int
+    robbed: bool = False          # the tile was robbed from an added kong
+
+
 @dataclass(frozen=True)
 class ExposedMeld:
     kind: str                     # chow, pung, kong
@@ -65,7 +74,7 @@ class Table:
     """One hand under one rule book. Feed inputs to `apply`; it returns the outputs."""
 
     def __init__(self, ruleset: Ruleset, walls: list[list[int]], hand_number: int = 0,
-                 t: float = 0.0):
+                 t: float = 0.0, chips: list[int] | None = None):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.walls = walls
         self.wall: Wall | None = None
@@ -83,7 +92,13 @@ class Table:
         self.calls_made = False           # any call or kong yet (A-W9)
         self.last_draw = "deal"           # deal, live, kong, flower, claim
         self.seabed_drawn = False         # the last live tile has been drawn
-        self.results: list[tuple[int, int | None, dict]] = []   # (winner, from_seat, score)
+        self.results: list[WinResult] = []
+        # What the settlement needs beyond the wins (CCM 4.10, 4.12): kongs (seat, kind,
+        # feeder), flower kongs (seat), calls (claimer, feeder, kinds).
+        self.kongs: list[tuple[int, str, int | None]] = []
+        self.flower_kongs: list[int] = []
+        self.claims_log: list[tuple[int, int, tuple[int, ...]]] = []
+        self.chips = chips                # seat order; None where the rule book has none
         self.discard_times: list[float] = []
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)
@@ -396,6 +411,10 @@ class Table:
     def _win_call_ok(self, event, from_seat: int, tile: int, robbing: bool) -> bool:
         if event.seat == from_seat:
             return self._refuse(event, "claim", "a player cannot call his own tile")
+        if self.chips is not None and self.rules.block_win_from_chipless and \
+                self.chips[from_seat] <= 0:
+            return self._refuse(event, "chips", f"no win on the tile of {_seat(from_seat)}, "
+                                "who has no chips left")
         barred = self.referee.bars_discard_win(event.seat, self.hands[event.seat], tile)
         return self._win_ok(event, self.score_for(event.seat, from_seat, tile, robbing),
                             tile, barred)
@@ -453,7 +472,9 @@ class Table:
         self.turn, self.calls_made, self.last_draw = call.seat, True, "claim"
         self.clocks.start(call.seat, self.discard_times[-1])
         self._emit(ev.Claimed(self._now, call.seat, call.claim, meld.tiles, tile, seat))
+        self.claims_log.append((call.seat, seat, tuple(tiles.kind_of(t) for t in meld.tiles)))
         if call.claim == KONG:
+            self.kongs.append((call.seat, "melded", seat))
             self._owe(call.seat, "kong")
             self._emit(ev.Konged(self._now, call.seat, "melded", meld.tiles))
         self.calls = {}
@@ -516,6 +537,7 @@ class Table:
         self.melds[seat][index] = ExposedMeld(KONG, tuple(sorted(old.tiles + (tile,))), False,
                                               old.claimed, old.from_seat)
         self.added_kong, self.calls_made = None, True
+        self.kongs.append((seat, "added", None))
         self._owe(seat, "kong")
         self._emit(ev.Konged(self._now, seat, "added", self.melds[seat][index].tiles))
 
@@ -525,6 +547,7 @@ class Table:
             self.hands[event.seat].remove(t)
         self.melds[event.seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
         self.referee.konged(event.seat, event.tiles)
+        self.kongs.append((event.seat, "concealed", None))
         self._owe(event.seat, "kong")
         self.calls_made = True
         self._emit(ev.Konged(self._now, event.seat, "concealed", tuple(sorted(event.tiles))))
@@ -557,6 +580,10 @@ class Table:
         event = e.kwargs["event"]
         self.hands[event.seat].remove(event.tile)
         self.flowers[event.seat].append(event.tile)
+        kinds = {tiles.kind_of(t) - tiles.KINDS for t in self.flowers[event.seat]}
+        group = (tiles.kind_of(event.tile) - tiles.KINDS) // 4
+        if {4 * group + i for i in range(4)} <= kinds:
+            self.flower_kongs.append(event.seat)       # 花槓: all four of one group (A-C3)
         self._owe(event.seat, "flower")
         self._emit(ev.FlowerReplaced(self._now, event.seat, event.tile))
 
@@ -587,7 +614,7 @@ class Table:
                            f"{_seat(proposed)} rather than {_seat(responsible)} would pay for "
                            f"{_seat(winner)}'s win if the discarder claims it", True))
             score = self.score_for(winner, from_seat, tile, robbing)
-            self.results.append((winner, from_seat, score.to_json()))
+            self.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
             self._emit(ev.Won(self._now, winner, from_seat, tile,
                               tuple(sorted(self._flags(winner, from_seat, robbing))),
                               score.to_json()))

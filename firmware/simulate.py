@@ -20,7 +20,7 @@ from engine.session import Session
 from engine.wall import build_walls, dice_seat
 from firmware.config import load_ruleset
 
-STEP = 1.0      # seconds of table time per input
+STEP = 0.5      # seconds of table time per input: a brisk but human pace
 
 
 def add_parser(commands) -> None:
@@ -100,8 +100,9 @@ class Game:
                 player.seat] or table.score_for(player.seat, None,
                                                 table.hands[player.seat][-1]).legal):
             return
-        if name == "claim_without_tiles" and table.referee.no_calls[player.seat]:
-            return                 # refused for the lost right to call, not as a false call
+        if name == "claim_without_tiles" and (table.referee.no_calls[player.seat]
+                                              or table.wall.live_count == 0):
+            return                 # refused for another reason than a false call
         before = table.state, table.turn, [list(h) for h in table.hands]
         out = self.apply(table, event)
         self.mistakes[name] += 1
@@ -132,6 +133,8 @@ class Game:
         self.counts["wins" if row.result == "win" else "draws"] += 1
         if sum(row.changes) != 0:
             self.violations.append(f"hand {row.number}: score changes sum to {sum(row.changes)}")
+        if self.ruleset.table_rules.start_chips is not None and min(row.totals) < 0:
+            self.violations.append(f"hand {row.number}: chips below zero {row.totals}")
 
     def step(self, table, seat_player) -> None:
         state, turn = table.state, table.turn
@@ -186,6 +189,7 @@ class Game:
                              "by_type": {k: [self.mistakes[k], self.caught[k]]
                                          for k in sorted(self.mistakes)}},
                 "scores": list(self.session.scores),
+                "games": self.session.games,
                 "penalties": self.penalties,
                 "hands_per_second": round(hands / seconds, 1) if seconds else None}
 
@@ -221,9 +225,12 @@ def _print_summary(summary: dict, game: Game) -> None:
     print(f"  invariant violations: {summary['invariant_violations']}")
     for problem in game.violations[:5]:
         print(f"    {problem}")
+    for number, game_row in enumerate(summary["games"], 1):
+        print(f"  game {number}: {game_row['hands']} hands, ended: {game_row['ended']}; "
+              f"chips {game_row['chips']}")
     print("  score sheet:")
     for row in game.session.sheet:
         print(f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
               + "  ".join(f"{c:+5d}" for c in row.changes)
               + "   totals " + " ".join(f"{s:+d}" for s in row.totals)
-              + ("  (unscored)" if row.unscored else "") + ("  x2" if row.doubled else ""))
+              + ("  x2" if row.doubled else ""))

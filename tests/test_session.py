@@ -4,12 +4,15 @@ from types import SimpleNamespace
 
 from engine.penalties import Penalty
 from engine.session import Session
+from engine.table import WinResult
 
 
 def finished(*results, penalties=()):
-    """A finished hand as the Table leaves it: (winner seat, from seat, score) per winner,
-    and the penalties its referee applied."""
-    return SimpleNamespace(ended=True, results=list(results),
+    """A finished hand as the Table leaves it: its wins, and the penalties its referee
+    applied; no kong, no call, no discard."""
+    return SimpleNamespace(ended=True, results=list(results), kongs=[], flower_kongs=[],
+                           discards=[], claims_log=[], hands=[[], [], [], []],
+                           melds=[[], [], [], []],
                            referee=SimpleNamespace(applied=list(penalties)))
 
 
@@ -19,7 +22,8 @@ def penalty(seat, points, paid_to_others):
 
 
 def won(seat, payments, from_seat=None):
-    return (seat, from_seat, {"payments": payments})
+    return WinResult(seat, from_seat, {"payments": payments, "total": max(payments or [0]),
+                                       "patterns": []}, 0)
 
 
 def test_wsom_deal_always_passes(wsom):
@@ -50,25 +54,29 @@ def test_score_sheet_keeps_running_totals(wsom):
     assert [row.dealer for row in session.sheet] == [0, 1]
 
 
-def test_ccm_dealer_repeats_and_doubles(ccm):
-    """RULES.md 4.11, A-C13: a winning dealer keeps the deal; while he continues every score
-    change is doubled, never more than twice; the deal passes after another's win or a draw."""
+def test_ccm_dealer_repeats_and_doubles_within_the_chips(ccm):
+    """RULES.md 4.11, A-C13, A-C14, 4.13: a winning dealer keeps the deal and every change is
+    doubled while he continues, never beyond what the payer holds; the deal passes after
+    another's win; the game ends when two players have no chips, and the next starts afresh."""
     session = Session(ccm)
-    session.record(finished(won(0, [52, -52, 0, 0])))
-    assert session.dealer == 0 and session.doubling
-    row = session.record(finished(won(0, [52, -52, 0, 0])))
-    assert row.doubled and row.changes == (104, -104, 0, 0)
-    row = session.record(finished(won(2, [0, 0, 52, -52])))
-    assert row.doubled and row.changes == (0, 0, 104, -104)
-    assert session.dealer == 1 and not session.doubling
+    assert session.scores == [100, 100, 100, 100]
+    session.record(finished(won(0, [52, -52, 0, 0], from_seat=1)))
+    assert session.dealer == 0 and session.doubling and session.scores == [152, 48, 100, 100]
+    row = session.record(finished(won(0, [52, -52, 0, 0], from_seat=1)))
+    assert row.doubled and row.changes == (48, -48, 0, 0)           # 104 due, 48 held
+    row = session.record(finished(won(2, [0, 0, 52, -52], from_seat=3)))
+    assert row.doubled and row.changes == (0, 0, 100, -100)
+    assert row.totals == (200, 0, 200, 0)
+    assert session.games == [{"hands": 3, "ended": "two players have no chips left "
+                              "(RULES.md 4.13)", "chips": [200, 0, 200, 0]}]
+    assert session.scores == [100] * 4 and session.dealer == 0 and not session.doubling
+
+
+def test_ccm_deal_passes_after_a_draw(ccm):
+    """RULES.md 4.11: 荒牌移莊, the deal passes after an exhaustive draw."""
+    session = Session(ccm)
     session.record(finished())
-    assert session.dealer == 2
-
-
-def test_unscored_win_is_marked(ccm):
-    """Until the CCM scorer exists a CCM win changes no score and the sheet says so."""
-    row = Session(ccm).record(finished(won(1, None)))
-    assert row.unscored and row.changes == (0, 0, 0, 0)
+    assert session.dealer == 1
 
 
 def test_wsom_penalty_deducted_from_the_offender_only(wsom):
@@ -84,4 +92,4 @@ def test_ccm_penalty_paid_to_each_of_the_others(ccm):
     """RULES.md 4.15: the offender pays the points to each of the other three."""
     session = Session(ccm)
     row = session.record(finished(penalties=[penalty(3, 10, True)]))
-    assert row.penalties == (10, 10, 10, -30) and session.scores == [10, 10, 10, -30]
+    assert row.penalties == (10, 10, 10, -30) and session.scores == [110, 110, 110, 70]

@@ -23,12 +23,15 @@ def play(ruleset: str, hands: int, seed: int, mistakes: float = 0.0) -> Game:
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_thousand_hands_keep_every_invariant(ruleset):
     """RULES.md 3.1/4.1: 136/144 tiles, each in one place; 13 or 14 tiles a hand (kongs as 3);
-    every hand's score changes sum to zero. 2000 hands over eight seeds."""
+    every hand's score changes sum to zero; CCM chips are conserved and never below zero
+    (A-C14). 2000 hands over eight seeds."""
     for seed in range(8):
         game = play(ruleset, 250, seed)
         assert game.violations == []
         assert game.counts["wins"] + game.counts["draws"] == 250
-        assert sum(game.session.scores) == 0
+        start = game.ruleset.table_rules.start_chips or 0     # CCM: 100 chips each (4.13)
+        for chips in [game.session.scores] + [g["chips"] for g in game.session.games]:
+            assert sum(chips) == 4 * start and (not start or min(chips) >= 0)
         assert game.counts["alerts"] == 0           # honest players break no rule
 
 

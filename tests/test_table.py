@@ -301,7 +301,7 @@ def test_wsom_two_win_calls_only_the_nearest_wins_a_w17(wsom):
     game.claim(N, "win")
     out = game.close()
     assert [(w.seat, w.from_seat) for w in of(out, ev.Won)] == [(N, S)]
-    assert [winner for winner, _, _ in game.table.results] == [N]
+    assert [result.winner for result in game.table.results] == [N]
 
 
 def test_wsom_false_win_not_a_winning_hand_refused(wsom):

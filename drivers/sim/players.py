@@ -188,9 +188,11 @@ class SimPlayer:
         kinds = self._kinds(table)
         melds = len(table.melds[self.seat])
         now = shanten(kinds, melds)
-        if now <= 0 and self._may_win(table) and not table.referee.bars_discard_win(
-                self.seat, table.hands[self.seat], tile) and table.score_for(
-                self.seat, discarder, tile).legal:
+        chipless = table.chips is not None and table.rules.block_win_from_chipless and \
+            table.chips[discarder] <= 0
+        if now <= 0 and self._may_win(table) and not chipless and not \
+                table.referee.bars_discard_win(self.seat, table.hands[self.seat], tile) and \
+                table.score_for(self.seat, discarder, tile).legal:
             return ev.ClaimDeclared(t, self.seat, "win")
         if table.wall.live_count == 0 or table.referee.no_calls[self.seat]:
             return None

@@ -28,6 +28,9 @@ class TableRules:
     kong_after_last_tile: bool         # A-W10
     auto_exemption: bool | None        # A-W3; None: the rule book has no follow-tile exemption
     dealer_repeats: bool = False       # CCM 4.11: a winning dealer keeps the deal
+    start_chips: int | None = None     # CCM 4.13: chips each player starts a game with
+    block_win_from_chipless: bool = False   # A-C14
+    game_dealer_passes: int | None = None   # CCM 4.3: a game (局) of 4 rounds, 16 deals
     doubling_factor: int = 1           # A-C13: score changes while he continues
     exemption_window_includes_winner_discard: bool = True    # A-W4
     exemption_on_robbed_kong: bool = True                    # A-W5
@@ -47,6 +50,9 @@ class Ruleset(Protocol):
     table_rules: TableRules
 
     def score(self, win: Win) -> Score: ...
+
+    def settle(self, table, chips: list[int], doubling: bool):
+        """A finished hand's score changes per seat: (payments, penalties)."""
 
 
 def check_schema(data: dict, schema: dict, where: str = "") -> None:

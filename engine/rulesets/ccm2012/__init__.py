@@ -16,7 +16,9 @@ from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
-from engine.rulesets.ccm2012.settlement import Rates, win_payments
+from engine.rulesets.ccm2012.liability import Claim, liable_player
+from engine.rulesets.ccm2012.settlement import (Rates, chase_payer, chase_payments, doubled,
+                                                kong_payments, pay, win_payments)
 from engine.scoring import Pattern, Score, Win
 
 VALUE = {"name": str, "chinese": str, "points": int}
@@ -39,6 +41,7 @@ SCHEMA = {
     "timing": {"dealer_first_discard_seconds": float, "discard_seconds": float,
                "pung_call_seconds": float},
     "chips": {"start": int},
+    "game": {"rounds": int},
     "penalties": dict,
     "fans": {fid: VALUE for fid in FAN_IDS},
     "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
@@ -50,7 +53,7 @@ SCHEMA = {
 REFS = {"dice": "RULES.md 4.4", "wall": "RULES.md 4.4", "turn": "RULES.md 4.6",
         "claim": "RULES.md 4.6", "chow": "RULES.md 4.6 (A-C5)", "kong": "RULES.md 4.6",
         "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7",
-        "penalty_tile": "RULES.md 4.15"}
+        "penalty_tile": "RULES.md 4.15", "chips": "RULES.md 4.11 (A-C14)"}
 SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")   # RULES.md 4.9, 4.11
 SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)                     # 夾, 邊張, 單吊 (seed §17)
 
@@ -88,6 +91,9 @@ class Ccm2012:
             multiple_winners=self.options["multiple_winners"],
             kong_after_last_tile=wall["kong_after_last_tile"], auto_exemption=None,
             dealer_repeats=True, doubling_factor=self.options["doubling_factor"],
+            start_chips=config["chips"]["start"],
+            game_dealer_passes=4 * config["game"]["rounds"],
+            block_win_from_chipless=self.options["block_win_from_chipless"],
             heaven_cancelled_by_kong=False, earth_cancelled_by_call=False,
             win_flags={"last_tile_draw": "last_tile", "last_tile_discard": "last_tile",
                        "kong_replacement": "kong_replacement",
@@ -143,6 +149,38 @@ class Ccm2012:
                              points=flowers * self.values[i].points)
                      if i == "4.9.1" else self.values[i] for i in ordered)
 
+    def settle(self, table, chips: list[int], doubling: bool):
+        """A finished hand's chip changes per seat, (payments, penalties), in the order they
+        were due: kongs, flower kongs and 追牌 on the spot (4.10), then the wins in turn order
+        from the discarder with 包付 (4.11, 4.12), then penalties paid to the others (4.15);
+        all doubled while a winning dealer continues (A-C13), none beyond a payer's chips
+        (A-C14)."""
+        due = [kong_payments(self.rates, seat, kind, feeder)
+               for seat, kind, feeder in table.kongs]
+        due += [kong_payments(self.rates, seat, "flower") for seat in table.flower_kongs]
+        kinds = [(seat, tiles.kind_of(t)) for seat, t in table.discards]
+        chasers = (chase_payer(kinds[:end]) for end in range(4, len(kinds) + 1))
+        due += [chase_payments(self.rates, payer) for payer in chasers if payer is not None]
+        claims = [Claim(*claim) for claim in table.claims_log]
+        for result in table.results:
+            payments = tuple(result.score["payments"])
+            liable = liable_player(claims, result.winner, result.from_seat,
+                                   tiles.kind_of(result.tile),
+                                   any(p["id"] == "4.8.10" for p in result.score["patterns"]),
+                                   _hung_tile(table, result.winner),
+                                   self.options["liability_streak"])
+            if liable is not None:
+                payments = win_payments(self.rates, result.score["total"], result.winner,
+                                        result.from_seat, result.robbed, liable)
+            due.append(payments)
+        fines = [tuple(-3 * p.points if s == p.seat else p.points for s in range(4))
+                 for p in table.referee.applied if p.points]
+        due = [doubled(self.rates, d, doubling) for d in due + fines]
+        _, made = pay(self.rates, chips, due)
+        split = len(made) - len(fines)
+        return ([sum(m[s] for m in made[:split]) for s in range(4)],
+                [sum(m[s] for m in made[split:]) for s in range(4)])
+
 
 def _flag_problem(win: Win) -> str:
     for flag in SELF_DRAW_FLAGS:
@@ -155,3 +193,9 @@ def _flag_problem(win: Win) -> str:
             return (f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
                     ", so the winner cannot hold one (RULES.md 4.11)")
     return ""
+
+
+def _hung_tile(table, seat: int) -> int | None:
+    """全求獨釣 (A-C8): the single tile a player with four claimed sets keeps."""
+    held = table.hands[seat]
+    return tiles.kind_of(held[0]) if len(table.melds[seat]) == 4 and len(held) == 1 else None

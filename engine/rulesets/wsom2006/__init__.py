@@ -121,6 +121,18 @@ class Wsom2006:
         payments = hand_payments(total, win, self.scoring["standard_score"])
         return Score(True, chosen, total, payments)
 
+    def settle(self, table, chips: list[int], doubling: bool):
+        """A finished hand's score changes per seat, (payments, penalties): the winner's
+        payments (1.3), and penalty points deducted from the offender only (3.13)."""
+        payments = [0, 0, 0, 0]
+        for result in table.results:
+            for seat, amount in enumerate(result.score["payments"]):
+                payments[seat] += amount
+        penalties = [0, 0, 0, 0]
+        for penalty in table.referee.applied:
+            penalties[penalty.seat] -= penalty.points
+        return payments, penalties
+
     def _value(self, ids: list[str]) -> tuple[tuple[Pattern, ...], int]:
         """Series exclusivity, then the listed and compound limits (RULES.md 1.1)."""
         best: dict[str, Pattern] = {}
