@@ -81,3 +81,15 @@ def test_slow_seat_wsom():
     assert {p["hand"] for p in game.penalties} == {1, 2, 3, 4}
     assert sum(p["points"] for p in game.penalties) == -game.session.sheet[-1].totals[1] + sum(
         row.changes[1] for row in game.session.sheet)
+
+
+def test_slow_seat_ccm():
+    """RULES.md 4.14-4.15: a player taking 12 s per discard runs over the 10-s limit every
+    time: a warning, then 10 and 20 to each of the others; only he is penalised."""
+    game = Game(load_ruleset("ccm2012"), 3, 0.0, slow=(2, 12.0))
+    for _ in range(4):
+        game.play_hand()
+    assert game.penalties and {p["seat"] for p in game.penalties} == {"W"}
+    assert all(p["rule"] == "RULES.md 4.14" for p in game.penalties)
+    first_hand = [p["points"] for p in game.penalties if p["hand"] == 1]
+    assert first_hand[:2] == [10, 20]
