@@ -129,3 +129,13 @@ def test_no_win_on_a_chipless_discard(ccm):
     game.discard(E, "9p")
     alert = game.refused(ev.ClaimDeclared, S, claim="win")
     assert alert.rule == "RULES.md 4.11 (A-C14)"
+
+
+def test_wrong_pung_costs_10_to_each_and_the_win(ccm):
+    """RULES.md 4.15 錯碰: a pung with tiles that do not match: 10 to each, no win this hand."""
+    game = ccm_game(ccm, hands=["C", "F F", "", ""])
+    game.discard(E, "C")
+    alert = game.refused(ev.ClaimDeclared, S, claim="pung", tiles=game.own(S, "F F"))
+    assert alert.penalty["offence"] == "wrong_call" and alert.penalty["points"] == 10
+    rule_on(game, alert)
+    assert game.table.referee.no_win[S]
