@@ -20,7 +20,7 @@ from engine.referee import Referee
 from engine.rulesets import Ruleset
 from engine.rulesets.wsom2006.payments import responsible_seat
 from engine.scoring import Score, Win, WinError, check
-from engine.wall import Wall, WallEmpty, table_break, wsom_break
+from engine.wall import Wall, table_break, wsom_break
 
 STATES = ["dice", "second_roll", "draw", "discard", "claim_window", "rob_window", "won",
           "exhausted"]

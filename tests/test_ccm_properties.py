@@ -19,6 +19,7 @@ from engine.rulesets.ccm2012.settlement import chase_payments, chipless_win_fine
 from engine.rulesets.ccm2012.settlement import kong_payments, pay, win_payments
 from engine.scoring import win_from_json
 from firmware.config import load_ruleset
+from tests.strategies import a_set
 
 CCM = load_ruleset("ccm2012")
 RATES = CCM.rates
@@ -27,23 +28,6 @@ SEATS = st.integers(0, 3)
 
 
 # --- strategies ---------------------------------------------------------------------------------
-
-@st.composite
-def a_set(draw, used: Counter):
-    kind = draw(st.sampled_from(["chow", "pung", "kong"]))
-    if kind == "chow":
-        first = draw(st.sampled_from([9 * suit + r for suit in range(3) for r in range(7)
-                                      if all(used[9 * suit + r + i] < 4 for i in range(3))]))
-        kinds = [first, first + 1, first + 2]
-    else:
-        size = 3 if kind == "pung" else 4
-        kinds = [draw(st.sampled_from([k for k in range(tiles.KINDS)
-                                       if used[k] + size <= 4]))] * size
-    used.update(kinds)
-    held = draw(st.sampled_from(["exposed", "concealed kong"] if kind == "kong"
-                                else ["exposed", "in hand"]))
-    return kind, kinds, held
-
 
 @st.composite
 def a_hand(draw) -> dict:

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from engine import tiles
-from engine.hand import CHOW, KONG, PAIR, PUNG, counts, decompositions
+from engine.hand import CHOW, KONG, PUNG, counts, decompositions
 from engine.hand import is_seven_pairs, is_thirteen_orphans
 from engine.scoring import Win
 
