@@ -6,21 +6,16 @@ book. An input that breaks a rule yields an Alert naming the rule and changes no
 Seats are the winds of this hand: 0..3 = E S W N, East deals. Tiles are physical ids.
 """
 
-from dataclasses import dataclass
-from typing import NamedTuple
-
 from transitions import Machine
 
 from engine import events as ev
 from engine import tiles
-from engine.claims import Call, check_call, nearest_first
+from engine.calls import Call, Calls, ExposedMeld, seat_name as _seat
 from engine.clocks import UNTIMED, Clocks
-from engine.hand import CHOW, KONG, PUNG, Meld, counts, waits
 from engine.referee import Referee
 from engine.rulesets import Ruleset
-from engine.rulesets.wsom2006.payments import responsible_seat
-from engine.scoring import Score, Win, WinError, check
 from engine.wall import Wall, table_break, wsom_break
+from engine.winning import Winning, WinResult
 
 STATES = ["dice", "second_roll", "draw", "discard", "claim_window", "rob_window", "won",
           "exhausted"]
@@ -50,28 +45,10 @@ TRANSITIONS = [
 ]
 
 
-class WinResult(NamedTuple):
-    winner: int
-    from_seat: int | None
-    score: dict                   # the ruleset's Score.to_json()
-    tile: int
-    robbed: bool = False          # the tile was robbed from an added kong
+class Table(Calls, Winning):
+    """One hand under one rule book. Feed inputs to `apply`; it returns the outputs.
 
-
-@dataclass(frozen=True)
-class ExposedMeld:
-    kind: str                     # chow, pung, kong
-    tiles: tuple[int, ...]        # physical ids, the claimed one included
-    concealed: bool = False       # a concealed kong
-    claimed: int | None = None    # the tile taken from another seat
-    from_seat: int | None = None
-
-    def as_meld(self) -> Meld:
-        return Meld(self.kind, tuple(tiles.kind_of(t) for t in self.tiles), self.concealed)
-
-
-class Table:
-    """One hand under one rule book. Feed inputs to `apply`; it returns the outputs."""
+    Calls, kongs and flowers are in engine/calls.py, declared wins in engine/winning.py."""
 
     def __init__(self, ruleset: Ruleset, walls: list[list[int]], hand_number: int = 0,
                  t: float = 0.0, chips: list[int] | None = None):
@@ -373,112 +350,6 @@ class Table:
         return self._refuse(event, "turn", f"{_seat(event.seat)} discarded out of turn: too "
                             "few tiles (小相公)", offence="wrong_count_low")
 
-    def call_after_window(self, e) -> bool:
-        event = e.kwargs["event"]
-        return self._refuse(event, "claim", f"{_seat(event.seat)} called {event.claim} after "
-                            "the calls on that tile were over", offence="late_call")
-
-    def claim_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        if self.state == "rob_window":
-            konger, tile = self.added_kong
-            if event.claim != "win":
-                return self._refuse(event, "kong", "only a win may be called on a tile added "
-                                    "to a kong (robbing the kong)")
-            return self._win_call_ok(event, konger, tile, robbing=True)
-        seat, tile = self.discards[-1]
-        if event.claim == "win":
-            return self._win_call_ok(event, seat, tile, robbing=False)
-        if self.referee.no_calls[event.seat]:
-            return self._refuse(event, "claim", f"{_seat(event.seat)} has lost the right to "
-                                "call this hand")
-        if self.wall.live_count == 0:
-            return self._refuse(event, "last_tile", "the last discard may only be won on")
-        problem = check_call(event, seat, tile, self.hands[event.seat], self.rules.chow_allowed)
-        if problem:
-            situation, offence, message = problem
-            return self._refuse(event, situation, message, True, offence, event.tiles)
-        if self.referee.in_call(event.seat, event.tiles):
-            return self._refuse(event, "penalty_tile", "a penalty tile may not go into a "
-                                "called set", True, "wrong_call", event.tiles)
-        if event.claim in (PUNG, KONG) and self.clocks.call_is_late(self.discard_times[-1],
-                                                                    event.t):
-            return self._refuse(event, "claim", f"{_seat(event.seat)} called {event.claim} "
-                                f"more than {self.rules.timing.call_limit:g} s after the "
-                                "discard (延時碰牌)", offence="late_pung")
-        return True
-
-    def _win_call_ok(self, event, from_seat: int, tile: int, robbing: bool) -> bool:
-        if event.seat == from_seat:
-            return self._refuse(event, "claim", "a player cannot call his own tile")
-        if self.chips is not None and self.rules.block_win_from_chipless and \
-                self.chips[from_seat] <= 0:
-            return self._refuse(event, "chips", f"no win on the tile of {_seat(from_seat)}, "
-                                "who has no chips left")
-        barred = self.referee.bars_discard_win(event.seat, self.hands[event.seat], tile)
-        return self._win_ok(event, self.score_for(event.seat, from_seat, tile, robbing),
-                            tile, barred)
-
-    def _win_ok(self, event, score, tile: int, barred: str = "") -> bool:
-        """A declared win stands if it scores, the winner may still win, no penalty tile
-        bars it; otherwise it is a false win (錯和 / 詐和)."""
-        seat = event.seat
-        if self.referee.no_win[seat]:
-            return self._refuse(event, "win", f"{_seat(seat)} has lost the right to win "
-                                "this hand")
-        if barred:
-            return self._refuse(event, "penalty_tile", f"{_seat(seat)} may not win on this "
-                                f"tile: {barred}", True, "wrong_call")
-        if score.legal:
-            return True
-        return self._refuse(event, "win", f"false win by {_seat(seat)}: {score.reason}", True,
-                            self._false_win_kind(seat, tile))
-
-    def _false_win_kind(self, seat: int, tile: int) -> str:
-        """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
-        詐和: one tile short or the wrong tile; two or more short: intentional (A-C19)."""
-        held = list(self.hands[seat])
-        if tile in held:
-            held.remove(tile)
-        hand_waits = waits(counts(tiles.kind_of(t) for t in held
-                                  if not tiles.is_flower(tiles.kind_of(t))),
-                           len(self.melds[seat]))
-        if tiles.kind_of(tile) in hand_waits:
-            return "false_win"
-        if hand_waits or not self.rules.penalties or \
-                "intentional_false_win" not in self.rules.penalties.offences:
-            return "incomplete_win"
-        return "intentional_false_win"
-
-    def record_claim(self, e) -> None:
-        event = e.kwargs["event"]
-        self.calls[event.seat] = Call(event.seat, event.claim, event.tiles)
-
-    def has_winners(self, e) -> bool:
-        return any(c.claim == "win" for c in self.calls.values())
-
-    def has_granted_call(self, e) -> bool:
-        return any(c.claim in (PUNG, KONG, CHOW) for c in self.calls.values())
-
-    def expose_call(self, e) -> None:
-        calls = sorted(self.calls.values(), key=lambda c: c.claim == CHOW)   # pung/kong first
-        call = calls[0]
-        seat, tile = self.discards[-1]
-        self.rivers[seat].remove(tile)
-        for t in call.tiles:
-            self.hands[call.seat].remove(t)
-        meld = ExposedMeld(call.claim, tuple(sorted(call.tiles + (tile,))), False, tile, seat)
-        self.melds[call.seat].append(meld)
-        self.turn, self.calls_made, self.last_draw = call.seat, True, "claim"
-        self.clocks.start(call.seat, self.discard_times[-1])
-        self._emit(ev.Claimed(self._now, call.seat, call.claim, meld.tiles, tile, seat))
-        self.claims_log.append((call.seat, seat, tuple(tiles.kind_of(t) for t in meld.tiles)))
-        if call.claim == KONG:
-            self.kongs.append((call.seat, "melded", seat))
-            self._owe(call.seat, "kong")
-            self._emit(ev.Konged(self._now, call.seat, "melded", meld.tiles))
-        self.calls = {}
-
     def pass_turn(self, e) -> None:
         self.turn = (self.discarder + 1) % 4
         self.clocks.start(self.turn, self.discard_times[-1])
@@ -486,199 +357,3 @@ class Table:
 
     def end_drawn(self, e) -> None:
         self._emit(ev.ExhaustiveDraw(self._now, None))
-
-    # -- kongs and flowers -----------------------------------------------------------------
-
-    def kong_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        seat = event.seat
-        if seat != self.turn or self.owes[seat]:
-            return self._refuse(event, "turn", f"{_seat(seat)} may kong only on his own turn, "
-                                "after drawing")
-        if self.referee.no_calls[seat]:
-            return self._refuse(event, "kong", f"{_seat(seat)} has lost the right to kong "
-                                "this hand")
-        if self.last_draw == "claim":
-            return self._refuse(event, "kong", "no kong right after a chow or pung: discard "
-                                "first")
-        if self.wall.live_count == 0 and not self.rules.kong_after_last_tile:
-            return self._refuse(event, "last_tile", "no kong after drawing the last tile",
-                                offence="kong_after_last_tile")
-        if not set(event.tiles) <= set(self.hands[seat]) or len(set(event.tiles)) != len(
-                event.tiles):
-            return self._refuse(event, "kong", f"{_seat(seat)} declared a kong with tiles he "
-                                "does not hold (空槓)", True, "empty_kong")
-        kinds = {tiles.kind_of(t) for t in event.tiles}
-        if len(kinds) != 1 or tiles.is_flower(next(iter(kinds))):
-            return self._refuse(event, "kong", "a kong is four of one kind")
-        if len(event.tiles) == 4:
-            return True
-        if len(event.tiles) == 1 and any(m.kind == PUNG and tiles.kind_of(m.tiles[0]) in kinds
-                                         for m in self.melds[seat]):
-            return True
-        return self._refuse(event, "kong", "a kong is four concealed tiles, or one tile added "
-                            "to one's own exposed pung")
-
-    def is_added_kong(self, e) -> bool:
-        return len(e.kwargs["event"].tiles) == 1
-
-    def offer_added_kong(self, e) -> None:
-        event = e.kwargs["event"]
-        self.added_kong = (event.seat, event.tiles[0])
-        self.calls = {}
-
-    def complete_added_kong(self, e) -> None:
-        seat, tile = self.added_kong
-        kind = tiles.kind_of(tile)
-        index = next(i for i, m in enumerate(self.melds[seat])
-                     if m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind)
-        old = self.melds[seat][index]
-        self.hands[seat].remove(tile)
-        self.melds[seat][index] = ExposedMeld(KONG, tuple(sorted(old.tiles + (tile,))), False,
-                                              old.claimed, old.from_seat)
-        self.added_kong, self.calls_made = None, True
-        self.kongs.append((seat, "added", None))
-        self._owe(seat, "kong")
-        self._emit(ev.Konged(self._now, seat, "added", self.melds[seat][index].tiles))
-
-    def make_concealed_kong(self, e) -> None:
-        event = e.kwargs["event"]
-        for t in event.tiles:
-            self.hands[event.seat].remove(t)
-        self.melds[event.seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
-        self.referee.konged(event.seat, event.tiles)
-        self.kongs.append((event.seat, "concealed", None))
-        self._owe(event.seat, "kong")
-        self.calls_made = True
-        self._emit(ev.Konged(self._now, event.seat, "concealed", tuple(sorted(event.tiles))))
-
-    def flower_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        if not self.rules.flowers:
-            return self._refuse(event, "flower", "this rule book has no flowers")
-        if event.tile not in self.hands[event.seat] or not tiles.is_flower(
-                tiles.kind_of(event.tile)):
-            return self._refuse(event, "flower", f"{_seat(event.seat)} has no flower {event.tile}"
-                                " in hand", needs_ruling=True)
-        if event.seat != self.turn and self.discards:
-            return self._refuse(event, "flower", "a flower is exposed on one's own turn")
-        if not self.discards:
-            earlier = next((s for s in range(event.seat) if self.owes[s] or any(
-                tiles.is_flower(tiles.kind_of(t)) for t in self.hands[s])), None)
-            if earlier is not None:
-                return self._refuse(event, "flower", f"opening flowers are replaced East "
-                                    f"first, then S, W, N: {_seat(earlier)} goes before "
-                                    f"{_seat(event.seat)}")
-        return True
-
-    def _owe(self, seat: int, why: str) -> None:
-        """A kong or flower is replaced from the tail before the player may discard."""
-        self.owes[seat] += 1
-        self.owed_for[seat] = why
-
-    def expose_flower(self, e) -> None:
-        event = e.kwargs["event"]
-        self.hands[event.seat].remove(event.tile)
-        self.flowers[event.seat].append(event.tile)
-        kinds = {tiles.kind_of(t) - tiles.KINDS for t in self.flowers[event.seat]}
-        group = (tiles.kind_of(event.tile) - tiles.KINDS) // 4
-        if {4 * group + i for i in range(4)} <= kinds:
-            self.flower_kongs.append(event.seat)       # 花槓: all four of one group (A-C3)
-        self._owe(event.seat, "flower")
-        self._emit(ev.FlowerReplaced(self._now, event.seat, event.tile))
-
-    # -- winning ---------------------------------------------------------------------------
-
-    def self_draw_win_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        if event.seat != self.turn or self.owes[event.seat] or self.last_draw == "claim":
-            return self._refuse(event, "turn", f"{_seat(event.seat)} may declare a self-drawn "
-                                "win only on his own turn, after drawing")
-        tile = self.hands[event.seat][-1]
-        return self._win_ok(event, self.score_for(event.seat, None, tile, False), tile=tile)
-
-    def settle_wins(self, e) -> None:
-        if e.event.name == "win":
-            seat = e.kwargs["event"].seat
-            winners = [(seat, None, self.hands[seat][-1], False)]
-        elif self.added_kong:
-            konger, tile = self.added_kong
-            winners = [(s, konger, tile, True) for s in self._winning_seats(konger)]
-        else:
-            seat, tile = self.discards[-1]
-            winners = [(s, seat, tile, False) for s in self._winning_seats(seat)]
-        for winner, from_seat, tile, robbing in winners:
-            responsible, proposed = self._responsible(winner, from_seat, tile, robbing)
-            if proposed != responsible:
-                self._emit(self._alert(None, "exemption", "follow-tile exemption (跟張免責): "
-                           f"{_seat(proposed)} rather than {_seat(responsible)} would pay for "
-                           f"{_seat(winner)}'s win if the discarder claims it", True))
-            score = self.score_for(winner, from_seat, tile, robbing)
-            self.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
-            self._emit(ev.Won(self._now, winner, from_seat, tile,
-                              tuple(sorted(self._flags(winner, from_seat, robbing))),
-                              score.to_json()))
-
-    def _winning_seats(self, from_seat: int) -> list[int]:
-        """RULES.md 3.7: one winner, the nearest after the discarder (截和); CCM (4.11): all,
-        in counter-clockwise order from the discarder."""
-        seats = nearest_first([s for s, c in self.calls.items() if c.claim == "win"], from_seat)
-        return seats if self.rules.multiple_winners else seats[:1]
-
-    def _flags(self, winner: int, from_seat: int | None, robbing: bool) -> set[str]:
-        situations = set()
-        if from_seat is None:
-            if self.seabed_drawn:
-                situations.add("last_tile_draw")
-            if self.last_draw in ("kong", "flower"):
-                situations.add(f"{self.last_draw}_replacement")
-            if winner == 0 and not self.discards and not (
-                    self.calls_made and self.rules.heaven_cancelled_by_kong):
-                situations.add("heaven")
-        else:
-            if robbing:
-                situations.add("robbing_kong")
-            elif self.wall.live_count == 0:
-                situations.add("last_tile_discard")
-            if (len(self.discards) == 1 and from_seat == 0 and not robbing
-                    and not (self.calls_made and self.rules.earth_cancelled_by_call)):
-                situations.add("earth")
-        return {self.rules.win_flags[s] for s in situations if s in self.rules.win_flags}
-
-    def score_for(self, winner: int, from_seat: int | None, tile: int, robbing: bool = False):
-        """The score a win would get now: the check behind every win call (and a dry run
-        for simulated players)."""
-        held = list(self.hands[winner])
-        if from_seat is None:
-            held.remove(tile)
-        if any(tiles.is_flower(tiles.kind_of(t)) for t in held + [tile]):
-            return Score(False, reason="a flower in hand: flowers are exposed and replaced "
-                                       "before a win (RULES.md 4.5)")
-        responsible = self._responsible(winner, from_seat, tile, robbing)[0]
-        win = Win(tuple(tiles.kind_of(t) for t in held),
-                  tuple(m.as_meld() for m in self.melds[winner]), tiles.kind_of(tile),
-                  from_seat is None, winner, from_seat, responsible,
-                  frozenset(self._flags(winner, from_seat, robbing)),
-                  tuple(tiles.kind_of(t) for t in self.flowers[winner]))
-        try:
-            check(win)
-        except WinError as err:          # the hand cannot be a win: wrong count, 5 alike
-            return Score(False, reason=str(err))
-        return self.ruleset.score(win)
-
-    def _responsible(self, winner: int, from_seat: int | None, tile: int,
-                     robbing: bool) -> tuple[int | None, int | None]:
-        """(who pays for a discard win, who would under the follow-tile exemption).
-
-        A-W3: the table proposes the exemption; it applies only if the option says so."""
-        if from_seat is None or self.rules.auto_exemption is None:
-            return from_seat, from_seat
-        history = self.discards if not robbing else self.discards + [(from_seat, tile)]
-        proposed = responsible_seat(
-            history, winner, robbing, self.rules.exemption_window_includes_winner_discard,
-            self.rules.exemption_on_robbed_kong)
-        return (proposed if self.rules.auto_exemption else from_seat), proposed
-
-
-def _seat(seat) -> str:
-    return "ESWN"[seat] if isinstance(seat, int) and 0 <= seat < 4 else "nobody"
