@@ -9,7 +9,6 @@ continues (RULES.md 4.11, A-C13), and passes it otherwise, exhaustive draws incl
 from dataclasses import dataclass, field
 
 from engine.rulesets import Ruleset
-from engine.rulesets.ccm2012.game_end import game_over
 from engine.table import Table
 
 
@@ -87,13 +86,11 @@ class Session:
             self.passes += 1
 
     def _game_end(self) -> None:
-        """CCM 4.13: a game ends when two players have no chips or its rounds are played;
-        the next one starts with fresh chips and East again."""
-        rules = self.ruleset.table_rules
-        if rules.start_chips is None:
-            return
-        reason = game_over(self.scores, scheduled_done=self.passes >= rules.game_dealer_passes)
+        """When the rule book ends the game (CCM 4.13) the next one starts with fresh chips
+        and East again."""
+        reason = self.ruleset.game_end(self.scores, self.passes)
         if reason:
+            rules = self.ruleset.table_rules
             self.games.append({"hands": len(self.sheet) - self.game_first_row,
                                "ended": reason, "chips": list(self.scores)})
             self.scores = [rules.start_chips] * 4

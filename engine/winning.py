@@ -10,7 +10,6 @@ from engine import events as ev
 from engine import tiles
 from engine.calls import nearest_first, seat_name
 from engine.hand import counts, waits
-from engine.rulesets.wsom2006.payments import responsible_seat
 from engine.scoring import Score, Win, WinError, check
 
 
@@ -152,7 +151,5 @@ class Winning:
         if from_seat is None or self.rules.auto_exemption is None:
             return from_seat, from_seat
         history = self.discards if not robbing else self.discards + [(from_seat, tile)]
-        proposed = responsible_seat(
-            history, winner, robbing, self.rules.exemption_window_includes_winner_discard,
-            self.rules.exemption_on_robbed_kong)
+        proposed = self.ruleset.follow_exemption(history, winner, robbing)
         return (proposed if self.rules.auto_exemption else from_seat), proposed

@@ -30,10 +30,7 @@ class TableRules:
     dealer_repeats: bool = False       # CCM 4.11: a winning dealer keeps the deal
     start_chips: int | None = None     # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False   # A-C14
-    game_dealer_passes: int | None = None   # CCM 4.3: a game (局) of 4 rounds, 16 deals
     doubling_factor: int = 1           # A-C13: score changes while he continues
-    exemption_window_includes_winner_discard: bool = True    # A-W4
-    exemption_on_robbed_kong: bool = True                    # A-W5
     heaven_cancelled_by_kong: bool = True                    # A-W9
     earth_cancelled_by_call: bool = True
     timing: object = None                           # engine.clocks.Timing
@@ -53,6 +50,12 @@ class Ruleset(Protocol):
 
     def settle(self, table, chips: list[int], doubling: bool):
         """A finished hand's score changes per seat: (payments, penalties)."""
+
+    def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
+        """Who pays for a discard win under the rule book's exemption (WSOM 1.3)."""
+
+    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
+        """Why the game is over after a hand, or None (CCM 4.13)."""
 
 
 def check_schema(data: dict, schema: dict, where: str = "") -> None:

@@ -16,6 +16,7 @@ from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
+from engine.rulesets.ccm2012.game_end import game_over
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.settlement import (Rates, chase_payer, chase_payments, doubled,
                                                 kong_payments, pay, win_payments)
@@ -92,7 +93,6 @@ class Ccm2012:
             kong_after_last_tile=wall["kong_after_last_tile"], auto_exemption=None,
             dealer_repeats=True, doubling_factor=self.options["doubling_factor"],
             start_chips=config["chips"]["start"],
-            game_dealer_passes=4 * config["game"]["rounds"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
             heaven_cancelled_by_kong=False, earth_cancelled_by_call=False,
             win_flags={"last_tile_draw": "last_tile", "last_tile_discard": "last_tile",
@@ -148,6 +148,15 @@ class Ccm2012:
         return tuple(replace(self.values[i], name=f"{self.values[i].name} x{flowers}",
                              points=flowers * self.values[i].points)
                      if i == "4.9.1" else self.values[i] for i in ordered)
+
+    def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
+        """CCM has no follow-tile exemption: the discarder (or konger) pays (4.11)."""
+        return discards[-1][0]
+
+    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
+        """RULES.md 4.13: two players without chips, or the game's rounds played (a round is
+        four deals passed)."""
+        return game_over(chips, scheduled_done=deals_passed >= 4 * self.config["game"]["rounds"])
 
     def settle(self, table, chips: list[int], doubling: bool):
         """A finished hand's chip changes per seat, (payments, penalties), in the order they

@@ -4,7 +4,7 @@ from engine.clocks import Timing
 from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
-from engine.rulesets.wsom2006.payments import hand_payments
+from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
 from engine.scoring import Pattern, Score, Win
 
 PATTERN_IDS = ("1.1 1.2 1.3 2.1.1 2.1.2 2.2 3.1 3.2.1 3.2.2 3.3.1 3.3.2 3.3.3 3.3.4 3.4 4.1 "
@@ -76,9 +76,6 @@ class Wsom2006:
             chow_allowed=True, multiple_winners=options["multiple_winners"],
             kong_after_last_tile=wall["kong_after_seabed"],
             auto_exemption=options["auto_apply_follow_exemption"],
-            exemption_window_includes_winner_discard=options[
-                "exemption_window_includes_winner_discard"],
-            exemption_on_robbed_kong=options["exemption_on_robbed_kong"],
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
             timing=Timing(discard_limit=timing["discard_seconds"],
@@ -132,6 +129,16 @@ class Wsom2006:
         for penalty in table.referee.applied:
             penalties[penalty.seat] -= penalty.points
         return payments, penalties
+
+    def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
+        """RULES.md 1.3 跟張免責 with the window of A-W4 and the robbed kong of A-W5."""
+        return responsible_seat(discards, winner, robbed,
+                                self.options["exemption_window_includes_winner_discard"],
+                                self.options["exemption_on_robbed_kong"])
+
+    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
+        """WSOM plays the sessions the tournament schedules; no hand ends them (3.1)."""
+        return None
 
     def _value(self, ids: list[str]) -> tuple[tuple[Pattern, ...], int]:
         """Series exclusivity, then the listed and compound limits (RULES.md 1.1)."""
