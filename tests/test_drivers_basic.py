@@ -1,0 +1,72 @@
+"""GPIO pins (SOFTWARE.md §3) and the dice (DESIGN.md drivers/dice.py)."""
+
+import asyncio
+import random
+
+import pytest
+
+from drivers.dice import DiceError, ElectronicDice, PhysicalDice
+from drivers.gpio import Edge, GPIOUnavailable, open_pins, to_loop
+
+
+def test_simulated_pins_record_outputs_and_fire_edges():
+    """SOFTWARE.md §3.2: the simulated pins keep the RPi.GPIO interface; driving an input
+    fires the edge callback as a real pin would."""
+    gpio = open_pins("sim")
+    gpio.setmode(gpio.BCM)
+    gpio.setup(17, gpio.OUT)
+    gpio.setup(27, gpio.IN, pull_up_down=gpio.PUD_UP)
+    gpio.output(17, gpio.HIGH)
+    assert gpio.writes == [(17, 1)] and gpio.input(27) == 1
+    seen = []
+    gpio.add_event_detect(27, gpio.FALLING, callback=seen.append, bouncetime=50)
+    assert gpio.drive(27, 0, t=1.0) and seen == [27]
+    assert not gpio.drive(27, 1, t=1.01)                  # a rising edge: not watched
+    assert not gpio.drive(27, 0, t=1.02)                  # within the 50-ms bounce time
+    assert gpio.drive(27, 1, t=1.5) is False and gpio.drive(27, 0, t=1.6) and seen == [27, 27]
+
+
+def test_pins_refuse_misuse_with_a_clear_message():
+    """A driver bug (writing an input, reading an unset pin) is named, not silent."""
+    gpio = open_pins("sim")
+    with pytest.raises(RuntimeError, match="setmode"):
+        gpio.setup(4, gpio.IN)
+    gpio.setmode(gpio.BCM)
+    gpio.setup(4, gpio.IN)
+    with pytest.raises(RuntimeError, match="not set up as an output"):
+        gpio.output(4, 1)
+    with pytest.raises(GPIOUnavailable, match="unknown GPIO backend"):
+        open_pins("pigpio")
+
+
+def test_edges_reach_the_event_loop_from_another_thread():
+    """SOFTWARE.md §3.2: GPIO callbacks come on a foreign thread; to_loop queues them on the
+    loop with call_soon_threadsafe."""
+    gpio = open_pins("sim")
+    gpio.setmode(gpio.BCM)
+    gpio.setup(5, gpio.IN)
+
+    async def main():
+        queue = asyncio.Queue()
+        callback = to_loop(asyncio.get_running_loop(), queue, gpio.input, clock=lambda: 7.0)
+        gpio.add_event_detect(5, gpio.BOTH, callback=callback)
+        await asyncio.to_thread(gpio.drive, 5, 1, 0.0)
+        return await asyncio.wait_for(queue.get(), 2)
+    assert asyncio.run(main()) == Edge(5, 1, 7.0)
+
+
+def test_electronic_dice_record_their_source():
+    """DESIGN.md: every roll records its source; electronic dice give two values 1..6."""
+    rolls = [ElectronicDice(source=random.Random(3)).roll() for _ in range(50)]
+    assert all(r.source == "electronic" and len(r.values) == 2 for r in rolls)
+    assert all(2 <= r.total <= 12 for r in rolls)
+    assert ElectronicDice().roll().source == "electronic"      # the OS source by default
+
+
+@pytest.mark.parametrize("values,problem", [((3,), "2 dice"), ((0, 4), "1 to 6"),
+                                            ((7, 1), "1 to 6"), ((True, 2), "1 to 6")])
+def test_physical_dice_reject_impossible_reports(values, problem):
+    """A sensor or referee report that no two dice can show is refused, naming why."""
+    with pytest.raises(DiceError, match=problem):
+        PhysicalDice().report(values)
+    assert PhysicalDice().report((6, 6)).source == "physical"
