@@ -70,3 +70,31 @@ def test_physical_dice_reject_impossible_reports(values, problem):
     with pytest.raises(DiceError, match=problem):
         PhysicalDice().report(values)
     assert PhysicalDice().report((6, 6)).source == "physical"
+
+
+def test_button_press_reported_once_through_contact_bounce():
+    """DESIGN.md drivers/buttons.py: a press bouncing for a few ms is one press; a second
+    press needs a release first."""
+    from drivers.buttons import ButtonPress, Buttons
+    gpio = open_pins("sim")
+    gpio.setmode(gpio.BCM)
+    now = [0.0]
+    presses = []
+    Buttons(gpio, {22: (1, "claim")}, presses.append, clock=lambda: now[0])
+    for t, level in [(1.000, 0), (1.004, 1), (1.008, 0), (1.012, 1), (1.015, 0)]:
+        now[0] = t
+        gpio.drive(22, level, t)
+    assert presses == [ButtonPress(1, "claim", 1.0)]
+    for t, level in [(1.5, 1), (2.0, 0)]:
+        now[0] = t
+        gpio.drive(22, level, t)
+    assert presses == [ButtonPress(1, "claim", 1.0), ButtonPress(1, "claim", 2.0)]
+
+
+def test_button_layout_errors_are_named():
+    """A table profile naming an unknown button or seat is refused with the pin named."""
+    from drivers.buttons import Buttons
+    gpio = open_pins("sim")
+    gpio.setmode(gpio.BCM)
+    with pytest.raises(ValueError, match="pin 9: 'chow' of seat 0"):
+        Buttons(gpio, {9: (0, "chow")}, print, clock=lambda: 0.0)
