@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from engine.rulesets import ConfigError
-from firmware import bench, score, simulate
+from firmware import bench, replay, score, simulate
 
 
 def main(argv=None) -> int:
@@ -17,6 +17,7 @@ def main(argv=None) -> int:
     score.add_parser(commands)
     bench.add_parser(commands)
     simulate.add_parser(commands)
+    replay.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

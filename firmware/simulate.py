@@ -34,6 +34,9 @@ def add_parser(commands) -> None:
                    help="the player first seated at SEAT (E S W N) takes SECONDS (default 20) "
                    "per discard")
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
+    p.add_argument("--journal", metavar="PATH",
+                   help="journal every hand, input and output to PATH (SQLite, see "
+                   "firmware/journal.py)")
     p.set_defaults(run=run)
 
 
@@ -64,8 +67,9 @@ def _rate(text: str) -> float:
 class Game:
     """Drives one session of simulated hands and keeps the counts for the summary."""
 
-    def __init__(self, ruleset, seed: int, mistake_rate: float, slow=None):
+    def __init__(self, ruleset, seed: int, mistake_rate: float, slow=None, journal=None):
         self.ruleset = ruleset
+        self.journal = journal           # firmware.journal.Journal or None
         self.rng = random.Random(f"shuffle-{seed}")
         self.session = Session(ruleset)
         self.players = [SimPlayer(p, random.Random(f"player-{seed}-{p}"), mistake_rate)
@@ -81,7 +85,11 @@ class Game:
 
     def apply(self, table, event) -> list:
         self.t += STEP
+        if self.journal is not None:
+            self.journal.input(event)        # before the engine sees it (DESIGN.md)
         out = table.apply(event)
+        if self.journal is not None:
+            self.journal.outputs(out)
         self.counts["events"] += 1 + len(out)
         for o in out:
             if isinstance(o, ev.Alert):
@@ -119,6 +127,9 @@ class Game:
         self.rng.shuffle(ids)
         table = self.session.new_table(
             build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t)
+        if self.journal is not None:
+            self.journal.hand(self.ruleset.name, self.session.hand_number, table.walls, self.t,
+                              table.chips)
         seat_player = [self.players[self.session.player_at(s)] for s in range(4)]
         for p, player in enumerate(seat_player):
             player.seat = p
@@ -200,12 +211,22 @@ def table_number(game: Game) -> int:
 
 def run(args) -> int:
     ruleset = load_ruleset(args.ruleset)
-    game = Game(ruleset, args.seed, args.mistakes, args.slow_seat)
+    journal = None
+    if args.journal:
+        from firmware.journal import Journal, JournalError
+        try:
+            journal = Journal(args.journal)
+        except JournalError as err:
+            print(f"mjtable simulate: {err}", file=sys.stderr)
+            return 2
+    game = Game(ruleset, args.seed, args.mistakes, args.slow_seat, journal)
     start = time.perf_counter()
     for _ in tqdm(range(args.hands), desc=f"{ruleset.name} hands", unit="hand",
                   disable=args.json or not sys.stderr.isatty(), file=sys.stderr):
         game.play_hand()
     summary = game.summary(args.hands, time.perf_counter() - start)
+    if journal is not None:
+        journal.close()
     if args.json:
         print(json.dumps(summary))
     else:

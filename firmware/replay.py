@@ -1,0 +1,166 @@
+"""`mjtable replay JOURNAL`: rebuild every hand of a journal and check its outputs.
+
+Each 'hand' row rebuilds the Table as Session.new_table built it; each input is re-applied in
+order and the engine's outputs must equal the journaled ones exactly (JSON equality,
+DESIGN.md: "replaying a journal's inputs reproduces its outputs exactly"). A last input with
+no outputs after it (a crash before they were written) is re-applied and reported, not
+counted as a mismatch.
+
+Exit status: 0 identical, 1 a mismatch, 2 a bad file or a broken hash chain.
+"""
+
+import json
+import sys
+from dataclasses import dataclass, field
+
+from engine import events as ev
+from engine.rulesets import ConfigError
+from engine.table import Table
+from firmware.config import load_ruleset
+from firmware.journal import Journal, JournalError, canonical
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser("replay", help="re-apply a journal's inputs and check its outputs")
+    p.add_argument("journal", help="the journal file (SQLite)")
+    p.add_argument("--json", action="store_true", help="print one JSON summary line")
+    p.set_defaults(run=run)
+
+
+@dataclass
+class Mismatch:
+    seq: int                  # the journal row where replay and journal part
+    hand: int
+    input: dict | None
+    expected: dict | None     # as journaled (None: the engine produced one more)
+    got: dict | None          # as replayed (None: the journal has one more)
+
+    def describe(self) -> str:
+        what = self.input.get("type") if self.input else "?"
+        return (f"row {self.seq}, hand {self.hand}, after input {what}: journal has "
+                f"{_short(self.expected)}, replay gives {_short(self.got)}")
+
+
+def _short(obj) -> str:
+    return "nothing" if obj is None else canonical(obj)
+
+
+@dataclass
+class ReplayResult:
+    hands: int = 0
+    inputs: int = 0
+    outputs: int = 0
+    mismatches: int = 0
+    first: Mismatch | None = None
+    recovered: dict | None = None          # the trailing input re-applied without outputs
+    recovered_outputs: list = field(default_factory=list)
+    table: Table | None = None             # the last hand's table, as the journal leaves it
+
+    def summary(self) -> dict:
+        return {"hands": self.hands, "inputs": self.inputs, "outputs": self.outputs,
+                "mismatches": self.mismatches,
+                "first_mismatch": self.first.describe() if self.first else None,
+                "recovered_input": self.recovered,
+                "recovered_outputs": [o.to_json() for o in self.recovered_outputs]}
+
+
+class ReplayError(Exception):
+    """The journal cannot be replayed: a broken chain or rows out of order."""
+
+
+def replay(journal: Journal) -> ReplayResult:
+    """Re-apply every input of the journal; count and describe mismatches."""
+    broken = journal.verify()
+    if broken:
+        raise ReplayError(f"{journal.path}: hash chain broken at {broken}")
+    result = ReplayResult()
+    rulesets = {}
+    table, hand_number = None, 0
+    current_input, produced, matched, input_seq = None, [], 0, 0
+
+    def mismatch(seq, expected, got):
+        result.mismatches += 1
+        if result.first is None:
+            result.first = Mismatch(seq, hand_number, current_input, expected, got)
+
+    def close_input(at_end: bool):
+        # The engine produced outputs the journal does not have.
+        if current_input is None or matched >= len(produced):
+            return
+        if at_end and matched == 0:
+            result.recovered = current_input
+            result.recovered_outputs = produced
+            return
+        mismatch(input_seq, None, produced[matched].to_json())
+
+    for row in journal.rows():
+        data = row.data()
+        if row.kind == "hand":
+            close_input(False)
+            current_input, produced, matched = None, [], 0
+            try:
+                name = data["ruleset"]
+                if name not in rulesets:
+                    rulesets[name] = load_ruleset(name)
+                hand_number = data["hand_number"]
+                table = Table(rulesets[name], data["walls"], hand_number, data["t"],
+                              data.get("chips"))
+            except ConfigError as err:
+                raise ReplayError(f"row {row.seq}: ruleset: {err}") from None
+            except (KeyError, TypeError, ValueError) as err:
+                raise ReplayError(f"row {row.seq}: bad hand row ({err!r})") from None
+            result.hands += 1
+        elif row.kind == "input":
+            close_input(False)
+            if table is None:
+                raise ReplayError(f"row {row.seq}: an input before any hand row")
+            try:
+                event = ev.from_json(data)
+            except (ev.EventError, TypeError) as err:
+                raise ReplayError(f"row {row.seq}: bad input ({err})") from None
+            current_input, matched, input_seq = data, 0, row.seq
+            result.inputs += 1
+            try:
+                produced = table.apply(event)
+            except Exception as err:       # an engine bug is a mismatch, not a crash
+                produced = []
+                mismatch(row.seq, None, {"error": f"{type(err).__name__}: {err}"})
+        else:
+            result.outputs += 1
+            if current_input is None:
+                mismatch(row.seq, data, None)
+            elif matched >= len(produced):
+                mismatch(row.seq, data, None)
+            else:
+                got = produced[matched].to_json()
+                # JSON equality: both sides through the same canonical text.
+                if canonical(got) != canonical(data):
+                    mismatch(row.seq, data, json.loads(canonical(got)))
+                matched += 1
+    close_input(True)
+    result.table = table
+    return result
+
+
+def run(args) -> int:
+    try:
+        with Journal(args.journal, create=False) as journal:
+            result = replay(journal)
+    except (JournalError, ReplayError) as err:
+        if args.json:
+            print(json.dumps({"error": str(err)}))
+        print(f"mjtable replay: {err}", file=sys.stderr)
+        return 2
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{args.journal}: {result.hands} hands, {result.inputs} inputs, "
+              f"{result.outputs} outputs, {result.mismatches} mismatches")
+        if result.first:
+            print(f"  first mismatch: {result.first.describe()}")
+        if result.recovered:
+            print(f"  last input {result.recovered.get('type')} had no journaled outputs "
+                  f"(crash before they were written); re-applied: "
+                  f"{len(result.recovered_outputs)} outputs")
+    return 1 if result.mismatches else 0
