@@ -67,7 +67,7 @@ class Stacked:
 class Heartbeat:
     """The reader is alive; `seq` increments by one per heartbeat, wrapping at 256."""
 
-    seq: int
+    seq: int = 0
 
 
 @dataclass(frozen=True, slots=True)
