@@ -2,7 +2,8 @@
 
 `bench score` times the WSOM scorer and the win check on a fixed, seeded set of winning hands,
 and, when the riichi `mahjong` package (dev extra) is installed, its HandCalculator and
-Agari check on the same hands in the same run, with the ratios.
+Agari check on the same hands in the same run, with the ratios. `bench frames` times the
+tile-reader frame parser against what a 115200-baud link can carry.
 """
 
 import json
@@ -17,8 +18,9 @@ from firmware.config import load_ruleset
 
 def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
-    p.add_argument("target", choices=["score"], help="what to measure")
-    p.add_argument("--hands", type=int, default=5000, help="hands in the set (default 5000)")
+    p.add_argument("target", choices=["score", "frames"], help="what to measure")
+    p.add_argument("--hands", type=int, default=5000,
+                   help="hands (score) or frames of each kind (frames) in the set; default 5000")
     p.add_argument("--seed", type=int, default=1, help="seed of the hand set (default 1)")
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
@@ -116,7 +118,12 @@ def _riichi(hands: list[Win]):
     return funcs, {"mahjong_hand_calculator": converted, "mahjong_agari": counts34}
 
 
+LINK_BYTES_PER_SECOND = 115200 / 10       # 8N1: ten bits on the wire per byte
+
+
 def run(args) -> int:
+    if args.target == "frames":
+        return _frames(args)
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)
     funcs = {"score": ruleset.score, "win_check": hand.is_win}
@@ -152,4 +159,41 @@ def run(args) -> int:
               f"HandCalculator; win check: {result['win_check_speedup']}x its Agari")
     else:
         print("  (install the dev extra for the riichi `mahjong` comparison)")
+    return 0
+
+
+def _frames(args) -> int:
+    """Frames parsed per second, fed in 64-byte chunks as a serial port delivers them, for a
+    wall-side inventory (36 tags of 8 bytes), a stacker record and a heartbeat."""
+    from drivers.readers import FrameParser, encode_heartbeat, encode_inventory, encode_stacked
+    rng = random.Random(args.seed)
+    kinds = {"inventory of 36 tags": lambda: encode_inventory(
+                 rng.randrange(8), [rng.randbytes(8) for _ in range(36)]),
+             "stacker record": lambda: encode_stacked(rng.randrange(144), rng.randbytes(8)),
+             "heartbeat": lambda: encode_heartbeat(rng.randrange(256))}
+    result = {}
+    for name, make in kinds.items():
+        frames = [make() for _ in range(args.hands)]
+        stream = b"".join(frames)
+        chunks = [stream[i:i + 64] for i in range(0, len(stream), 64)]
+        best = None
+        for _ in range(5):
+            parser = FrameParser()
+            start = time.perf_counter()
+            for chunk in chunks:
+                parser.feed(chunk)
+            spent = time.perf_counter() - start
+            best = spent if best is None else min(best, spent)
+        link = LINK_BYTES_PER_SECOND / len(frames[0])
+        result[name] = {"frame_bytes": len(frames[0]), "parsed_per_second": round(len(frames)
+                                                                                  / best),
+                        "link_per_second": round(link, 1),
+                        "headroom": round(len(frames) / best / link, 1)}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{args.hands} frames of each kind, best of 5 runs, fed in 64-byte chunks")
+    for name, r in result.items():
+        print(f"  {name:<22} {r['frame_bytes']:>4} B  parsed {r['parsed_per_second']:>9,}/s"
+              f"  115200 baud carries {r['link_per_second']:>7}/s  headroom {r['headroom']}x")
     return 0
