@@ -210,8 +210,8 @@ class Calls:
             return self._refuse(event, "flower", "this rule book has no flowers")
         if event.tile not in self.hands[event.seat] or not tiles.is_flower(
                 tiles.kind_of(event.tile)):
-            return self._refuse(event, "flower", f"{seat_name(event.seat)} has no flower {event.tile}"
-                                " in hand", needs_ruling=True)
+            return self._refuse(event, "flower", f"{seat_name(event.seat)} has no flower "
+                                f"{event.tile} in hand", needs_ruling=True)
         if event.seat != self.turn and self.discards:
             return self._refuse(event, "flower", "a flower is exposed on one's own turn")
         if not self.discards:

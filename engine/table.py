@@ -164,14 +164,6 @@ class Table(Calls, Winning):
     def _emit(self, event: ev.Event) -> None:
         self._out.append(event)
 
-    def kinds(self, seat: int) -> list[int]:
-        return [tiles.kind_of(t) for t in self.hands[seat]]
-
-    def hand_size(self, seat: int) -> int:
-        """Concealed tiles plus 3 per meld (a kong counts as 3), flowers excluded."""
-        return (sum(not tiles.is_flower(tiles.kind_of(t)) for t in self.hands[seat])
-                + 3 * len(self.melds[seat]))
-
     def check_invariants(self) -> list[str]:
         """What is physically impossible: a tile in two places or none, a wrong hand size.
 

@@ -47,8 +47,14 @@ class Winning:
                                 f"tile: {barred}", True, "wrong_call")
         if score.legal:
             return True
-        return self._refuse(event, "win", f"false win by {seat_name(seat)}: {score.reason}", True,
-                            self._false_win_kind(seat, tile))
+        kind = self._false_win_kind(seat, tile)
+        if kind == "false_win" and self.rules.refuse_false_win_quietly:
+            # A-W12 assisted: a complete hand the rule book refuses (no pattern) is turned
+            # down before it is laid down, without penalty tiles.
+            return self._refuse(event, "win", f"{seat_name(seat)}'s hand is complete but "
+                                f"may not win: {score.reason}")
+        return self._refuse(event, "win", f"false win by {seat_name(seat)}: {score.reason}",
+                            True, kind)
 
     def _false_win_kind(self, seat: int, tile: int) -> str:
         """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
@@ -87,9 +93,10 @@ class Winning:
         for winner, from_seat, tile, robbing in winners:
             responsible, proposed = self._responsible(winner, from_seat, tile, robbing)
             if proposed != responsible:
-                self._emit(self._alert(None, "exemption", "follow-tile exemption (跟張免責): "
-                           f"{seat_name(proposed)} rather than {seat_name(responsible)} would pay for "
-                           f"{seat_name(winner)}'s win if the discarder claims it", True))
+                self._emit(self._alert(
+                    None, "exemption", "follow-tile exemption (跟張免責): "
+                    f"{seat_name(proposed)} rather than {seat_name(responsible)} would pay "
+                    f"for {seat_name(winner)}'s win if the discarder claims it", True))
             score = self.score_for(winner, from_seat, tile, robbing)
             self.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
             self._emit(ev.Won(self._now, winner, from_seat, tile,
@@ -105,10 +112,11 @@ class Winning:
     def _flags(self, winner: int, from_seat: int | None, robbing: bool) -> set[str]:
         situations = set()
         if from_seat is None:
-            if self.seabed_drawn:
-                situations.add("last_tile_draw")
             if self.last_draw in ("kong", "flower"):
                 situations.add(f"{self.last_draw}_replacement")
+            if self.seabed_drawn and (self.last_draw != "kong"
+                                      or self.rules.final_draw_with_win_on_kong):
+                situations.add("last_tile_draw")          # A-W10
             if winner == 0 and not self.discards and not (
                     self.calls_made and self.rules.heaven_cancelled_by_kong):
                 situations.add("heaven")

@@ -236,23 +236,18 @@ def score_with(path: Path) -> subprocess.CompletedProcess:
     return mjtable("score", "--ruleset", str(path), "--json", "-", stdin=EXAMPLE_LINES[1] + "\n")
 
 
-def test_ruleset_with_missing_entry_names_file_and_entry(tmp_path):
-    """A head referee's edited ruleset missing an entry is refused: exit 2, naming the file and
-    the entry, before any hand is scored."""
-    path = broken_ruleset(tmp_path, "standard_score = 30\n", "")
+@pytest.mark.parametrize("old,new,entry", [
+    ("standard_score = 30\n", "", "scoring.standard_score"),      # missing
+    ("limit = 320", 'limit = "none"', "scoring.limit"),            # a word for a number
+])
+def test_broken_ruleset_names_file_and_entry(tmp_path, old, new, entry):
+    """A head referee's edited ruleset with a missing or mistyped entry is refused: exit 2,
+    naming the file and the entry, before any hand is scored."""
+    path = broken_ruleset(tmp_path, old, new)
     run = score_with(path)
     assert run.returncode == 2 and run.stdout == ""
     [message] = lines(run.stderr)
-    assert str(path) in message and "scoring.standard_score" in message
-
-
-def test_ruleset_with_wrong_type_names_file_and_entry(tmp_path):
-    """A ruleset entry of the wrong type (a word for the limit) is refused the same way."""
-    path = broken_ruleset(tmp_path, "limit = 320", 'limit = "none"')
-    run = score_with(path)
-    assert run.returncode == 2 and run.stdout == ""
-    [message] = lines(run.stderr)
-    assert str(path) in message and "scoring.limit" in message
+    assert str(path) in message and entry in message
 
 
 def test_ruleset_with_toml_syntax_error_names_file_and_line(tmp_path):

@@ -229,3 +229,49 @@ def test_penalty_tile_used_in_a_concealed_kong_stops_being_one(wsom):
     game.draw(S)
     game.kong(S, "E E E E")
     assert not any(t in game.table.referee.penalty_tiles[S] for t in game.table.melds[S][0].tiles)
+
+
+def wsom_with(change) -> object:
+    """The WSOM ruleset with one config entry changed, as a head referee would."""
+    import tomllib
+
+    from engine.rulesets import build
+    from tests.conftest import REPO
+    config = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
+    change(config)
+    return build(config)
+
+
+def chicken_call(ruleset) -> ev.Alert:
+    """South pungs East's W (not his wind), then calls win on West's 5m with
+    123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1)."""
+    game = wsom_game(ruleset, hands=["W", "W W 123m 456p 789s 5m 7s", "5m", ""])
+    game.discard(E, "W")
+    game.claim(S, "pung", "W W")
+    game.close()
+    game.discard(S, "7s")
+    game.close()
+    game.draw(W)
+    game.discard(W, "5m")
+    return game.refused(ev.ClaimDeclared, S, claim="win")
+
+
+def test_chicken_hand_is_a_false_win_unless_assisted(wsom):
+    """A-W12: "strict" (the default) makes a chicken hand a false win with penalty tiles
+    (3.11); "assisted" turns it down before it is laid down, without penalty."""
+    assert chicken_call(wsom).penalty["offence"] == "false_win"
+    quiet = chicken_call(wsom_with(lambda c: c["options"].update(
+        chicken_declaration="assisted")))
+    assert quiet.penalty is None and "complete but may not win" in quiet.message
+
+
+def test_win_on_a_kong_replacement_that_is_the_seabed(wsom):
+    """A-W10: the kong supplement that is the seabed earns Final Draw and Win on Kong; with
+    the option off, Win on Kong only."""
+    for ruleset, flags in ((wsom, {"kong_replacement", "final_draw"}),
+                           (wsom_with(lambda c: c["wall"].update(
+                               final_draw_with_win_on_kong=False)), {"kong_replacement"})):
+        game = wsom_game(ruleset)
+        table = game.table
+        table.seabed_drawn, table.last_draw, table.calls_made = True, "kong", True
+        assert table._flags(E, None, False) == flags

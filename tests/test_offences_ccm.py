@@ -139,3 +139,18 @@ def test_wrong_pung_costs_10_to_each_and_the_win(ccm):
     assert alert.penalty["offence"] == "wrong_call" and alert.penalty["points"] == 10
     rule_on(game, alert)
     assert game.table.referee.no_win[S]
+
+
+def test_penalty_points_keep_the_units_of_a_c18():
+    """A-C18: CCM penalty points are 10-point steps, at most 50 a recipient; a config that
+    breaks that is refused, naming the entry."""
+    import tomllib
+
+    import pytest
+
+    from engine.rulesets import ConfigError, build
+    from tests.conftest import REPO
+    config = tomllib.loads((REPO / "config" / "rules" / "ccm2012.toml").read_text("utf-8"))
+    config["penalties"]["empty_call"]["points"] = [10, 15]
+    with pytest.raises(ConfigError, match="penalties.empty_call.points: 15"):
+        build(config)

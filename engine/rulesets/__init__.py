@@ -31,6 +31,8 @@ class TableRules:
     start_chips: int | None = None     # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False   # A-C14
     doubling_factor: int = 1           # A-C13: score changes while he continues
+    final_draw_with_win_on_kong: bool = True                 # A-W10
+    refuse_false_win_quietly: bool = False                   # A-W12 "assisted"
     heaven_cancelled_by_kong: bool = True                    # A-W9
     earth_cancelled_by_call: bool = True
     timing: object = None                           # engine.clocks.Timing

@@ -84,6 +84,15 @@ class Ccm2012:
                 raise ConfigError(f"{p.id}.points = {p.points}: a fan or additional point is "
                                   "worth a positive number of points")
         self.rates = Rates.from_config(config)
+        if self.options["intentional_false_win_tiles_short"] != 2:
+            raise ConfigError("options.intentional_false_win_tiles_short: the table tells one "
+                              "tile short from two or more; only 2 is supported (A-C19)")
+        step, cap = self.options["penalty_step"], self.options["penalty_cap_per_recipient"]
+        for name, entry in config["penalties"].items():
+            for points in entry.get("points", []):
+                if isinstance(points, int) and (points % step or points > cap):
+                    raise ConfigError(f"penalties.{name}.points: {points} is not a multiple "
+                                      f"of {step} up to {cap} a recipient (A-C18)")
         wall, timing = config["wall"], config["timing"]
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"],

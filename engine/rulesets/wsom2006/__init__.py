@@ -78,6 +78,8 @@ class Wsom2006:
             auto_exemption=options["auto_apply_follow_exemption"],
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
+            final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
+            refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
             timing=Timing(discard_limit=timing["discard_seconds"],
                           first_discard_limit=timing["discard_seconds"],
                           hand_limit=timing["hand_seconds"],
