@@ -185,8 +185,15 @@ class Claimed(Event):
 
 @_event
 class Konged(Event):
+    """A kong made. A concealed kong lies face down: its tiles are not public."""
     kind: str = ""                      # concealed, added, melded
     tiles: tuple[int, ...] = ()
+
+    def public_json(self) -> dict:
+        out = super().public_json()
+        if self.kind == "concealed":
+            out.pop("tiles")
+        return out
 
 
 @_event
@@ -234,3 +241,23 @@ class PenaltyApplied(Event):
 @_event
 class PenaltyWaived(Event):
     alert: int = 0
+
+
+# Device records: what the table's machinery and sensors report to the referee. The service
+# journals them beside the hand (not engine outputs: a replay does not re-create them).
+
+@_event
+class Fault(Event):
+    """A device or the tile tracking needs a person: what happened and what to do.
+
+    `id` numbers faults over the service's life, for the referee's acknowledgement; `cleared`
+    marks the record that ends one. `tile` may be a concealed tile: only the referee sees it.
+    """
+    device: str = ""                    # shuffler, reader, tracking, dice
+    kind: str = ""
+    message: str = ""
+    advice: str = ""
+    id: int = 0
+    cleared: bool = False
+    tile: int | None = None
+    HIDDEN = ("tile",)

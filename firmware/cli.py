@@ -8,12 +8,13 @@ import argparse
 import sys
 
 from engine.rulesets import ConfigError
-from firmware import bench, replay, score, simulate
+from firmware import bench, replay, run, score, simulate
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="mjtable", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run.add_parser(commands)
     score.add_parser(commands)
     bench.add_parser(commands)
     simulate.add_parser(commands)

@@ -8,6 +8,8 @@ medium before the engine sees the input. One row per hand, input and output:
 - kind 'hand':   what rebuilds the Table: {"ruleset", "hand_number", "walls", "chips", "t"}
 - kind 'input':  an engine input, `Event.to_json()`
 - kind 'output': one engine output, `Event.to_json()`, in the order the engine produced them
+- kind 'device': a device record (`Fault`, a referee's acknowledgement): kept for the audit,
+  not re-created by a replay
 
 `json` is canonical (sorted keys, no spaces) and `hash = sha256(prev_hash + json)`, hex, with
 `prev_hash` of the first row 64 zeros: editing, deleting or reordering any row but the last
@@ -26,14 +28,14 @@ import sqlite3
 from dataclasses import dataclass
 
 APPLICATION_ID = 0x4D4A544A       # "MJTJ" in the database header: this file is a journal
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GENESIS = "0" * 64
-KINDS = ("hand", "input", "output")
+KINDS = ("hand", "input", "output", "device")
 
 _SCHEMA = """
 CREATE TABLE journal (
     seq       INTEGER PRIMARY KEY,
-    kind      TEXT NOT NULL CHECK (kind IN ('hand', 'input', 'output')),
+    kind      TEXT NOT NULL CHECK (kind IN ('hand', 'input', 'output', 'device')),
     json      TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
     hash      TEXT NOT NULL
@@ -163,6 +165,10 @@ class Journal:
     def outputs(self, events) -> None:
         """The outputs of the latest input, all in one transaction."""
         self._append([("output", e.to_json()) for e in events])
+
+    def device(self, record: dict) -> None:
+        """A device record (a fault, its clearing, a referee's acknowledgement)."""
+        self._append([("device", record)])
 
     # -- reading -------------------------------------------------------------------------
 

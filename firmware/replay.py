@@ -50,6 +50,7 @@ class ReplayResult:
     hands: int = 0
     inputs: int = 0
     outputs: int = 0
+    device: int = 0                        # device records, kept for the audit only
     mismatches: int = 0
     first: Mismatch | None = None
     recovered: dict | None = None          # the trailing input re-applied without outputs
@@ -58,7 +59,7 @@ class ReplayResult:
 
     def summary(self) -> dict:
         return {"hands": self.hands, "inputs": self.inputs, "outputs": self.outputs,
-                "mismatches": self.mismatches,
+                "device_records": self.device, "mismatches": self.mismatches,
                 "first_mismatch": self.first.describe() if self.first else None,
                 "recovered_input": self.recovered,
                 "recovered_outputs": [o.to_json() for o in self.recovered_outputs]}
@@ -110,6 +111,8 @@ def replay(journal: Journal) -> ReplayResult:
             except (KeyError, TypeError, ValueError) as err:
                 raise ReplayError(f"row {row.seq}: bad hand row ({err!r})") from None
             result.hands += 1
+        elif row.kind == "device":
+            result.device += 1               # for the audit; the engine does not make them
         elif row.kind == "input":
             close_input(False)
             if table is None:

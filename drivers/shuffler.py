@@ -1,0 +1,388 @@
+"""The shuffler: one machine cycle per tile set, with its faults (HARDWARE.md §0, §1, §1.4).
+
+The table has two tile sets, "A" and "B": one is played while the other is dropped into the
+bin, shuffled by the plate and stacked by four lanes (E S W N) into walls hidden below. A
+counter per lane counts each tile; a lane that stops is a jam, a wall short or over its tiles
+is a count fault, and then the walls must not rise: the referee is told which side and what
+to do, and `retry` starts the cycle again once the technician has fixed it.
+
+No threads, sleeps or clock reads of its own: every call carries the caller's time `t`. The
+GPIO callbacks only record edges (stamped with `clock()`); `poll(t)` applies them in order,
+so a GPIO thread never touches the state machine. Motors are switched off at every step end
+and in every fault, before the new state is entered.
+"""
+
+import time
+from collections import deque
+from dataclasses import dataclass, fields
+
+from transitions import Machine
+
+SIDES = ("East", "South", "West", "North")
+CYCLE = ("dropping", "shuffling", "stacking")
+STATES = ["idle", *CYCLE, "ready", "raising", "fault"]
+TRANSITIONS = [
+    ("drop", ["idle", "raising", "fault"], "dropping"),
+    ("shuffle", "dropping", "shuffling"),
+    ("stack", "shuffling", "stacking"),
+    ("finish", "stacking", "ready"),
+    ("lift", ["ready", "fault"], "raising"),
+    ("fail", [*CYCLE, "raising"], "fault"),
+]
+
+
+@dataclass(frozen=True)
+class ShufflerPins:
+    """BCM pins from the table profile; lane lists are per side E S W N."""
+    drop: int
+    plate: int
+    lanes: tuple[int, ...]
+    lift: int
+    centre_closed: int
+    counters: tuple[int, ...]
+    heads: tuple[int, ...]
+    lift_top: int
+
+    def __post_init__(self):
+        used: dict[int, str] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            many = f.name in ("lanes", "counters", "heads")
+            pins = tuple(value) if many and isinstance(value, (list, tuple)) else (value,)
+            if many and len(pins) != 4:
+                raise ValueError(f"shuffler pins: {f.name} needs 4 pins (E S W N), got {value!r}")
+            for pin in pins:
+                if not isinstance(pin, int) or isinstance(pin, bool) or pin < 0:
+                    raise ValueError(f"shuffler pins: {f.name} {pin!r} is not a pin number")
+                if pin in used:
+                    raise ValueError(f"shuffler pins: pin {pin} is both {used[pin]} and {f.name}")
+                used[pin] = f.name
+            if many:
+                object.__setattr__(self, f.name, pins)
+
+
+@dataclass(frozen=True)
+class ShufflerTiming:
+    """Step limits in seconds, from the table profile (defaults: a 4-port table, §0)."""
+    drop_timeout: float = 4.0      # the centre must close again within this
+    shuffle: float = 6.0           # how long the plate runs
+    lane_stall: float = 3.0        # a lane short of tiles with no tile counted this long: jam
+    head_blocked: float = 2.0      # a stacking head blocked this long: jam
+    settle: float = 2.0            # no tile counted on any lane this long ends stacking
+    stack_timeout: float = 40.0    # stacking must end within this
+    raise_timeout: float = 5.0     # the walls must reach the top within this
+    cycle_limit: float = 80.0      # a longer cycle is slow (a warning); only reachable when
+                                   # drop_timeout + shuffle + stack_timeout exceed it
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"shuffler timing: {f.name} must be a positive number of "
+                                 f"seconds, not {value!r}")
+
+
+@dataclass(frozen=True)
+class ShufflerStep:
+    t: float
+    step: str                       # the state entered
+    tile_set: str | None            # the set that step works on
+
+
+@dataclass(frozen=True)
+class WallsReady:
+    t: float
+    tile_set: str
+    counts: tuple[int, ...]         # tiles per lane E S W N
+    seconds: float                  # the cycle, from the drop to ready
+
+
+@dataclass(frozen=True)
+class WallsRaised:
+    t: float
+    tile_set: str
+
+
+@dataclass(frozen=True)
+class ShufflerFault:
+    t: float
+    kind: str                       # jam, count, timeout, or slow (a warning: the cycle goes on)
+    step: str
+    lane: int | None
+    count: int | None
+    expected: int | None
+    message: str
+    advice: str
+
+
+@dataclass(frozen=True)
+class FaultCleared:
+    t: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class ShufflerRefused:
+    """A command the shuffler cannot carry out now, and why."""
+    t: float
+    action: str                     # start, raise or retry
+    message: str
+
+
+class Shuffler:
+    """Drives the cycle over `gpio` (RPi.GPIO-like); reports every record to `on_record`."""
+
+    def __init__(self, gpio, pins: ShufflerPins, timing: ShufflerTiming, tiles_per_lane: int,
+                 on_record, clock=time.monotonic):
+        if isinstance(tiles_per_lane, bool) or not isinstance(tiles_per_lane, int) \
+                or tiles_per_lane <= 0:
+            raise ValueError(f"tiles_per_lane must be a positive whole number (34 for 136 "
+                             f"tiles, 36 for 144), not {tiles_per_lane!r}")
+        self.gpio, self.pins, self.timing = gpio, pins, timing
+        self.expected, self.on_record = tiles_per_lane, on_record
+        self._motors = {"dropping": (pins.drop,), "shuffling": (pins.plate,),
+                        "stacking": pins.lanes, "raising": (pins.lift,)}
+        self._edges: deque = deque()
+        self._machine = Machine(states=STATES, initial="idle", auto_transitions=False,
+                                send_event=True, before_state_change=self._switch_motors,
+                                after_state_change=self._entered)
+        for trigger, source, dest in TRANSITIONS:
+            self._machine.add_transition(trigger, source, dest)
+        self.set_in_play: str | None = None
+        self.set_ready: str | None = None
+        self._cycling = "A"
+        self._working: str | None = None        # the set the current step works on
+        self._faults: list[ShufflerFault] = []
+        self._clears: str | None = None         # the fault kind a retry is clearing
+        self._since = self._cycle_start = 0.0
+        self._slow_told = False
+        self._counts, self._last_tile = [0] * 4, [0.0] * 4
+        self._last_any: float | None = None                 # the last tile in any lane
+        self._head_since: list[float | None] = [None] * 4   # when each head was blocked
+        gpio.setmode(gpio.BCM)
+        for pin in (pins.drop, pins.plate, *pins.lanes, pins.lift):
+            gpio.setup(pin, gpio.OUT, initial=gpio.LOW)
+        inputs = (pins.centre_closed, *pins.counters, *pins.heads, pins.lift_top)
+        for pin in inputs:
+            gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_DOWN)
+        self._levels = {pin: gpio.input(pin) for pin in inputs}
+        # A counter pulse may be over before its level can be read: count rising edges.
+        for pin in pins.counters:
+            gpio.add_event_detect(pin, gpio.RISING, callback=lambda p: self._recorded(p, 1, clock))
+        for pin in (pins.centre_closed, *pins.heads, pins.lift_top):
+            gpio.add_event_detect(pin, gpio.BOTH,
+                                  callback=lambda p: self._recorded(p, gpio.input(p), clock))
+
+    # -- views -----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return self._machine.state
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return tuple(self._counts)
+
+    @property
+    def fault(self) -> ShufflerFault | None:
+        return self._faults[0] if self.state == "fault" else None
+
+    # -- commands --------------------------------------------------------------------------
+
+    def start(self, t: float) -> bool:
+        """Power-up: both sets are inside; cycle set A (the drop only waits for the centre)."""
+        self.poll(t)
+        if self.state != "idle":
+            return self._refuse(t, "start", f"the shuffler has already started ({self.state})")
+        self._cycling = "A"
+        self._machine.drop(t=t)
+        return True
+
+    def raise_walls(self, t: float) -> bool:
+        """Raise the ready walls; once up, the other set (pushed in) goes round the machine."""
+        self.poll(t)
+        if self.state == "fault":
+            return self._refuse(t, "raise", f"the walls stay down: {self.fault.message}; "
+                                f"{self.fault.advice}")
+        if self.state != "ready":
+            return self._refuse(t, "raise", "the walls cannot rise: " + (
+                "the shuffler has not started" if self.state == "idle" else
+                "they are already rising" if self.state == "raising" else
+                f"set {self._cycling} is not ready yet ({self.state})"))
+        self._machine.lift(t=t)
+        return True
+
+    def retry(self, t: float) -> bool:
+        """After a fault the technician fixed: a failed cycle starts again from the drop (the
+        stacked tiles are dumped back into the bin); a failed raise raises again."""
+        self.poll(t)
+        if self.state != "fault":
+            return self._refuse(t, "retry", f"there is no fault to retry ({self.state})")
+        blocked = [SIDES[lane] for lane, pin in enumerate(self.pins.heads) if self._levels[pin]]
+        if blocked:
+            return self._refuse(t, "retry", f"the {' and '.join(blocked)} stacking head is "
+                                "still blocked: clear the stuck tile first")
+        self._clears = self._faults[0].kind
+        if self._faults[0].step == "raising":
+            self._machine.lift(t=t)
+        else:
+            self._machine.drop(t=t)
+        return True
+
+    def poll(self, t: float) -> None:
+        """Apply the edges the GPIO callbacks recorded, then check step times at t."""
+        while self._edges:
+            self.edge(*self._edges.popleft())
+        self._check(t)
+
+    def edge(self, pin: int, level: int, t: float) -> None:
+        """An input edge seen at t (a counter edge with level 1 is one tile)."""
+        self._check(t)
+        level = int(bool(level))
+        pins = self.pins
+        if pin in pins.counters:
+            lane = pins.counters.index(pin)
+            if level and self.state == "stacking":
+                self._counts[lane] += 1
+                self._last_tile[lane] = self._last_any = t
+            return
+        if pin not in self._levels or self._levels[pin] == level:
+            return                              # not ours, or no change (a repeated report)
+        self._levels[pin] = level
+        if pin in pins.heads:
+            self._head_since[pins.heads.index(pin)] = t if level else None
+        elif pin == pins.centre_closed and level and self.state == "dropping":
+            self._machine.shuffle(t=t)          # closed again: the used set is in the bin
+        elif pin == pins.lift_top and level and self.state == "raising":
+            self.set_in_play, self.set_ready = self.set_ready, None
+            self.on_record(WallsRaised(t, self.set_in_play))
+            self._cleared(t)
+            self._cycling = "B" if self.set_in_play == "A" else "A"
+            self._machine.drop(t=t)
+
+    def close(self) -> None:
+        """Motors off and edges no longer watched (service shutdown)."""
+        for pin in (self.pins.drop, self.pins.plate, *self.pins.lanes, self.pins.lift):
+            self.gpio.output(pin, self.gpio.LOW)
+        for pin in self._levels:
+            self.gpio.remove_event_detect(pin)
+
+    # -- the machine's callbacks -----------------------------------------------------------
+
+    def _recorded(self, pin: int, level: int, clock) -> None:
+        self._edges.append((pin, level, clock()))   # deque.append is thread-safe
+
+    def _switch_motors(self, event) -> None:
+        on = self._motors.get(event.transition.dest, ())
+        for pins in self._motors.values():
+            for pin in pins:
+                if pin not in on:
+                    self.gpio.output(pin, self.gpio.LOW)
+        for pin in on:
+            self.gpio.output(pin, self.gpio.HIGH)
+
+    def _entered(self, event) -> None:
+        t, state = event.kwargs["t"], self.state
+        self._since = t
+        if state == "ready":
+            self.set_ready = self._cycling
+        if state != "fault":
+            self._working = self.set_ready if state in ("ready", "raising") else self._cycling
+        self.on_record(ShufflerStep(t, state, self._working))
+        if state == "dropping":
+            self._cycle_start, self._slow_told = t, False
+        elif state == "stacking":
+            self._counts, self._last_tile, self._last_any = [0] * 4, [t] * 4, None
+        elif state == "ready":
+            self.on_record(WallsReady(t, self.set_ready, self.counts,
+                                      round(t - self._cycle_start, 3)))
+            self._cleared(t)
+        elif state == "fault":
+            for fault in self._faults:
+                self.on_record(fault)
+
+    def _cleared(self, t: float) -> None:
+        if self._clears:
+            self.on_record(FaultCleared(t, self._clears))
+            self._clears = None
+
+    def _refuse(self, t: float, action: str, message: str) -> bool:
+        self.on_record(ShufflerRefused(t, action, message))
+        return False
+
+    # -- step times and faults -------------------------------------------------------------
+
+    def _check(self, t: float) -> None:
+        state, timing, spent = self.state, self.timing, t - self._since
+        if state in CYCLE and not self._slow_told and t - self._cycle_start > timing.cycle_limit:
+            self._slow_told = True
+            self.on_record(ShufflerFault(
+                t, "slow", state, None, None, None,
+                f"the cycle of set {self._cycling} has taken over {timing.cycle_limit:g} s "
+                f"(now {state})", "the walls still come up; after this hand have the "
+                "technician check the plate, the magnet ring and the lanes"))
+        if state == "dropping" and spent >= timing.drop_timeout:
+            self._fail(t, self._fault(
+                t, "timeout", None, None, f"the centre did not close within "
+                f"{timing.drop_timeout:g} s of the drop", "look for a tile or an object caught "
+                "in the centre opening, clear it, then press retry"))
+        elif state == "shuffling" and spent >= timing.shuffle:
+            self._machine.stack(t=t)
+        elif state == "stacking":
+            self._check_stacking(t, spent)
+        elif state == "raising" and spent >= timing.raise_timeout:
+            self._fail(t, self._fault(
+                t, "timeout", None, None, f"the walls of set {self.set_ready} did not reach "
+                f"the top within {timing.raise_timeout:g} s", "look for something caught "
+                "under a lift tray (the usual cause) or a wall not level, clear it, then "
+                "press retry"))
+
+    def _check_stacking(self, t: float, spent: float) -> None:
+        timing, counts, n = self.timing, self._counts, self.expected
+        for lane, since in enumerate(self._head_since):
+            if since is not None and t - max(since, self._since) >= timing.head_blocked:
+                side = SIDES[lane]
+                return self._fail(t, self._fault(
+                    t, "jam", lane, counts[lane], f"a tile is stuck at the {side} stacking "
+                    f"head; the {side} wall has {counts[lane]} of {n} tiles",
+                    f"clear the tile stuck at the {side} stacking head, then press retry"))
+        for lane, last in enumerate(self._last_tile):
+            if counts[lane] < n and t - last >= timing.lane_stall:
+                side = SIDES[lane]
+                return self._fail(t, self._fault(
+                    t, "jam", lane, counts[lane], f"the {side} lane stopped at {counts[lane]} "
+                    f"of {n} tiles (no tile for {timing.lane_stall:g} s)", f"check the {side} "
+                    "lane: clear any tile stuck in it or at its stacking head, check its push "
+                    "motor, then press retry"))
+        if spent >= timing.stack_timeout:
+            lane = counts.index(min(counts))
+            return self._fail(t, self._fault(
+                t, "timeout", lane, counts[lane], f"stacking set {self._cycling} took over "
+                f"{timing.stack_timeout:g} s; the {SIDES[lane]} wall has {counts[lane]} of "
+                f"{n} tiles", f"watch the {SIDES[lane]} lane, the slowest: clean its counting "
+                "sensor and check its push motor, then press retry"))
+        if self._last_any is None or t - self._last_any < timing.settle:
+            return None
+        wrong = [lane for lane in range(4) if counts[lane] != n]
+        if not wrong:
+            return self._machine.finish(t=t)
+        self._fail(t, *(self._miscount(t, lane) for lane in wrong))
+
+    def _fault(self, t, kind, lane, count, message, advice) -> ShufflerFault:
+        return ShufflerFault(t, kind, self.state, lane, count,
+                             None if count is None else self.expected, message, advice)
+
+    def _miscount(self, t: float, lane: int) -> ShufflerFault:
+        side, count, n = SIDES[lane], self._counts[lane], self.expected
+        if count < n:
+            advice = (f"the {side} wall has {count} of {n} tiles: look for the missing tile "
+                      "in the bin and under the table, put it in the centre, press retry")
+        else:
+            advice = (f"the {side} wall has {count} tiles, {n} expected: a tile from the "
+                      "other set or a foreign tile? remove it, press retry")
+        return self._fault(t, "count", lane, count, f"the {side} lane stacked {count} "
+                           f"tiles, {n} expected: the walls stay down", advice)
+
+    def _fail(self, t: float, *faults: ShufflerFault) -> None:
+        self._faults = list(faults)
+        self._machine.fail(t=t)

@@ -1,0 +1,216 @@
+"""What the players' hands do, as game inputs: tile movements and buttons read in the light
+of the hand's state.
+
+The tracker (engine/tracking.py) says which physical tile went from which zone to which; this
+module says what that means at this moment of the hand: a tile from a wall into a hand is a
+draw (or part of the deal), from a hand into its river a discard, from a hand into its meld
+area a flower, a kong, or the tiles of a call, and a claimed discard taken from a river ends
+the calls. Movements that mean nothing legal are returned as `Irregular` for the referee,
+never dropped. Zones are physical sides of the table (E S W N); seats are the winds of this
+hand, so the dealer's side is seat 0.
+"""
+
+from dataclasses import dataclass
+
+from engine import events as ev
+from engine import tiles
+from engine.calls import seat_name
+from engine.hand import CHOW, KONG, PUNG
+
+SIDES = "ESWN"
+WIN_HOLD = 3.0          # seconds a win press waits for the discard or draw it answers
+
+
+@dataclass(frozen=True)
+class Irregular:
+    """A movement the hand's state cannot explain; the message never names a hidden tile."""
+    t: float
+    side: int
+    message: str
+    tile: int | None = None
+
+
+def zone_side(zone: str) -> tuple[str, int]:
+    """("hand", 2) for "hand_W"."""
+    kind, _, side = zone.partition("_")
+    return kind, SIDES.index(side)
+
+
+class Interpreter:
+    """Turns movements and buttons into inputs for one hand's `table` (read, never changed).
+
+    `dealer_side` is the physical side where East sits; `claim_window` how long calls on a
+    discard stay open (seconds, from the table profile).
+    """
+
+    def __init__(self, table, dealer_side: int, claim_window: float):
+        self.table, self.dealer_side, self.claim_window = table, dealer_side, claim_window
+        self.to_deal: list[set[int]] = [set(), set(), set(), set()]
+        self.exposing: list[list[int]] = [[], [], [], []]   # tiles laid out, not yet an input
+        self.window_opened: float | None = None
+        self.held_wins: dict[int, float] = {}               # seat -> when he pressed win
+
+    def seat(self, side: int) -> int:
+        return (side - self.dealer_side) % 4
+
+    def side(self, seat: int) -> int:
+        return (seat + self.dealer_side) % 4
+
+    def _where(self, seat: int) -> str:
+        return f"{seat_name(seat)} ({SIDES[self.side(seat)]} side)"
+
+    # -- what the engine did -------------------------------------------------------------
+
+    def outputs(self, t: float, outputs) -> None:
+        """Follow the engine: the deal to expect, when calls opened, which exposures it used."""
+        for out in outputs:
+            if isinstance(out, ev.Dealt):
+                self.to_deal = [set(h) for h in out.hands]
+            elif isinstance(out, (ev.Claimed, ev.Konged)):
+                self.exposing[out.seat] = [x for x in self.exposing[out.seat]
+                                           if x not in out.tiles]
+        if self.table.state not in ("claim_window", "rob_window"):
+            self.window_opened = None
+        elif self.window_opened is None:
+            self.window_opened = t
+        if self.table.state == "rob_window":     # the added tile lies on the pung already
+            konger, tile = self.table.added_kong
+            self.exposing[konger] = [x for x in self.exposing[konger] if x != tile]
+
+    # -- what the players did ------------------------------------------------------------
+
+    def move(self, t: float, tile: int, source: str, target: str) -> list:
+        """The inputs (and Irregular notes) one confirmed movement means now."""
+        table = self.table
+        if table.ended:
+            return []                       # the hand is over: tiles go back to the machine
+        src, src_side = zone_side(source)
+        dst, dst_side = zone_side(target)
+        seat = self.seat(dst_side)
+        if src == "wall" and dst == "hand":
+            if tile in self.to_deal[seat]:
+                self.to_deal[seat].discard(tile)
+                return []
+            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile)]
+        if src == "hand" and dst == "river" and src_side == dst_side:
+            return [ev.TileDiscarded(t, seat, tile)]
+        if src == "hand" and dst == "melds" and src_side == dst_side:
+            if tiles.is_flower(tiles.kind_of(tile)):
+                return [ev.FlowerExposed(t, seat, tile)]
+            self.exposing[seat].append(tile)
+            return self._own_kong(t, seat)
+        if src == "melds" and dst == "hand" and src_side == dst_side and \
+                tile in self.exposing[seat]:
+            self.exposing[seat].remove(tile)        # a call taken back before it was granted
+            return []
+        if src == "river" and dst == "melds":
+            return self._discard_taken(t, seat, tile)
+        if src == "wall" and dst == "river":
+            return self._unseen_draw_and_discard(t, seat, tile, source, target)
+        return [Irregular(t, dst_side, f"a tile went from {_zone_words(source)} to "
+                          f"{_zone_words(target)}, which no move of the hand explains: check "
+                          "it and correct the tracking", tile)]
+
+    def button(self, t: float, side: int, name: str) -> list:
+        """A seat's win button: a self-drawn win on its turn, else a call to win.
+
+        A player calls on a discard he sees; the table sees it a moment later, once the
+        readers confirm it. A press the hand's state cannot take yet is held for `WIN_HOLD`
+        seconds, until the discard (or the player's own draw) is seen."""
+        if name != "win":
+            return []
+        self.held_wins[self.seat(side)] = t
+        return self._held_wins(t)
+
+    def poll(self, t: float) -> list:
+        """Held win presses that now make sense, and the calls closed once their time is
+        over (the table's claim window)."""
+        inputs = self._held_wins(t)
+        if self.table.state in ("claim_window", "rob_window") and self.window_opened is not None \
+                and t - self.window_opened >= self.claim_window:
+            inputs += self._close_calls(t)
+        return inputs
+
+    def _held_wins(self, t: float) -> list:
+        table, inputs = self.table, []
+        for seat, pressed in sorted(self.held_wins.items()):
+            if table.state in ("claim_window", "rob_window"):
+                inputs.append(ev.ClaimDeclared(t, seat, "win"))
+            elif table.state == "discard" and seat == table.turn and not table.owes[seat]:
+                inputs.append(ev.WinDeclared(t, seat))
+            elif t - pressed >= WIN_HOLD:
+                inputs.append(ev.WinDeclared(t, seat))     # the engine says why it is wrong
+            else:
+                continue
+            del self.held_wins[seat]
+        return inputs
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _close_calls(self, t: float) -> list:
+        """Declare the calls laid out on the open window, then close it."""
+        table = self.table
+        if table.state not in ("claim_window", "rob_window"):
+            return []
+        inputs = []
+        if table.state == "claim_window":
+            discarder, discard = table.discards[-1]
+            for seat in range(4):
+                laid = self.exposing[seat]
+                if laid and seat != discarder and seat not in table.calls:
+                    inputs.append(ev.ClaimDeclared(t, seat, _call_kind(laid, discard),
+                                                   tuple(laid)))
+        self.window_opened = None
+        return inputs + [ev.ClaimWindowClosed(t, None)]
+
+    def _own_kong(self, t: float, seat: int) -> list:
+        """Four of a kind laid out on one's turn, or one tile added to one's exposed pung."""
+        table = self.table
+        if table.state != "discard" or seat != table.turn:
+            return []            # tiles of a call on the open window, declared at its close
+        laid = self.exposing[seat]
+        kinds = [tiles.kind_of(x) for x in laid]
+        for kind in set(kinds):
+            group = tuple(x for x in laid if tiles.kind_of(x) == kind)
+            pung = any(m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind
+                       for m in table.melds[seat])
+            if len(group) == 4 or (pung and len(group) == 1):
+                return [ev.KongDeclared(t, seat, group)]
+        return []
+
+    def _discard_taken(self, t: float, seat: int, tile: int) -> list:
+        table = self.table
+        if table.state == "claim_window" and table.discards and table.discards[-1][1] == tile:
+            return self._close_calls(t)      # the claimer's hand on the discard ends the calls
+        if any(tile in m.tiles for m in table.melds[seat]):
+            return []                        # the call was granted: the tile follows it
+        return [Irregular(t, self.side(seat), f"{self._where(seat)} took a tile from a river "
+                          "without a granted call", tile)]
+
+    def _unseen_draw_and_discard(self, t, seat, tile, source, target) -> list:
+        """A tile seen leaving a wall and next in a river: the draw and discard of the player
+        whose turn it is, if it is the tile he had to draw; the tracker has alerted already."""
+        table = self.table
+        wall = table.wall
+        expected = None if wall is None or table.state not in ("draw", "claim_window") else \
+            wall.tile_at(wall.next_draw_position)
+        turn = (table.discarder + 1) % 4 if table.state == "claim_window" else table.turn
+        if expected == tile and turn == seat:
+            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile),
+                                           ev.TileDiscarded(t, seat, tile)]
+        return [Irregular(t, self.side(seat), f"a tile went from {_zone_words(source)} to "
+                          f"{_zone_words(target)} unseen in between: check it", tile)]
+
+
+def _call_kind(laid: list[int], discard: int) -> str:
+    kind = tiles.kind_of(discard)
+    if all(tiles.kind_of(x) == kind for x in laid):
+        return KONG if len(laid) == 3 else PUNG
+    return CHOW
+
+
+def _zone_words(zone: str) -> str:
+    kind, side = zone_side(zone)
+    names = {"wall": "the {} wall", "hand": "the {} hand rack", "river": "the {} river",
+             "melds": "the {} meld area"}
+    return names[kind].format(SIDES[side])

@@ -1,0 +1,292 @@
+"""From reader sweeps to tile movements (DESIGN.md tracking, issue 4).
+
+Each physical tile has one place, a zone, at a time. Reads are imperfect: a tile present may be
+missed in a sweep (a dropped read) and a neighbouring antenna may report it (a ghost read). So a
+tile is moved only when its new zone has seen it in `confirm` consecutive sweeps of that zone and
+its old zone has stopped seeing it since; anything less is filtered and counted, anything odd is
+raised as an alert, and nothing is guessed. Alert messages go to the public display, so they never
+name a tile in a concealed zone (a wall or a hand rack); the `tile` field keeps it for the journal.
+"""
+
+from collections import deque
+from dataclasses import dataclass
+
+from engine.tiles import NAMES, kind_of, physical_set
+
+SEATS = "ESWN"
+SEAT_WORDS = ("East", "South", "West", "North")
+ZONE_KINDS = ("wall", "hand", "river", "melds")
+ZONES = tuple(f"{kind}_{seat}" for seat in SEATS for kind in ZONE_KINDS)
+CONCEALED = ("wall", "hand")
+TILE_IDS = range(len(physical_set(with_flowers=True)))
+
+# (source kind, target kind, any seat): without `any seat` the tile stays with one player.
+DEFAULT_LEGAL = frozenset({
+    ("wall", "hand", True),       # the deal, a draw, a replacement
+    ("hand", "river", False),     # a discard
+    ("hand", "melds", False),     # an exposed meld, a flower, a kong
+    ("river", "melds", True),     # a claimed discard
+    ("melds", "hand", False),     # an exposure taken back
+})
+
+
+@dataclass(frozen=True)
+class Move:
+    t: float
+    tile: int
+    source: str
+    target: str
+    flagged: bool = False         # not a legal step: the tile is where it is seen, the path unknown
+
+
+@dataclass(frozen=True)
+class TrackingAlert:
+    t: float
+    kind: str                     # missing, two_places, foreign, jump, unexpected_tile
+    zone: str
+    tile: int | None
+    tag: bytes | None
+    message: str
+
+
+class TrackingError(ValueError):
+    """Input the tracker cannot use; the message names the problem."""
+
+
+def zone_words(zone: str) -> str:
+    """A zone as the display says it: "the South wall", "East's river"."""
+    kind, seat = zone.split("_")
+    who = SEAT_WORDS[SEATS.index(seat)]
+    return f"the {who} wall" if kind == "wall" else f"{who}'s {'hand rack' if kind == 'hand' else kind}"
+
+
+def _named(tile: int, *zones: str) -> str | None:
+    """The tile's name, only if no zone it is mentioned with hides it from the players."""
+    if tile in TILE_IDS and not any(zone.split("_")[0] in CONCEALED for zone in zones):
+        return NAMES[kind_of(tile)]
+    return None
+
+
+class Tracker:
+    """Where each physical tile is, from per-antenna sweeps; see the module docstring."""
+
+    def __init__(self, confirm: int = 2, missing_after: int = 8, legal=DEFAULT_LEGAL):
+        for name, value in (("confirm", confirm), ("missing_after", missing_after)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise TrackingError(f"{name} must be a whole number of sweeps >= 1, got {value!r}")
+        legal = frozenset(legal)
+        for step in legal:
+            if not (isinstance(step, tuple) and len(step) == 3 and step[0] in ZONE_KINDS
+                    and step[1] in ZONE_KINDS and isinstance(step[2], bool)):
+                raise TrackingError(f"legal step {step!r} is not (source kind, target kind, any "
+                                    f"seat) with kinds among {', '.join(ZONE_KINDS)}")
+        self.confirm, self.missing_after, self.legal = confirm, missing_after, legal
+        self.transient_absences = 0    # dropped reads filtered
+        self.transient_sightings = 0   # ghost reads filtered
+        self.moves = self.flagged = self.alerts = 0
+        self._suspended = False
+        self.clear()
+
+    def clear(self) -> None:
+        """The hand is over: the tiles went back into the machine; nothing is tracked until
+        `place`."""
+        self._place: dict[int, str] = {}
+        self._unseen: set[int] = set()
+        # zone -> tile or tag -> the sweeps of its latest `confirm` consecutive sightings there
+        self._streaks: dict[str, dict] = {zone: {} for zone in ZONES}
+        self._start: dict[tuple, int] = {}          # (zone, tile or tag) -> sweep its streak began
+        self._seen_in: dict = {}                    # tile or tag -> zones whose streak is running
+        self._last_seen: dict[tuple, int] = {}      # (zone, tile) -> last sweep of zone seeing it
+        # zone -> its latest `missing_after` sweeps
+        self._swept = {zone: deque([0], maxlen=self.missing_after) for zone in ZONES}
+        self._misses: dict[int, int] = {}           # tile -> consecutive misses in its own zone
+        self._missing: set[int] = set()
+        self._unexpected: set[int] = set()
+        self._raised: dict[tuple, int] = {}         # (kind, zone, tile or tag) -> misses since
+        self._sweep = 0
+
+    def place(self, placements: dict[int, str]) -> None:
+        """The truth at hand start (walls as stacked): tile id -> zone. Clears everything else."""
+        if not isinstance(placements, dict):
+            raise TrackingError(f"placements must map tile ids to zones, got {placements!r}")
+        for tile, zone in placements.items():
+            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in TILE_IDS:
+                raise TrackingError(f"{tile!r} is not a physical tile id (0..{len(TILE_IDS) - 1})")
+            self._check_zone(zone)
+        self.clear()
+        self._place = dict(placements)
+        # Sweeps sent before the walls rose arrive after this: a tile not yet seen where it
+        # was placed is not a dropped read.
+        self._unseen = set(placements)
+
+    def where(self, tile: int) -> str | None:
+        return self._place.get(tile)
+
+    def suspend(self, t: float) -> None:
+        """The reader is lost: no sweeps, so no absence means anything until it is back."""
+        self._suspended = True
+
+    def resume(self, t: float) -> None:
+        """The reader is back: positions are re-established from fresh sweeps only."""
+        self._suspended = False
+        for streaks in self._streaks.values():
+            streaks.clear()
+        self._start.clear()
+        self._seen_in.clear()
+        self._misses.clear()
+
+    def sweep(self, t: float, zone: str, tiles: set[int],
+              unknown: set[bytes] = frozenset()) -> list:
+        """One antenna's complete read: the tiles (ids) and unregistered tags it sees now.
+        Returns the Moves and TrackingAlerts it settles, in a deterministic order."""
+        tiles, unknown = self._checked(t, zone, tiles, unknown)
+        if self._suspended or not self._place:
+            return []
+        self._sweep += 1
+        self._swept[zone].append(self._sweep)
+        out = []
+        for tile in sorted(tiles - self._place.keys()):
+            if tile not in self._unexpected:
+                self._unexpected.add(tile)
+                name = _named(tile, zone)
+                out.append(self._alert(t, "unexpected_tile", zone, tile, None,
+                                       f"a tile not in play this hand{f' ({name})' if name else ''}"
+                                       f" is on {zone_words(zone)}: take it off the table"))
+        tiles &= self._place.keys()
+        self._count(zone, tiles | unknown)
+        for tag in sorted(unknown):
+            if self._confirmed(zone, tag) and ("foreign", zone, tag) not in self._raised:
+                out.append(self._alert(t, "foreign", zone, None, tag,
+                                       f"a tile not of this table's sets is on {zone_words(zone)}:"
+                                       " remove it", raised=True))
+        for tile in sorted(tile for tile, home in self._place.items() if home == zone):
+            if tile in tiles:
+                if self._misses.get(tile) and tile not in self._missing | self._unseen:
+                    self.transient_absences += 1
+                self._missing.discard(tile)
+                self._unseen.discard(tile)
+                self._misses[tile] = 0
+            else:
+                self._misses[tile] = self._misses.get(tile, 0) + 1
+                out += self._settle(t, tile) or self._check_missing(t, tile)
+        for tile in sorted(tiles):
+            if self._seen_in[tile] != {self._place[tile]}:
+                out += self._settle(t, tile)
+        return out
+
+    def _check_zone(self, zone):
+        if zone not in ZONES:
+            raise TrackingError(f"unknown zone {zone!r}: expected one of {', '.join(ZONES)}")
+
+    def _checked(self, t, zone, tiles, unknown):
+        self._check_zone(zone)
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            raise TrackingError(f"sweep of {zone}: time must be a number of seconds, got {t!r}")
+        try:
+            tiles, unknown = set(tiles), set(unknown)
+        except TypeError:
+            raise TrackingError(f"sweep of {zone}: tiles and unknown tags must be sets") from None
+        for tile in tiles:
+            if not isinstance(tile, int) or isinstance(tile, bool):
+                raise TrackingError(f"sweep of {zone}: tile ids are ints, got {tile!r}")
+        for tag in unknown:
+            if not isinstance(tag, bytes):
+                raise TrackingError(f"sweep of {zone}: unknown tags are bytes, got {tag!r}")
+        return tiles, unknown
+
+    def _count(self, zone, seen):
+        """Extend or break the streaks of this zone; raised alerts clear once their cause has
+        been gone for `confirm` sweeps."""
+        streaks = self._streaks[zone]
+        for key in [key for key in streaks if key not in seen]:
+            if (len(streaks.pop(key)) < self.confirm
+                    and (isinstance(key, bytes) or self._place[key] != zone)):
+                self.transient_sightings += 1
+            del self._start[zone, key]
+            self._seen_in[key].discard(zone)
+        for key in seen:
+            if key not in streaks:
+                streaks[key] = deque(maxlen=self.confirm)
+                self._start[zone, key] = self._sweep
+                self._seen_in.setdefault(key, set()).add(zone)
+            streaks[key].append(self._sweep)
+            self._last_seen[zone, key] = self._sweep
+        for raised in [raised for raised in self._raised if raised[1] == zone]:
+            self._raised[raised] = 0 if raised[2] in seen else self._raised[raised] + 1
+            if self._raised[raised] >= self.confirm:
+                del self._raised[raised]
+
+    def _confirmed(self, zone, key) -> bool:
+        return len(self._streaks[zone].get(key, ())) == self.confirm
+
+    def _left(self, tile, home, zone) -> bool:
+        """Has the old zone swept since the first of the new zone's `confirm` latest sightings,
+        and not seen the tile since? (A ghost read just before a real move does not count.)"""
+        first = self._streaks[zone][tile][0]
+        return self._swept[home][-1] > first and self._last_seen.get((home, tile), 0) < first
+
+    def _settle(self, t, tile) -> list:
+        """Move the tile if exactly one other zone has confirmed it and its zone has let it go;
+        a tile confirmed in two places stays put and is raised once."""
+        home = self._place[tile]
+        confirmed = sorted(zone for zone in self._seen_in.get(tile, ()) if zone != home
+                           and self._confirmed(zone, tile))
+        gone = [zone for zone in confirmed if self._left(tile, home, zone)]
+        if len(gone) == 1:
+            return self._move(t, tile, gone[0])
+        if gone:        # let go by its zone but confirmed in several others: no guess
+            pairs = [(gone[0], zone) for zone in gone[1:]]
+        elif self._confirmed(home, tile):   # its zone saw it `confirm` times while read elsewhere
+            pairs = [(home, zone) for zone in confirmed
+                     if self._streaks[home][tile][0] > self._start[zone, tile]]
+        else:
+            pairs = []
+        return [self._alert(t, "two_places", zone, tile, None, self._two_places(tile, first, zone),
+                            raised=True)
+                for first, zone in pairs if ("two_places", zone, tile) not in self._raised]
+
+    def _two_places(self, tile, first, second):
+        what = _named(tile, first, second) or "a tile"
+        return (f"{what} is read both on {zone_words(first)} and on {zone_words(second)}: a "
+                "duplicated tag or a reader fault; check both")
+
+    def _check_missing(self, t, tile) -> list:
+        """Missing: unseen by its zone for `missing_after` sweeps and by every other zone over
+        the same time (a tile read elsewhere, even unsteadily, is on the table)."""
+        home = self._place[tile]
+        window = self._swept[home][0]
+        if (tile in self._missing or self._misses[tile] < self.missing_after
+                or any(self._last_seen.get((zone, tile), 0) >= window for zone in ZONES
+                       if zone != home)):
+            return []
+        self._missing.add(tile)
+        what = _named(tile, home) or "a tile"
+        return [self._alert(t, "missing", home, tile, None,
+                            f"{what} has gone from {zone_words(home)} and is not seen anywhere:"
+                            " find it and put it back")]
+
+    def _move(self, t, tile, target) -> list:
+        source = self._place[tile]
+        self._place[tile] = target
+        self._misses[tile] = 0
+        self._missing.discard(tile)
+        (source_kind, source_seat), (target_kind, target_seat) = (source.split("_"),
+                                                                  target.split("_"))
+        legal = ((source_kind, target_kind, True) in self.legal
+                 or (source_seat == target_seat and (source_kind, target_kind, False) in self.legal))
+        self.moves += 1
+        out = [Move(t, tile, source, target, flagged=not legal)]
+        if not legal:
+            self.flagged += 1
+            what = _named(tile, source, target) or "a tile"
+            out.append(self._alert(t, "jump", target, tile, None,
+                                   f"{what} went from {zone_words(source)} to {zone_words(target)}"
+                                   " without a legal step between: check the hand"))
+        return out
+
+    def _alert(self, t, kind, zone, tile, tag, message, raised=False) -> TrackingAlert:
+        """An alert; a `raised` one is not repeated until its cause has gone from the zone."""
+        if raised:
+            self._raised[kind, zone, tag if tile is None else tile] = 0
+        self.alerts += 1
+        return TrackingAlert(t, kind, zone, tile, tag, message)

@@ -1,0 +1,30 @@
+"""The referee display: a small web server and one page for the table's screen and the
+referee's tablets (DESIGN.md firmware/display, issue 6).
+
+The service behind it is a DisplaySource; `firmware.display.app.create_app` serves it and
+`firmware.display.state.table_state` builds the documents it hands out.
+"""
+
+import asyncio
+from typing import Protocol
+
+
+class ActionRefused(Exception):
+    """A referee action the table cannot carry out now; the message says why (HTTP 409)."""
+
+
+class DisplaySource(Protocol):
+    """What the display needs from the service that runs the table."""
+    table_name: str
+
+    def snapshot(self, referee: bool) -> dict:
+        """The current state document (state.table_state) of the public or referee view."""
+
+    def subscribe(self, referee: bool) -> asyncio.Queue:
+        """A bounded queue (maxsize 100) of updates {"seq", "state", "events"}, one per change;
+        when it is full the source drops the oldest, so a slow page never blocks the table."""
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None: ...
+
+    async def act(self, action: str, body: dict) -> dict:
+        """Carry out a referee action; raise ActionRefused when it cannot be done."""

@@ -1,0 +1,233 @@
+"""The referee display over HTTP: the page, the state documents, their live streams (Server-Sent
+Events) and the referee's actions (DESIGN.md firmware/display, issue 6).
+
+`/` is the referee page and `/table` the public one (the same page code); `/api/...` is the
+public view, `/api/referee/...` the referee's, which needs the PIN or the session it opens.
+SSE is written here on Starlette's StreamingResponse: one update per change and a ping are
+a few lines, and it spares a dependency (sse-starlette) and its global shutdown patching.
+"""
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from engine import tiles
+from firmware.display import ActionRefused, DisplaySource
+from firmware.display.auth import OK, THROTTLED, RefereeAuth
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "mjtable_referee"
+PING_SECONDS = 15.0
+RECONNECT_MS = 2000           # how soon a page's EventSource retries after the table restarts
+TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _text(value) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+FIELDS = {    # what each field must be, and how a wrong one is named
+    "alert": (_count, "an alert id (a whole number)"),
+    "fault": (_count, "a fault id (a whole number)"),
+    "apply": (lambda v: isinstance(v, bool), "true (apply the penalty) or false (waive it)"),
+    "tile": (lambda v: _count(v) and v < TILE_IDS, f"a physical tile id 0..{TILE_IDS - 1}"),
+    "zone": (_text, "the name of a zone (wall, river, meld area, rack)"),
+    "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
+    "referee": (_text, "the referee's name"),
+}
+ACTIONS = {   # action -> its fields; ack takes exactly one of its two
+    "ack": ("alert", "fault"),
+    "rule": ("alert", "apply"),
+    "pause": (),
+    "resume": (),
+    "correct": ("tile", "zone"),
+    "confirm_score": ("hand",),
+    "void_hand": (),
+    "sign_sheet": ("hand", "referee"),
+}
+
+
+def body_problem(action: str, body) -> tuple[str, str] | None:
+    """(field, message) for a body the action cannot take, or None."""
+    if not isinstance(body, dict):
+        return "body", "the body must be a JSON object"
+    allowed = ACTIONS[action]
+    for name in body:
+        if name not in allowed:
+            return name, f"{action} takes no field {name!r} (it takes: " \
+                f"{', '.join(allowed) or 'nothing'})"
+    if action == "ack":
+        if len(body) != 1:
+            return "alert", "ack names exactly one of 'alert' or 'fault'"
+    else:
+        for name in allowed:
+            if name not in body:
+                return name, f"{action} needs the field {name!r}: {FIELDS[name][1]}"
+    for name, value in body.items():
+        valid, meaning = FIELDS[name]
+        if not valid(value):
+            return name, f"field {name!r} must be {meaning}, not {value!r}"
+    return None
+
+
+def _error(status: int, message: str, **extra) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
+    auth = RefereeAuth(referee_pin)
+    streams: set[asyncio.Event] = set()       # one per open stream, set when the server stops
+
+    def refused_credentials(request: Request) -> JSONResponse | None:
+        """None when the request is the referee's: his session cookie, or his PIN as a
+        bearer token (for scripts)."""
+        if auth.has_session(request.cookies.get(COOKIE)):
+            return None
+        scheme, _, pin = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not pin:
+            return JSONResponse({"error": "the referee's PIN is needed: log in"},
+                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        return _pin_refusal(auth.check_pin(pin, time.monotonic()))
+
+    async def page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def public_state(request: Request) -> JSONResponse:
+        return JSONResponse(source.snapshot(referee=False))
+
+    async def public_stream(request: Request) -> StreamingResponse:
+        return _event_stream(source, False, streams)
+
+    async def login(request: Request) -> JSONResponse:
+        body = await _json(request)
+        pin = body.get("pin") if isinstance(body, dict) else None
+        if not isinstance(pin, str) or not pin:
+            return _error(422, "log in with {\"pin\": \"...\"}", field="pin")
+        refusal = _pin_refusal(auth.check_pin(pin, time.monotonic()))
+        if refusal:
+            return refusal
+        response = JSONResponse({"ok": True})
+        response.set_cookie(COOKIE, auth.open_session(), httponly=True, samesite="strict")
+        return response
+
+    async def referee_state(request: Request) -> JSONResponse:
+        return refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
+
+    async def referee_stream(request: Request):
+        return refused_credentials(request) or _event_stream(source, True, streams)
+
+    async def action(request: Request) -> JSONResponse:
+        refusal = refused_credentials(request)
+        if refusal:
+            return refusal
+        name = request.path_params["action"]
+        if name not in ACTIONS:
+            return _error(404, f"no referee action {name!r} (actions: {', '.join(ACTIONS)})")
+        body = await _json(request)
+        problem = body_problem(name, body)
+        if problem:
+            return _error(422, problem[1], field=problem[0])
+        try:
+            return JSONResponse(await source.act(name, body))
+        except ActionRefused as refused:
+            return _error(409, str(refused))
+
+    app = Starlette(routes=[
+        Route("/", page),
+        Route("/table", page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/state", public_state),
+        Route("/api/stream", public_stream),
+        Route("/api/referee/login", login, methods=["POST"]),
+        Route("/api/referee/state", referee_state),
+        Route("/api/referee/stream", referee_stream),
+        Route("/api/referee/{action}", action, methods=["POST"]),
+    ])
+    app.state.streams = streams
+    return app
+
+
+def _pin_refusal(status: int) -> JSONResponse | None:
+    if status == OK:
+        return None
+    if status == THROTTLED:
+        return _error(429, "too many wrong PINs: wait a minute and try again")
+    return _error(403, "wrong PIN")
+
+
+async def _json(request: Request):
+    """The request's JSON body; None when it is not JSON (then the body check names it)."""
+    try:
+        return json.loads(await request.body() or b"{}")
+    except ValueError:
+        return None
+
+
+def _event_stream(source: DisplaySource, referee: bool,
+                  streams: set[asyncio.Event]) -> StreamingResponse:
+    """The current document first (a page that connects or reconnects is whole at once), then
+    each update with its seq as the event id, and a comment line as a ping when idle."""
+    async def updates():
+        stop = asyncio.Event()
+        streams.add(stop)
+        queue = source.subscribe(referee)
+        try:
+            yield f"retry: {RECONNECT_MS}\n" + _data(
+                {"seq": None, "state": source.snapshot(referee), "events": []})
+            while True:
+                update = await _next(queue, stop)
+                if stop.is_set():
+                    return
+                yield ": ping\n\n" if update is None else \
+                    f"id: {update['seq']}\n" + _data(update)
+        finally:
+            source.unsubscribe(queue)
+            streams.discard(stop)
+
+    return StreamingResponse(updates(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _data(update: dict) -> str:
+    return f"data: {json.dumps(update, separators=(',', ':'), allow_nan=False)}\n\n"
+
+
+async def _next(queue: asyncio.Queue, stop: asyncio.Event) -> dict | None:
+    """The next update; None after PING_SECONDS without one, or when the server stops."""
+    get = asyncio.ensure_future(queue.get())
+    halt = asyncio.ensure_future(stop.wait())
+    try:
+        done, _ = await asyncio.wait((get, halt), timeout=PING_SECONDS,
+                                     return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        get.cancel()
+        halt.cancel()
+    return get.result() if get in done else None
+
+
+class DisplayServer(uvicorn.Server):
+    """uvicorn serving the display, ending the open streams when it stops: its graceful
+    shutdown waits for every handler, and a stream never ends by itself (SOFTWARE.md §6,
+    §8 #23). The graceful timeout stays as a second guard."""
+
+    def __init__(self, app: Starlette, host: str, port: int):
+        super().__init__(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                        timeout_graceful_shutdown=2, lifespan="off"))
+        self.display = app
+
+    async def shutdown(self, sockets=None) -> None:
+        for stop in list(self.display.state.streams):
+            stop.set()
+        await super().shutdown(sockets)

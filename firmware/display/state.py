@@ -1,0 +1,160 @@
+"""The state document of one table: everything the display page draws, built from what the
+service holds. The public view is for players and spectators, so it carries no concealed
+tile anywhere: not the hands, not a drawn tile, not a concealed kong's faces, not a penalty
+proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6).
+
+Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
+sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
+engine/tiles.py and its Chinese name; a tile seen from the back is {"back": true}.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+from engine import events as ev
+from engine import tiles
+from engine.session import Session
+from engine.table import Table
+
+SEATS = "ESWN"
+BACK = {"back": True}
+# What the public view passes on of the service's records: nothing a record may add (a
+# fault's tile, say) reaches a public screen unless it is named here.
+ALERT_FIELDS = ("id", "t", "seat", "rule", "message", "needs_ruling", "penalty", "state")
+FAULT_FIELDS = ("id", "t", "device", "kind", "message", "advice", "cleared")
+SHUFFLER_FIELDS = ("state", "set_in_play", "set_ready", "counts", "fault")
+
+
+@dataclass
+class TableView:
+    """What the service knows of its table at one moment (table time `now`)."""
+    table_name: str
+    session: Session
+    table: Table | None                  # None between hands
+    now: float
+    alerts: list[dict] = field(default_factory=list)   # id, t, seat, rule, message,
+    #                            needs_ruling, penalty, state (open/applied/waived/acknowledged)
+    faults: list[dict] = field(default_factory=list)   # id, t, device, kind, message, advice,
+    #                                                    cleared
+    log: list[dict] = field(default_factory=list)      # recent events' to_json(), newest last
+    shuffler: dict = field(default_factory=dict)       # state, set_in_play, set_ready, counts,
+    #                                                    fault
+    dice: dict | None = None             # {"dice": [3, 4], "source": "electronic",
+    #                                       "break": {"seat": "W", "stacks": 12}}
+
+
+def table_state(view: TableView, referee: bool) -> dict:
+    """The document of the referee view (`referee`) or of the public view."""
+    session, table = view.session, view.table
+    wall = table.wall if table is not None else None
+    return {
+        "view": "referee" if referee else "public",
+        "table": view.table_name,
+        "ruleset": session.ruleset.name,
+        "ruleset_title": session.ruleset.title,
+        "t": view.now,
+        "hand_number": session.hand_number,
+        "round_wind": SEATS[session.passes // 4 % 4],     # four deals passed make a round
+        "dealer": session.dealer,
+        "state": table.state if table is not None else "between_hands",
+        "turn": SEATS[table.turn] if table is not None and not table.ended else None,
+        "clocks_paused": table is not None and table.clocks.paused_at is not None,
+        "dice": view.dice,
+        "wall": None if wall is None else {"live": wall.live_count,
+                                           "dead": len(wall.dead_wall_tiles)},
+        "seats": [_seat(view, seat, referee) for seat in range(4)],
+        "last_hand": session.sheet[-1].to_json() if session.sheet else None,
+        "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
+        "faults": view.faults if referee else [_only(f, FAULT_FIELDS) for f in view.faults],
+        "shuffler": view.shuffler if referee else _only(view.shuffler, SHUFFLER_FIELDS),
+        "log": view.log if referee else [public_event(e) for e in view.log],
+    }
+
+
+def tile_json(tile_id: int) -> dict:
+    kind = tiles.kind_of(tile_id)
+    return {"id": tile_id, "tile": tiles.NAMES[kind], "zh": tiles.CHINESE[kind]}
+
+
+def _seat(view: TableView, seat: int, referee: bool) -> dict:
+    session, table = view.session, view.table
+    player = session.player_at(seat)
+    out = {"seat": SEATS[seat], "player": player, "score": session.scores[player],
+           "river": [], "melds": [], "flowers": [], "penalty_tiles": [], "hand_count": 0,
+           "clock_turn": None, "clock_hand": None}
+    if table is not None:
+        held = table.referee.penalty_tiles[seat]
+        out.update(
+            river=[tile_json(t) for t in table.rivers[seat]],
+            melds=[_meld(meld, referee) for meld in table.melds[seat]],
+            flowers=[tile_json(t) for t in table.flowers[seat]],
+            penalty_tiles=[dict(tile_json(t), state=state) for t, state in held.items()],
+            hand_count=len(table.hands[seat]))
+        out["clock_turn"], out["clock_hand"] = _clocks(table, seat, view.now)
+    if referee:
+        hand = table.hands[seat] if table is not None else []
+        out["hand"] = [tile_json(t) for t in sorted(hand, key=tiles.kind_of)]
+    return out
+
+
+def _meld(meld, referee: bool) -> dict:
+    hidden = meld.concealed and not referee
+    return {"kind": meld.kind, "concealed": meld.concealed,
+            "tiles": [BACK] * len(meld.tiles) if hidden else [tile_json(t) for t in meld.tiles],
+            "claimed": None if meld.claimed is None else tile_json(meld.claimed),
+            "from": None if meld.from_seat is None else SEATS[meld.from_seat]}
+
+
+def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:
+    """The seat's turn and hand clocks at `now`: seconds left (None when not running out:
+    not his turn, or no such limit), the limit, whether it is counting down, and the free
+    time (WSOM's preparation after the deal) before it starts to."""
+    clocks = table.clocks
+    left = clocks.snapshot(now)[seat]
+    running = left["running"] and not table.ended
+    free = max(0.0, clocks.free_until - now)
+    turn = {"remaining": _finite(left["turn_left"]), "limit": _finite(clocks.turn_limit(seat)),
+            "running": running, "free": free}
+    if clocks.timing.hand_limit is None:
+        return turn, None
+    return turn, {"remaining": left["hand_left"], "limit": clocks.timing.hand_limit,
+                  "running": running, "free": free}
+
+
+def _finite(seconds: float | None) -> float | None:
+    """None for no limit: an untimed clock has no number to show (and JSON has no infinity)."""
+    return seconds if seconds is not None and math.isfinite(seconds) else None
+
+
+def _only(record: dict, names) -> dict:
+    return {name: record.get(name) for name in names}
+
+
+def _public_alert(alert: dict) -> dict:
+    out = _only(alert, ALERT_FIELDS)
+    if out["penalty"]:
+        out["penalty"] = _public_penalty(out["penalty"])
+    return out
+
+
+def _public_penalty(penalty: dict) -> dict:
+    """A proposed penalty names the tiles that would become penalty tiles; until applied
+    they are still concealed, so the public sees only how many."""
+    return dict(penalty, penalty_tiles=[BACK] * len(penalty.get("penalty_tiles", ())))
+
+
+def public_event(obj: dict) -> dict:
+    """An event as the public may see it: public_json() (no HIDDEN field, no concealed kong's
+    faces), and no faces of a kong declared concealed or of a proposed penalty's tiles. An
+    event the schema does not know is cut to its type, time and seat, since nothing says
+    which of its fields are concealed."""
+    try:
+        event = ev.from_json(obj)
+    except ev.EventError:
+        return {"type": obj.get("type"), "t": obj.get("t"), "seat": obj.get("seat")}
+    out = event.public_json()
+    if isinstance(event, ev.KongDeclared) and len(event.tiles) != 1:   # one: an added kong
+        out.pop("tiles")
+    if isinstance(event, ev.Alert) and event.penalty:
+        out["penalty"] = _public_penalty(event.penalty)
+    return out

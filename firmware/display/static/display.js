@@ -1,0 +1,377 @@
+"use strict";
+// The referee display page (firmware/display). At /table it is the public view, at / the
+// referee's (after the PIN). It draws the state document of firmware/display/state.py as it
+// arrives on the event stream, and counts the clocks down between updates.
+
+const PUBLIC = location.pathname.replace(/\/+$/, "") === "/table";
+const API = PUBLIC ? "/api" : "/api/referee";
+const SEATS = "ESWN";
+const WINDS = {E: ["東", "East"], S: ["南", "South"], W: ["西", "West"], N: ["北", "North"]};
+const PLACES = ["bottom", "right", "top", "left"];  // players 0..3 from above, in turn order
+const STATES = {
+  dice: "rolls the dice", second_roll: "second roll", draw: "to draw", discard: "to discard",
+  claim_window: "calls open", rob_window: "kong may be robbed", won: "hand won",
+  exhausted: "drawn hand 荒牌", between_hands: "between hands",
+};
+const COLOURS = {m: "#b3261e", p: "#1f5fbf", s: "#1d7a3a", f: "#7b3fa0", C: "#c62828",
+  F: "#1d7a3a"};
+const LOG_LENGTH = 20;
+const RETRY_MS = 2000;
+// Tile names of physical ids in events, as engine/tiles.py numbers them (the state
+// document itself always names its tiles).
+const NAMES = [..."mps"].flatMap((suit) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + suit))
+  .concat([..."ESWNCFP"], [1, 2, 3, 4, 5, 6, 7, 8].map((n) => n + "f"));
+
+let shownAt = 0;     // performance.now() at which the clocks' numbers were true
+let latest = null;   // the state document on screen
+
+// -- building DOM ------------------------------------------------------------------------
+
+function present(children) {   // text for strings and numbers; nothing for null or false
+  return children.flat().filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (typeof c === "object" ? c : String(c)));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...present(children));
+  return node;
+}
+
+function fill(id, ...children) {
+  document.getElementById(id).replaceChildren(...present(children));
+}
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// -- tiles -------------------------------------------------------------------------------
+
+function face(t) {
+  const art = svg("svg", {viewBox: "0 0 60 80", class: "face", "aria-hidden": "true"});
+  art.append(svg("rect", {x: 2, y: 2, width: 56, height: 76, rx: 9,
+    class: t.back ? "back" : "front"}));
+  if (t.back) return art;
+  const name = t.tile, suit = name.slice(-1);
+  const glyph = (x, y, size, text, colour) => svg("text", {x, y, "font-size": size,
+    class: "glyph", fill: colour || "#1b1b1b"}, text);
+  if (suit === "m") {
+    art.append(glyph(30, 35, 30, t.zh[0]), glyph(30, 70, 30, t.zh[1], COLOURS.m));
+  } else if (suit === "p" || suit === "s") {
+    art.append(glyph(30, 50, 46, name[0], COLOURS[suit]));
+    art.append(suit === "p"
+      ? svg("circle", {cx: 30, cy: 64, r: 7, fill: "none", stroke: COLOURS.p, "stroke-width": 3})
+      : svg("rect", {x: 26, y: 56, width: 8, height: 17, rx: 4, fill: COLOURS.s}));
+  } else if (name === "P") {
+    art.append(svg("rect", {x: 13, y: 14, width: 34, height: 52, rx: 5, class: "white"}));
+  } else {
+    art.append(glyph(30, 54, suit === "f" ? 38 : 42, t.zh, COLOURS[suit] || COLOURS[name]));
+  }
+  return art;
+}
+
+function tile(t, extra = "") {
+  return el("span", {class: `tile ${extra}`, "data-tile": t.back ? "back" : t.tile,
+    "data-id": t.back ? null : t.id, title: t.back ? "concealed" : `${t.tile} ${t.zh}`},
+  face(t), el("span", {class: "name"}, t.back ? "" : t.tile));
+}
+
+function tileName(id) {
+  if (id === null || id === undefined) return "a tile";
+  return NAMES[id < 136 ? Math.floor(id / 4) : id - 136 + 34];
+}
+
+// -- the table ---------------------------------------------------------------------------
+
+function render(state) {
+  latest = state;
+  shownAt = performance.now();
+  document.body.classList.toggle("paused", state.clocks_paused);
+  const table = document.getElementById("table");
+  table.querySelectorAll(".seat").forEach((node) => node.remove());
+  for (const seat of state.seats) table.append(renderSeat(seat, state));
+  renderCentre(state);
+  renderAlerts(state.alerts);
+  renderFaults(state.faults);
+  renderShuffler(state.shuffler);
+  renderLog(state.log);
+  if (!PUBLIC) updateControls(state);
+  tick();
+}
+
+function renderSeat(seat, state) {
+  const [zh, en] = WINDS[seat.seat];
+  const turn = state.turn === seat.seat;
+  return el("section", {class: `seat place-${PLACES[seat.player]}${turn ? " turn" : ""}`,
+    "data-seat": seat.seat, "data-player": seat.player},
+  el("header", {},
+    el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), " ", en),
+    el("span", {class: "score"}, seat.score),
+    el("span", {class: "player"}, `P${seat.player + 1}${seat.seat === "E" ? " dealer" : ""}`),
+    el("span", {class: "clocks"}, clock("clock-turn", "turn", seat.clock_turn),
+      clock("clock-hand", "hand", seat.clock_hand))),
+  el("div", {class: "hand"}, handTiles(seat)),
+  el("div", {class: "exposed"}, seat.melds.map(meld),
+    seat.flowers.length ? el("span", {class: "flowers"}, seat.flowers.map((t) => tile(t))) : null),
+  el("div", {class: "river"}, rows(seat.river, 6).map((row) =>
+    el("div", {class: "river-row"}, row.map((t) => tile(t))))));
+}
+
+function handTiles(seat) {
+  const penalty = new Map(seat.penalty_tiles.map((t) => [t.id, t.state]));
+  const mark = (t) => (penalty.has(t.id) ? `penalty ${penalty.get(t.id)}` : "");
+  if (seat.hand) return seat.hand.map((t) => tile(t, mark(t)));
+  const backs = Array.from({length: seat.hand_count - seat.penalty_tiles.length},
+    () => tile({back: true}, "small"));
+  return backs.concat(seat.penalty_tiles.map((t) => tile(t, mark(t))));
+}
+
+function meld(m) {
+  const claimed = m.claimed ? m.claimed.id : null;
+  return el("span", {class: `meld ${m.kind}${m.concealed ? " concealed" : ""}`,
+    title: m.from ? `${m.kind} from ${WINDS[m.from][1]}` : m.kind},
+  m.tiles.map((t) => tile(t, !t.back && t.id === claimed ? "sideways" : "")));
+}
+
+function rows(list, size) {
+  const out = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+function clock(kind, label, c) {
+  const timed = c && c.remaining !== null;
+  return el("div", {class: `clock ${kind}${timed ? "" : " idle"}`,
+    "data-remaining": timed ? c.remaining : null, "data-running": timed && c.running,
+    "data-free": timed ? c.free : null},
+  el("span", {class: "label"}, label), el("span", {class: "time"}, "—"));
+}
+
+function tick() {
+  const elapsed = (performance.now() - shownAt) / 1000;
+  for (const node of document.querySelectorAll(".clock[data-remaining]")) {
+    let left = Number(node.dataset.remaining);
+    if (node.hasAttribute("data-running")) left -= Math.max(0, elapsed - Number(node.dataset.free));
+    const shown = Math.floor(left * 10) / 10;   // the colour goes with the number shown
+    node.querySelector(".time").textContent = seconds(shown);
+    node.classList.toggle("warn", shown > 0 && shown < 5);
+    node.classList.toggle("over", shown <= 0);
+  }
+}
+
+function seconds(left) {
+  const sign = left < 0 ? "−" : "", s = Math.abs(left);
+  if (s < 10) return sign + s.toFixed(1);
+  const whole = Math.floor(s);
+  return sign + (whole < 60 ? String(whole)
+    : `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`);
+}
+
+function renderCentre(state) {
+  const turn = state.turn ? WINDS[state.turn] : null;
+  const dice = state.dice;
+  fill("centre",
+    el("div", {class: "table-name"}, `${state.table} · ${state.ruleset_title}`),
+    el("div", {class: "round"}, `${WINDS[state.round_wind][0]} round · hand ${state.hand_number}`),
+    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${turn[1]}` : ""),
+    el("div", {class: "phase"}, STATES[state.state] || state.state),
+    state.clocks_paused ? el("div", {class: "paused-banner"}, "PAUSED") : null,
+    state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
+      el("span", {}, " tiles left"), el("div", {class: "dead"}, `dead wall ${state.wall.dead}`))
+      : null,
+    dice ? el("div", {class: "dice"}, `dice ${dice.dice.join(" ")}` +
+      (dice.break ? ` · break ${WINDS[dice.break.seat][1]} ${dice.break.stacks}` : "")) : null,
+    state.last_hand ? el("div", {class: "last-hand"}, lastHand(state.last_hand)) : null);
+}
+
+function lastHand(row) {
+  const changes = row.changes.map((c, player) => `P${player + 1} ${c > 0 ? "+" : ""}${c}`);
+  return `hand ${row.number}: ${row.result} · ${changes.join("  ")}`;
+}
+
+// -- the side panel ----------------------------------------------------------------------
+
+function renderAlerts(alerts) {
+  fill("alerts", [...alerts].reverse().map((a) => {
+    const open = a.state === "open";
+    const awaits = open && a.penalty && a.penalty.confirm;
+    return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
+      "data-alert-id": a.id},
+    el("div", {class: "meta"}, [a.seat == null ? "" : WINDS[SEATS[a.seat]][1], a.rule, a.state]
+      .filter(Boolean).join(" · ")),
+    el("div", {class: "message"}, a.message),
+    a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    PUBLIC || !open ? null : el("div", {class: "buttons"},
+      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, "Acknowledge"),
+      awaits ? ruling(a.id, true, "Apply") : null, awaits ? ruling(a.id, false, "Waive") : null));
+  }));
+}
+
+function ruling(alert, apply, label) {
+  return el("button", {class: label.toLowerCase(), onclick: () => act("rule", {alert, apply})},
+    label);
+}
+
+function penaltyText(p) {
+  const parts = [p.offence.replaceAll("_", " ")];
+  if (p.points) parts.push(`${p.points} points${p.paid_to_others ? " to each" : ""}`);
+  if (p.effect) parts.push(p.effect.replaceAll("_", " "));
+  if (p.penalty_tiles.length) parts.push(`${p.penalty_tiles.length} penalty tiles`);
+  return `${p.confirm ? "proposed" : "penalty"}: ${parts.join(", ")} (${p.rule})`;
+}
+
+function renderFaults(faults) {
+  fill("faults", [...faults].reverse().map((f) =>
+    el("li", {class: `fault${f.cleared ? " cleared" : ""}`, "data-fault-id": f.id},
+      el("div", {class: "meta"}, `${f.device} · ${f.kind}${f.cleared ? " · cleared" : ""}`),
+      el("div", {class: "message"}, f.message),
+      el("div", {class: "advice"}, f.advice),
+      PUBLIC || f.cleared ? null
+        : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})}, "Acknowledge"))));
+}
+
+function renderShuffler(s) {
+  const counts = s.counts ? Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(", ") : "";
+  fill("shuffler",
+    el("div", {class: "shuffler-state"}, s.state || "—"),
+    el("div", {}, `in play: set ${s.set_in_play ?? "—"} · ready: ${s.set_ready ? "yes" : "no"}`),
+    counts ? el("div", {class: "counts"}, counts) : null,
+    s.fault ? el("div", {class: "fault-text"}, s.fault) : null);
+}
+
+function renderLog(log) {
+  fill("log", log.slice(-LOG_LENGTH).reverse().map((e) =>
+    el("li", {"data-type": e.type}, el("span", {class: "t"}, Number(e.t).toFixed(1)), " ",
+      describe(e))));
+}
+
+function describe(e) {
+  const who = e.seat === null || e.seat === undefined ? "" : WINDS[SEATS[e.seat]][1];
+  const from = (seat) => (seat === null || seat === undefined ? "" : WINDS[SEATS[seat]][1]);
+  switch (e.type) {
+    case "Discarded": return `${who} discards ${tileName(e.tile)}`;
+    case "Drew": return `${who} draws ${e.replacement ? "a replacement" : ""}` +
+      (e.tile === undefined ? "" : ` ${tileName(e.tile)}`);
+    case "Claimed":
+      return `${who} ${e.claim} ${tileName(e.claimed_tile)} from ${from(e.from_seat)}`;
+    case "Konged": return `${who} ${e.kind} kong` + (e.tiles ? ` of ${tileName(e.tiles[0])}` : "");
+    case "FlowerReplaced": return `${who} flower ${tileName(e.tile)}`;
+    case "Won": return `${who} wins ` + (e.from_seat === null ? "by self-draw"
+      : `on ${from(e.from_seat)}'s discard`);
+    case "ExhaustiveDraw": return "the wall is exhausted: drawn hand";
+    case "WallBroken": return `dice ${e.dice.join(" ")}: ${who}'s wall broken, ${e.stacks} stacks`;
+    case "Dealt": return "tiles dealt";
+    case "HandStarted": return `hand ${e.hand_number} starts`;
+    case "Alert": return `alert: ${e.message}`;
+    case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
+    case "PenaltyWaived": return `penalty of alert ${e.alert} waived`;
+    case "ClocksPaused": return "clocks paused";
+    case "ClocksResumed": return "clocks resumed";
+    default: return `${e.type} ${who}`;
+  }
+}
+
+// -- the referee's controls ----------------------------------------------------------------
+
+function buildControls() {
+  const field = (id, label, type) => el("label", {}, label, el("input", {id, type}));
+  fill("controls", el("div", {class: "buttons"},
+    el("button", {id: "pause", onclick: () => act("pause", {})}, "Pause"),
+    el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
+    el("button", {id: "void", onclick: () => confirm("Void this hand?") && act("void_hand", {})},
+      "Void hand")));
+  fill("sheet", el("h2", {}, "Score sheet and corrections"),
+    el("div", {class: "buttons"},
+      el("button", {id: "confirm-score", onclick: () => act("confirm_score",
+        {hand: latest.hand_number})}, "Confirm score"),
+      field("referee-name", "referee ", "text"),
+      el("button", {id: "sign", onclick: () => act("sign_sheet", {hand: latest.hand_number,
+        referee: document.getElementById("referee-name").value})}, "Sign sheet")),
+    el("form", {class: "buttons", onsubmit: (event) => {
+      event.preventDefault();
+      act("correct", {tile: Number(document.getElementById("correct-tile").value),
+        zone: document.getElementById("correct-zone").value});
+    }}, field("correct-tile", "tile id ", "number"), field("correct-zone", "zone ", "text"),
+    el("button", {type: "submit"}, "Correct")));
+}
+
+function updateControls(state) {
+  const controls = document.getElementById("controls");
+  if (controls.hidden) {
+    buildControls();
+    controls.hidden = false;
+    document.getElementById("sheet").hidden = false;
+  }
+  document.getElementById("pause").disabled = state.clocks_paused;
+  document.getElementById("resume").disabled = !state.clocks_paused;
+}
+
+async function act(action, body) {
+  const response = await fetch(`/api/referee/${action}`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const reply = await response.json().catch(() => ({}));
+  if (response.status === 401) return showLogin();
+  notice(response.ok ? `${action.replaceAll("_", " ")}: done`
+    : `${action.replaceAll("_", " ")} refused: ${reply.error || response.status}`, !response.ok);
+}
+
+function notice(text, bad = false) {
+  const node = document.getElementById("notice");
+  node.textContent = text;
+  node.classList.toggle("bad", bad);
+}
+
+// -- connecting ----------------------------------------------------------------------------
+
+function showLogin() {
+  document.getElementById("display").hidden = true;
+  document.getElementById("login").hidden = false;
+  document.getElementById("pin").focus();
+}
+
+function connect() {
+  document.getElementById("login").hidden = true;
+  document.getElementById("display").hidden = false;
+  const stream = new EventSource(`${API}/stream`);
+  stream.onmessage = (message) => {
+    document.body.classList.remove("offline");
+    render(JSON.parse(message.data).state);
+  };
+  stream.onerror = () => {
+    document.body.classList.add("offline");
+    if (stream.readyState === EventSource.CLOSED) setTimeout(start, RETRY_MS);
+  };
+}
+
+async function start() {
+  if (PUBLIC) return connect();
+  const response = await fetch(`${API}/state`).catch(() => null);
+  if (response === null) return setTimeout(start, RETRY_MS);
+  if (response.status === 401 || response.status === 403) return showLogin();
+  connect();
+}
+
+document.getElementById("login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const pin = document.getElementById("pin");
+  const response = await fetch("/api/referee/login", {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({pin: pin.value})});
+  pin.value = "";
+  if (response.ok) return connect();
+  document.getElementById("login-error").textContent = response.status === 429
+    ? "Too many wrong PINs: wait a minute." : "Wrong PIN.";
+});
+
+document.body.classList.toggle("public", PUBLIC);
+setInterval(tick, 100);
+start();

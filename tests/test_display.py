@@ -1,0 +1,568 @@
+"""The referee display (issue 6; DESIGN.md firmware/display; SOFTWARE.md §6): the state
+document of a real engine table, the HTTP API with the referee's PIN, and the live stream.
+
+The display is served from a fake DisplaySource over a real Table dealt by tests/tablekit.py;
+the service implements the same interface later. The public view is what players and
+spectators see, so the tests look for every concealed tile in it.
+"""
+
+import asyncio
+import json
+import re
+import threading
+import time
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from engine import events as ev
+from engine import tiles
+from engine.session import Session
+from firmware.display import ActionRefused, app as display_app
+from firmware.display.app import DisplayServer, create_app
+from firmware.display.auth import LIMIT, OK, THROTTLED, WINDOW, WRONG, RefereeAuth
+from firmware.display.state import TableView, public_event, table_state
+from tests.tablekit import E, N, S, W, Game, of
+
+PIN = "2468"
+WSOM_DICE = ((3, 4), (2, 3))
+CCM_DICE = (3, 4)
+
+
+# -- a table to look at ----------------------------------------------------------------------
+
+def wsom_scene(wsom) -> Game:
+    """East konges four 7p (concealed) and discards 9s; South pungs it and discards N; West's
+    empty call is penalised with two penalty tiles (RULES.md 3.11, 3.9); play goes on to the
+    13th discard, then a wrong call of two of a seat's tiles awaits the referee's ruling."""
+    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""],
+                replacements=["C"])
+    game.start()
+    game.kong(E, "7p 7p 7p 7p")
+    game.draw(E)
+    game.discard(E, "9s")
+    game.claim(S, "pung", "9s 9s")
+    game.close()
+    game.discard(S, "N")
+    empty = game.refused(ev.ClaimDeclared, W, claim="pung", tiles=())
+    game.apply(ev.Ruling, None, alert=empty.id, apply=True)
+    game.close()
+    game.play_through(until=lambda g: len(g.table.discards) >= 13)
+    _wrong_call(game)
+    return game
+
+
+def ccm_scene(ccm) -> Game:
+    """South exposes a flower at the deal and draws its replacement (RULES.md 4.5); East
+    discards, North pungs; play goes on, and a wrong call awaits the referee's ruling."""
+    game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
+    game.start()
+    game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
+    game.draw(S)
+    game.discard(E, "5s")
+    game.claim(N, "pung", "5s 5s")
+    game.close()
+    game.play_through(until=lambda g: len(g.table.discards) >= 9)
+    _wrong_call(game)
+    return game
+
+
+def _wrong_call(game: Game) -> None:
+    """The seat to move discards; the seat opposite calls pung with two tiles of different
+    kinds: a wrong call, whose proposed penalty (WSOM) names those still concealed tiles."""
+    table = game.table
+    seat = table.turn
+    game.ok(ev.TileDiscarded, seat, tile=table.hands[seat][-1])
+    caller = (seat + 2) % 4
+    first = table.hands[caller][0]
+    other = next(t for t in table.hands[caller] if tiles.kind_of(t) != tiles.kind_of(first))
+    alert = game.refused(ev.ClaimDeclared, caller, claim="pung", tiles=(first, other))
+    assert alert.penalty["offence"] == "wrong_call"
+    game.close()
+
+
+def view_of(game: Game, now: float | None = None) -> TableView:
+    """What the service would hold for this game: alerts, a fault, the shuffler, the log."""
+    session = Session(game.ruleset, hand_number=1, scores=[120, -40, 35, -115])
+    applied = {p.alert for p in of(game.log, ev.PenaltyApplied)}
+    broken = of(game.log, ev.WallBroken)[0]
+    return TableView(
+        table_name="T07", session=session, table=game.table,
+        now=game.clock if now is None else now,
+        alerts=[dict(a.to_json(), state="applied" if a.id in applied else "open")
+                for a in of(game.log, ev.Alert)],
+        faults=[{"id": 1, "t": 3.0, "device": "reader N", "kind": "unplugged",
+                 "message": "North's rack reader stopped answering",
+                 "advice": "check its USB cable", "cleared": False}],
+        log=[e.to_json() for e in game.log],
+        shuffler={"state": "shuffling", "set_in_play": "A", "set_ready": False,
+                  "counts": {"lane 1": 34, "lane 2": 33}, "fault": None},
+        dice={"dice": list(broken.dice), "source": "electronic",
+              "break": {"seat": "ESWN"[broken.seat], "stacks": broken.stacks}})
+
+
+def concealed_tiles(table) -> set[int]:
+    """Every tile no player may see on a public screen: the hands (less the penalty tiles,
+    which lie face up, RULES.md 3.9), the concealed kongs, the walls."""
+    hidden = {t for hand in table.hands for t in hand}
+    hidden -= {t for held in table.referee.penalty_tiles for t in held}
+    hidden |= {t for melds in table.melds for m in melds if m.concealed for t in m.tiles}
+    hidden |= {t for side in table.wall.remaining() for t in side if t is not None}
+    return hidden
+
+
+def public_kinds(table) -> set[str]:
+    """Kinds a public screen rightly shows: rivers, exposed melds, flowers, penalty tiles."""
+    shown = [t for river in table.rivers for t in river]
+    shown += [t for melds in table.melds for m in melds if not m.concealed for t in m.tiles]
+    shown += [t for flowers in table.flowers for t in flowers]
+    shown += [t for held in table.referee.penalty_tiles for t in held]
+    return {tiles.NAMES[tiles.kind_of(t)] for t in shown}
+
+
+TILE_FIELDS = {"tile", "tiles", "hand", "hands", "claimed_tile", "win_tile", "penalty_tiles"}
+
+
+def tile_ids(node, key=None) -> set[int]:
+    """Physical ids anywhere in a document: tile objects {"id", "tile"} and the tile fields
+    of events (alert and fault ids are not tiles)."""
+    if isinstance(node, dict):
+        found = {node["id"]} if "tile" in node and isinstance(node.get("id"), int) else set()
+        for name, value in node.items():
+            found |= tile_ids(value, name)
+        return found
+    if isinstance(node, list):
+        return set().union(*(tile_ids(value, key) for value in node))
+    return {node} if key in TILE_FIELDS and type(node) is int else set()
+
+
+def leaks(document: dict, table) -> tuple[set[int], set[str]]:
+    """Concealed ids found in the document, and concealed kinds named by its tile objects."""
+    text = json.dumps(document)
+    hidden = concealed_tiles(table)
+    kinds = {tiles.NAMES[tiles.kind_of(t)] for t in hidden} - public_kinds(table)
+    return tile_ids(document) & hidden, {k for k in kinds if f'"tile": "{k}"' in text}
+
+
+# -- the source the service will be ----------------------------------------------------------
+
+class FakeSource:
+    """A DisplaySource over a TableView: it records the referee's actions and publishes one
+    update per change to every open stream, dropping the oldest for a full queue."""
+
+    def __init__(self, view: TableView):
+        self.view = view
+        self.table_name = view.table_name
+        self.acts: list[tuple[str, dict]] = []
+        self.refusal: str | None = None       # the message of ActionRefused, when set
+        self.seq = 0
+        self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
+
+    def snapshot(self, referee: bool) -> dict:
+        return table_state(self.view, referee)
+
+    def subscribe(self, referee: bool) -> asyncio.Queue:
+        queue = asyncio.Queue(maxsize=100)
+        self.subscribers.append((queue, referee, asyncio.get_running_loop()))
+        return queue
+
+    def unsubscribe(self, queue) -> None:
+        self.subscribers = [s for s in self.subscribers if s[0] is not queue]
+
+    async def act(self, action: str, body: dict) -> dict:
+        self.acts.append((action, body))
+        if self.refusal:
+            raise ActionRefused(self.refusal)
+        for alert in self.view.alerts:
+            if action == "ack" and alert["id"] == body.get("alert"):
+                alert["state"] = "acknowledged"
+                self.publish()
+        return {"done": action}
+
+    def publish(self, events=()) -> None:
+        """One change, from any thread: each stream gets the document of its view."""
+        self.seq += 1
+        for queue, referee, loop in list(self.subscribers):
+            update = {"seq": self.seq, "state": self.snapshot(referee),
+                      "events": [e if referee else public_event(e) for e in events]}
+            loop.call_soon_threadsafe(_put_dropping_oldest, queue, update)
+
+
+def _put_dropping_oldest(queue: asyncio.Queue, update: dict) -> None:
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(update)
+
+
+@contextmanager
+def running_server(app):
+    """The app served by uvicorn (DisplayServer) on a free port in a thread: yields
+    (base URL, server); stops it on the way out."""
+    server = DisplayServer(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def scene(wsom):
+    return wsom_scene(wsom)
+
+
+@pytest.fixture
+def source(scene):
+    return FakeSource(view_of(scene))
+
+
+@pytest.fixture
+def client(source):
+    return TestClient(create_app(source, PIN))
+
+
+def referee(pin=PIN) -> dict:
+    return {"Authorization": f"Bearer {pin}"}
+
+
+def as_sent(document: dict) -> dict:
+    """The document as a client reads it (tuples in events become lists)."""
+    return json.loads(json.dumps(document))
+
+
+# -- the state document ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [wsom_scene, ccm_scene], ids=["wsom", "ccm"])
+def test_public_view_shows_no_concealed_tile(make, wsom, ccm):
+    """Issue 6: the public view names no concealed tile anywhere (hands, drawn tiles, the
+    concealed kong, a proposed penalty's tiles, the event log); the referee view does, which
+    shows the search finds them."""
+    game = make(wsom if make is wsom_scene else ccm)
+    view = view_of(game)
+    public, full = table_state(view, referee=False), table_state(view, referee=True)
+    assert leaks(public, game.table) == (set(), set())
+    standing = {t for side in game.table.wall.remaining() for t in side if t is not None}
+    hidden_ids, hidden_kinds = leaks(full, game.table)
+    assert hidden_ids == concealed_tiles(game.table) - standing and hidden_kinds
+    assert all("hand" not in seat for seat in public["seats"])
+    assert [seat["hand_count"] for seat in public["seats"]] == [len(h) for h in game.table.hands]
+
+
+def test_public_view_keeps_what_lies_face_up(scene):
+    """RULES.md 3.9, 3.7: penalty tiles lie face up and claimed tiles are exposed, so the public
+    sees them; a concealed kong shows its backs; a proposed penalty only its tile count."""
+    public = table_state(view_of(scene), referee=False)
+    west = public["seats"][W]
+    assert {t["id"] for t in west["penalty_tiles"]} == set(scene.table.referee.penalty_tiles[W])
+    assert {t["state"] for t in west["penalty_tiles"]} == {"dead"}     # he has discarded since
+    kong = public["seats"][E]["melds"][0]
+    assert kong["concealed"] and kong["tiles"] == [{"back": True}] * 4
+    pending = [a for a in public["alerts"] if a["state"] == "open" and a["penalty"]]
+    assert pending and all(a["penalty"]["penalty_tiles"] == [{"back": True}] * 2
+                           for a in pending)
+
+
+def test_referee_view_has_the_hands_and_the_kong_faces(scene):
+    """Issue 6: the referee sees every concealed tile, in the notation of engine/tiles.py."""
+    full = table_state(view_of(scene), referee=True)
+    for seat in range(4):
+        shown = full["seats"][seat]["hand"]
+        assert sorted(t["id"] for t in shown) == sorted(scene.table.hands[seat])
+        assert all(t["tile"] == tiles.NAMES[tiles.kind_of(t["id"])] for t in shown)
+    assert [t["tile"] for t in full["seats"][E]["melds"][0]["tiles"]] == ["7p"] * 4
+
+
+def test_a_meld_names_the_claimed_tile_and_whom_it_came_from(scene):
+    """RULES.md 3.7: South's pung shows East's 9s as the claimed tile (drawn sideways)."""
+    pung = table_state(view_of(scene), referee=False)["seats"][S]["melds"][0]
+    east_9s = scene.table.melds[S][0].claimed
+    assert (pung["kind"], pung["from"], pung["claimed"]["id"]) == ("pung", "E", east_9s)
+    assert [t["tile"] for t in pung["tiles"]] == ["9s"] * 3 and not pung["concealed"]
+
+
+def test_document_has_the_centre_of_the_table(scene):
+    """Issue 6: table name, rule book, hand, whose turn, the live wall and the dead wall
+    (WSOM: always 14, RULES.md 3.5), dice and break, seats with wind, player and score."""
+    doc = table_state(view_of(scene), referee=False)
+    table = scene.table
+    assert (doc["table"], doc["ruleset"], doc["hand_number"]) == ("T07", "wsom2006", 1)
+    assert (doc["state"], doc["turn"]) == ("draw", "ESWN"[table.turn])
+    assert doc["wall"] == {"live": table.wall.live_count, "dead": 14}
+    assert doc["dice"]["break"] == {"seat": "W", "stacks": 12}
+    assert [(s["seat"], s["player"], s["score"]) for s in doc["seats"]] == [
+        ("E", 0, 120), ("S", 1, -40), ("W", 2, 35), ("N", 3, -115)]
+    assert [[t["id"] for t in s["river"]] for s in doc["seats"]] == table.rivers
+    json.dumps(doc, allow_nan=False)       # plain JSON: a browser can read it
+
+
+def test_turn_and_hand_clocks_at_table_time(scene):
+    """RULES.md 3.12: the seat to move has 15 s from the previous discard and 3 min a hand;
+    the document gives the seconds left at `now`; a referee pause stops them."""
+    table = scene.table
+    mover, discarded = table.turn, table.discard_times[-1]
+    doc = table_state(view_of(scene, now=discarded + 9.5), referee=False)
+    turn, hand = doc["seats"][mover]["clock_turn"], doc["seats"][mover]["clock_hand"]
+    assert turn == {"remaining": 5.5, "limit": 15, "running": True, "free": 0.0}
+    assert (hand["limit"], hand["running"]) == (180, True)
+    assert hand["remaining"] == 180 - table.clocks.used[mover] - 9.5
+    idle = doc["seats"][(mover + 1) % 4]["clock_turn"]
+    assert idle["remaining"] is None and not idle["running"]
+    table.apply(ev.ClocksPaused(discarded + 9.5, None))
+    doc = table_state(view_of(scene, now=discarded + 30), referee=False)
+    assert doc["clocks_paused"] and doc["seats"][mover]["clock_turn"]["remaining"] == 5.5
+    assert not doc["seats"][mover]["clock_turn"]["running"]
+
+
+def test_ccm_clocks_have_no_hand_limit(ccm):
+    """RULES.md 4.14: CCM times each discard (10 s) but has no budget per hand."""
+    game = ccm_scene(ccm)
+    doc = table_state(view_of(game), referee=False)
+    mover = doc["seats"][game.table.turn]
+    assert mover["clock_turn"]["limit"] == 10 and mover["clock_hand"] is None
+    assert [len(s["flowers"]) for s in doc["seats"]] == [len(f) for f in game.table.flowers]
+
+
+def test_between_hands_the_scores_stay(wsom):
+    """Between hands there is no table: the seats keep wind, player and score, no tiles."""
+    session = Session(wsom, dealer=1, hand_number=4, scores=[10, 20, 30, -60])
+    doc = table_state(TableView("T07", session, None, 0.0), referee=True)
+    assert (doc["state"], doc["turn"], doc["wall"]) == ("between_hands", None, None)
+    assert [(s["seat"], s["player"], s["score"], s["hand"]) for s in doc["seats"]] == [
+        ("E", 1, 20, []), ("S", 2, 30, []), ("W", 3, -60, []), ("N", 0, 10, [])]
+
+
+def test_public_log_hides_draws_deal_and_concealed_kong(scene):
+    """engine/events.py HIDDEN fields and the concealed kong's faces stay out of the public
+    event log, declared or made; an event the schema does not know keeps only its type,
+    time and seat."""
+    log = table_state(view_of(scene), referee=False)["log"]
+    assert all("tile" not in e for e in log if e["type"] == "Drew")
+    assert all("hands" not in e for e in log if e["type"] == "Dealt")
+    kongs = [e for e in log if e["type"] == "Konged" and e["kind"] == "concealed"]
+    assert kongs and all("tiles" not in e for e in kongs)
+    declared = ev.KongDeclared(3.0, E, tuple(scene.table.melds[E][0].tiles)).to_json()
+    assert "tiles" not in public_event(declared)
+    added = ev.KongDeclared(9.0, S, (scene.table.melds[S][0].claimed,)).to_json()
+    assert public_event(added) == added
+    secret = {"type": "ReaderInventory", "t": 1.0, "seat": 2, "tiles": [5, 6, 7]}
+    assert public_event(secret) == {"type": "ReaderInventory", "t": 1.0, "seat": 2}
+
+
+def test_public_view_passes_on_only_the_named_fields_of_records(source, scene):
+    """A record may carry more than the display contract names (a fault's tile may be a
+    concealed one): the public view passes on only the named fields of alerts, faults and
+    the shuffler."""
+    hidden = scene.table.hands[N][0]
+    source.view.faults[0]["tile"] = hidden
+    source.view.alerts[0]["tile"] = hidden
+    source.view.shuffler["tile"] = hidden
+    public = source.snapshot(referee=False)
+    assert "tile" not in public["faults"][0] and "tile" not in public["alerts"][0]
+    assert "tile" not in public["shuffler"]
+    assert public["faults"][0]["advice"] == "check its USB cable"
+    assert source.snapshot(referee=True)["faults"][0]["tile"] == hidden
+
+
+# -- the API and the referee's credentials ---------------------------------------------------
+
+def test_public_state_is_the_public_document(client, source):
+    """Issue 6: GET /api/state is the public view, without hands."""
+    response = client.get("/api/state")
+    assert response.status_code == 200
+    assert response.json() == as_sent(source.snapshot(referee=False))
+
+
+def test_referee_state_needs_the_pin(client, source):
+    """Issue 6: no credentials 401 (asking for a bearer), a wrong PIN 403, the PIN 200."""
+    response = client.get("/api/referee/state")
+    assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+    assert client.get("/api/referee/state", headers=referee("1111")).status_code == 403
+    response = client.get("/api/referee/state", headers=referee())
+    assert response.status_code == 200 and response.json() == as_sent(source.snapshot(referee=True))
+
+
+def test_wrong_pins_are_throttled(client):
+    """Issue 6: after five wrong PINs in a minute every PIN is refused with 429, the right one
+    too, by the login and by a bearer token alike."""
+    for _ in range(LIMIT):
+        assert client.post("/api/referee/login", json={"pin": "0000"}).status_code == 403
+    assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 429
+    assert client.get("/api/referee/state", headers=referee()).status_code == 429
+
+
+def test_throttle_lifts_a_minute_after_the_wrong_pins():
+    """The throttle counts wrong PINs of the last WINDOW seconds (times passed in)."""
+    auth = RefereeAuth(PIN)
+    assert [auth.check_pin("9", t) for t in range(LIMIT)] == [WRONG] * LIMIT
+    assert auth.check_pin(PIN, LIMIT) == THROTTLED
+    assert auth.check_pin(PIN, WINDOW - 0.1) == THROTTLED
+    assert auth.check_pin(PIN, WINDOW) == OK            # the first wrong PIN is a minute old
+
+
+def test_login_sets_a_session_cookie(client):
+    """Issue 6: the PIN opens a session: an HttpOnly SameSite=Strict cookie that alone lets
+    the page in; a made-up cookie does not."""
+    response = client.post("/api/referee/login", json={"pin": PIN})
+    cookie = response.headers["set-cookie"]
+    assert response.status_code == 200 and "httponly" in cookie.lower()
+    assert "samesite=strict" in cookie.lower()
+    assert client.get("/api/referee/state").status_code == 200
+    stranger = TestClient(client.app, cookies={"mjtable_referee": "guessed"})
+    assert stranger.get("/api/referee/state").status_code == 401
+
+
+@pytest.mark.parametrize("login", [{"pin": 2468}, {}, "2468"])
+def test_login_without_a_pin_text_names_the_pin(client, login):
+    """Bad input gets a clear message: the login body is {"pin": "..."}."""
+    response = client.post("/api/referee/login", json=login)
+    assert response.status_code == 422 and response.json()["field"] == "pin"
+
+
+ACTIONS = [
+    ("ack", {"alert": 3}), ("ack", {"fault": 1}), ("rule", {"alert": 3, "apply": False}),
+    ("pause", {}), ("resume", {}), ("correct", {"tile": 17, "zone": "river S"}),
+    ("confirm_score", {"hand": 1}), ("void_hand", {}),
+    ("sign_sheet", {"hand": 1, "referee": "K. Tanaka"}),
+]
+
+
+@pytest.mark.parametrize("action, body", ACTIONS)
+def test_each_action_goes_to_the_source(client, source, action, body):
+    """Issue 6: each referee action is passed to the source with its body; its answer is
+    the reply."""
+    response = client.post(f"/api/referee/{action}", json=body, headers=referee())
+    assert response.status_code == 200 and response.json() == {"done": action}
+    assert source.acts == [(action, body)]
+
+
+def test_actions_need_the_referee(client, source):
+    """Issue 6: an action without credentials is refused (401) before anything else, even
+    an unknown one, and never reaches the table."""
+    assert client.post("/api/referee/pause", json={}).status_code == 401
+    assert client.post("/api/referee/explode", json={}).status_code == 401
+    assert source.acts == []
+
+
+def test_unknown_action_is_404(client, source):
+    response = client.post("/api/referee/explode", json={}, headers=referee())
+    assert response.status_code == 404 and "void_hand" in response.json()["error"]
+    assert source.acts == []
+
+
+@pytest.mark.parametrize("action, body, field", [
+    ("rule", {"alert": 3}, "apply"),
+    ("rule", {"alert": 3, "apply": 1}, "apply"),
+    ("rule", {"alert": "3", "apply": True}, "alert"),
+    ("ack", {}, "alert"),
+    ("ack", {"alert": 3, "fault": 1}, "alert"),
+    ("ack", {"alert": -1}, "alert"),
+    ("correct", {"tile": 144, "zone": "river"}, "tile"),
+    ("correct", {"tile": 17, "zone": " "}, "zone"),
+    ("confirm_score", {"hand": 0}, "hand"),
+    ("sign_sheet", {"hand": 1}, "referee"),
+    ("pause", {"now": True}, "now"),
+    ("pause", [], "body"),
+])
+def test_bad_body_is_422_naming_the_field(client, source, action, body, field):
+    """Issue 6: a body the action cannot take is refused with 422 naming the field."""
+    response = client.post(f"/api/referee/{action}", json=body, headers=referee())
+    assert response.status_code == 422 and response.json()["field"] == field
+    assert field in response.json()["error"] or field == "body"
+    assert source.acts == []
+
+
+def test_body_that_is_not_json_is_422(client):
+    response = client.post("/api/referee/pause", content=b"{pause", headers=referee())
+    assert response.status_code == 422 and response.json()["field"] == "body"
+
+
+def test_refused_action_is_409_with_the_reason(client, source):
+    """A DisplaySource raises ActionRefused when the table cannot do it: 409 with its reason."""
+    source.refusal = "the hand is still being played"
+    response = client.post("/api/referee/confirm_score", json={"hand": 1}, headers=referee())
+    assert response.status_code == 409
+    assert response.json() == {"error": "the hand is still being played"}
+
+
+def test_the_page_and_its_files_are_served_without_outside_links(client):
+    """Issue 6: / (referee) and /table (public) serve the one page; its script and style come
+    from the table itself: no CDN, nothing downloaded."""
+    page = client.get("/")
+    assert page.status_code == 200 and client.get("/table").text == page.text
+    for name in ("display.js", "display.css"):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200
+        assert not re.search(r"""(src=|href=|url\(|import |fetch\()\s*["']?https?:""",
+                             response.text + page.text)
+
+
+# -- the live stream -------------------------------------------------------------------------
+
+def read_event(lines) -> dict:
+    """The fields of the next SSE event (comments kept under ':')."""
+    event: dict = {}
+    for line in lines:
+        if not line:
+            if event:
+                return event
+            continue
+        name, _, value = line.partition(":")
+        event[name] = value.strip()
+    raise AssertionError("the stream ended")
+
+
+def test_stream_sends_the_document_then_each_update(client, source):
+    """Issue 6, SOFTWARE.md §6: the stream opens with the current document, then brings each
+    update as `data:` JSON with `id:` = seq; a closed page unsubscribes."""
+    with client.stream("GET", "/api/stream") as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        lines = response.iter_lines()
+        first = read_event(lines)
+        assert json.loads(first["data"])["state"] == as_sent(source.snapshot(referee=False))
+        discard = ev.Discarded(99.0, S, 17).to_json()
+        source.publish([discard])
+        update = read_event(lines)
+        assert update["id"] == "1"
+        assert json.loads(update["data"]) == as_sent(
+            {"seq": 1, "state": source.snapshot(False), "events": [discard]})
+    assert source.subscribers == []
+
+
+def test_referee_stream_needs_the_pin_and_carries_the_hands(client, source):
+    assert client.get("/api/referee/stream").status_code == 401
+    with client.stream("GET", "/api/referee/stream", headers=referee()) as response:
+        first = read_event(response.iter_lines())
+    assert all("hand" in seat for seat in json.loads(first["data"])["state"]["seats"])
+
+
+def test_idle_stream_pings(client, monkeypatch):
+    """SOFTWARE.md §6: an idle stream sends a comment line every PING_SECONDS, so proxies
+    and the page know it is alive (the interval shortened here)."""
+    monkeypatch.setattr(display_app, "PING_SECONDS", 0.01)
+    with client.stream("GET", "/api/stream") as response:
+        lines = response.iter_lines()
+        read_event(lines)
+        assert read_event(lines) == {"": "ping"}
+
+
+def test_stopping_the_server_ends_open_streams(source):
+    """SOFTWARE.md §8 #23: uvicorn's graceful shutdown waits for every handler; the display
+    server ends its open streams so that it stops at once: the client sees the stream end
+    cleanly, not cut by the graceful timeout."""
+    app = create_app(source, PIN)
+    with running_server(app) as (base, server):
+        with httpx.stream("GET", f"{base}/api/stream", timeout=10) as response:
+            lines = response.iter_lines()
+            read_event(lines)
+            server.should_exit = True
+            assert list(lines) == []             # the end of the body, without an error
+    assert source.subscribers == [] and app.state.streams == set()

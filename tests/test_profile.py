@@ -1,0 +1,160 @@
+"""Table profiles and the tile registry (firmware/profile.py, config/tables/).
+
+Issue 4: a profile describes one table's hardware; every mistake in it is refused at start-up
+with a message naming the file, the section and the key (or the registry's line), never found
+later at the table.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from engine.tiles import NAMES, kind_of
+from firmware.profile import (
+    SIMULATED_PATH,
+    TABLES_DIR,
+    ZONES,
+    ProfileError,
+    load_profile,
+    load_registry,
+    sim_registry_text,
+)
+
+SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
+
+
+def test_the_simulated_profile_loads_with_every_device():
+    """Issue 4: sim.toml runs the simulated table: simulated pins and readers, 16 antennas
+    under the 16 zones, four seats of four buttons, the shuffler's pins and timings."""
+    p = load_profile("sim")
+    assert p.simulated and p.gpio_backend == "sim" and p.ruleset == "wsom2006"
+    assert p.zones_reader.path == p.stacker_reader.path == SIMULATED_PATH
+    assert p.zones_reader.sweep_seconds == 0.25 and p.stacker_reader.sweep_seconds is None
+    assert sorted(p.zones.values()) == sorted(ZONES) and p.zones[0] == "wall_E"
+    assert sorted(p.buttons.values()) == sorted((s, b) for s in range(4)
+                                                for b in ("dice", "claim", "win", "referee"))
+    assert p.shuffler_pins.lanes == (12, 13, 16, 19) and p.shuffler_timing.cycle_limit == 80.0
+    assert p.debounce_seconds == 0.03 and p.claim_window_seconds == 2.0
+    assert len(p.tags) == 288
+
+
+def test_the_reference_pi_profile_describes_real_hardware():
+    """Issue 4: reference-pi.toml is a real Pi 5 table: rpi-lgpio pins clear of UART0 (BCM
+    14/15), readers by their /dev/serial/by-id names, display on the venue network."""
+    p = load_profile("reference-pi")
+    assert not p.simulated and p.gpio_backend == "rpi" and p.host == "0.0.0.0"
+    pins = set(p.buttons) | {p.shuffler_pins.drop, p.shuffler_pins.plate, p.shuffler_pins.lift,
+                             p.shuffler_pins.centre_closed, p.shuffler_pins.lift_top,
+                             *p.shuffler_pins.lanes, *p.shuffler_pins.counters,
+                             *p.shuffler_pins.heads}
+    assert len(pins) == 33 and not pins & {14, 15}
+    for port in (p.zones_reader, p.stacker_reader):
+        assert port.path.startswith("/dev/serial/by-id/")
+
+
+def test_the_registry_has_both_sets_of_144_tiles_with_288_distinct_tags():
+    """Issue 4: sim-tags.csv tags every tile 0..143 of sets A and B, ISO 15693 style (8 bytes
+    from E0), named as engine/tiles.py names them; it is what sim_registry_text() makes."""
+    tags = load_registry(TABLES_DIR / "sim-tags.csv")
+    assert len(tags) == 288
+    assert sorted(tags.values()) == [(s, t) for s in "AB" for t in range(144)]
+    assert all(len(tag) == 8 and tag[0] == 0xE0 for tag in tags)
+    assert (TABLES_DIR / "sim-tags.csv").read_text() == sim_registry_text()
+    lines = sim_registry_text().splitlines()
+    assert lines[1 + 4 * 4 + 2].endswith(",A,18,5m") and NAMES[kind_of(18)] == "5m"
+
+
+def test_an_unknown_profile_name_lists_the_known_ones():
+    with pytest.raises(ProfileError, match=r"unknown table profile 'nope' \(known: .*sim"):
+        load_profile("nope")
+
+
+BROKEN_PROFILES = [
+    # (what is wrong, text replaced in sim.toml, its replacement, the message must contain)
+    ("missing key", "plate = 6 ", "", "[shuffler] plate: missing key"),
+    ("unknown key", 'name = "sim-1"', 'name = "sim-1"\ncolour = "red"',
+     "[table] colour: unknown key"),
+    ("wrong type", "port = 8080", 'port = "8080"', "[display] port: expected an integer"),
+    ("bool for a number", "baud = 115200\nsweep", "baud = true\nsweep",
+     "[readers.zones] baud: expected an integer, got True"),
+    ("zero duration", "settle = 2.0", "settle = 0", "[shuffler] settle: expected a positive"),
+    ("three lanes", "lanes = [12, 13, 16, 19]", "lanes = [12, 13, 16]",
+     "[shuffler] lanes: expected a list of 4 pins"),
+    ("pin used twice", "lift = 20", "lift = 5",
+     "[shuffler] lift: pin 5 is already used by [shuffler] drop"),
+    ("button on a shuffler pin", "E = { dice = 7,", "E = { dice = 18,",
+     "[buttons.E] dice: pin 18 is already used by [shuffler] lift_top"),
+    ("missing button", ", referee = 10 }", " }", "[buttons.E] referee: missing key"),
+    ("unknown seat", "debounce_ms = 30", "X = { dice = 1 }\ndebounce_ms = 30",
+     "[buttons] X: unknown key"),
+    ("antenna used twice", '15 = "melds_N"', '15 = "melds_N"\n00 = "wall_E"',
+     "[readers.zones.antennas] 00: antenna 0 is used twice"),
+    ("antenna out of range", '15 = "melds_N"', '15 = "melds_N"\n256 = "wall_E"',
+     "[readers.zones.antennas] 256: an antenna is a number 0..255"),
+    ("unknown zone", '11 = "river_N"', '11 = "river_X"',
+     "[readers.zones.antennas] 11: unknown zone 'river_X'"),
+    ("uncovered zone", '15 = "melds_N"', "", "[readers.zones.antennas]: no antenna lies "
+     "under melds_N"),
+    ("unknown ruleset", 'ruleset = "wsom2006"', 'ruleset = "mcr"',
+     "[table] ruleset: unknown ruleset 'mcr'"),
+    ("unknown backend", 'backend = "sim"', 'backend = "pigpio"', "[gpio] backend: 'pigpio'"),
+    ("simulated reader on real hardware", "simulated = true", "simulated = false",
+     '[readers.zones] path: "sim" needs a simulated table'),
+    ("unknown section", "[tags]", "[lights]\n[tags]", "[lights]: unknown section"),
+    ("missing section", '[gpio]\nbackend = "sim"', "", "[gpio]: missing section"),
+    ("missing registry", 'registry = "sim-tags.csv"', 'registry = "nope.csv"',
+     "[tags] registry: no such file"),
+    ("not TOML", "port = 8080", "port = = 8080", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("old, new, expected", [case[1:] for case in BROKEN_PROFILES],
+                         ids=[case[0] for case in BROKEN_PROFILES])
+def test_a_broken_profile_is_refused_naming_the_file_section_and_key(tmp_path, old, new,
+                                                                      expected):
+    """Issue 4: a missing or unknown key, a wrong type, a pin or antenna used twice, an unknown
+    zone... are refused at start-up, and the message says where."""
+    assert old in SIM_TEXT
+    shutil.copy(TABLES_DIR / "sim-tags.csv", tmp_path)
+    path = tmp_path / "broken.toml"
+    path.write_text(SIM_TEXT.replace(old, new, 1))
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    assert str(refused.value).startswith(str(path))
+    assert expected in str(refused.value)
+
+
+GOOD_ROWS = ["tag,set,tile,name", "e004000000000001,A,0,1m", "e004000000000002,B,143,8f"]
+BROKEN_REGISTRIES = [
+    ("bad hex", "e00400000000zz03,A,1,1m", "tag 'e00400000000zz03' is not hex"),
+    ("tag of 5 bytes", "e004000003,A,1,1m", "tag e004000003 has 5 bytes"),
+    ("duplicate tag", "e004000000000001,A,1,1m", "tag e004000000000001 is already on line 2"),
+    ("unknown set", "e004000000000003,C,1,1m", "unknown set 'C'"),
+    ("tile out of range", "e004000000000003,A,144,1f", "tile '144' is not a tile id 0..143"),
+    ("tile not a number", "e004000000000003,A,-1,1m", "tile '-1' is not a tile id"),
+    ("set and tile twice", "e004000000000003,B,143,8f", "set B tile 143 already has a tag "
+     "on line 3"),
+    ("name disagrees", "e004000000000003,A,1,5m", "tile 1 is 1m, not '5m'"),
+    ("missing field", "e004000000000003,A,1", "expected 4 fields"),
+]
+
+
+@pytest.mark.parametrize("row, expected", [case[1:] for case in BROKEN_REGISTRIES],
+                         ids=[case[0] for case in BROKEN_REGISTRIES])
+def test_a_broken_registry_is_refused_with_its_line_number(tmp_path, row, expected):
+    """Issue 4: a bad hex, a duplicate tag, an unknown set, a tile id out of range, a (set,
+    tile) given twice are refused with the registry's line number."""
+    path = tmp_path / "tags.csv"
+    path.write_text("\n".join(GOOD_ROWS + [row]) + "\n")
+    with pytest.raises(ProfileError, match=re.escape(f"{path}:4: {expected}")):
+        load_registry(path)
+
+
+def test_a_registry_without_its_header_is_refused_at_line_one(tmp_path):
+    path = tmp_path / "tags.csv"
+    path.write_text("\n".join(GOOD_ROWS[1:]) + "\n")
+    with pytest.raises(ProfileError, match=re.escape(f"{path}:1: the header must be")):
+        load_registry(path)
