@@ -102,9 +102,9 @@ class SimTable:
         self.truth = None
         self.dealer_side = 0
         self._lifted = False
-        self._wake = 0.0
         self._plan_faults()
-        self._script = self._play()
+        self._scripts = [self._play(), self._technician()]
+        self._wake = [0.0, 0.0]
 
     # -- the clock -----------------------------------------------------------------------
 
@@ -121,8 +121,9 @@ class SimTable:
             self.hands_lifted += 1
             self._walls_up()
         self._lifted = lifted
-        while self.t >= self._wake:
-            self._wake = self.t + next(self._script)
+        for n, script in enumerate(self._scripts):
+            while self.t >= self._wake[n]:
+                self._wake[n] = self.t + next(script)
         if self.t >= self.next_heartbeat:       # the stacker says it is alive when idle
             self.next_heartbeat = self.t + 0.5
             self.stacker_reader.heartbeat()
@@ -187,21 +188,26 @@ class SimTable:
             for zone in ZONES:              # the players push the tiles into the centre
                 self.zones[zone] = []
 
-    def _raise_walls(self):
-        """Press raise once the ready lamp is lit; a technician repairs a faulty machine; if
-        the walls will not rise because the table thinks the last hand goes on, the referee
-        is called and voids it."""
-        waited = 0.0
+    def _technician(self):
+        """The venue's technician: when the machine reports a fault he comes over, puts
+        right what was planned to go wrong, and presses retry."""
         while True:
             if self.panel.machine_fault():
-                yield 4.0                   # the technician walks over and fixes it
+                yield 4.0
                 if self.repair == "jam":
                     self.mechanism.clear_jam()
                 elif self.repair == "lost":
                     self.mechanism.return_tile()
                 self.repair = None
                 self.panel.retry()
-            elif self.panel.walls_ready():
+            yield 0.5
+
+    def _raise_walls(self):
+        """Press raise once the ready lamp is lit; if the walls will not rise because the
+        table thinks the last hand goes on, the referee is called and voids it."""
+        waited = 0.0
+        while True:
+            if self.panel.walls_ready():
                 self.session = copy.deepcopy(self.panel.session())   # the scoreboard
                 lifted = self.hands_lifted
                 self.panel.press(self.session.player_at(0), "dice")
@@ -259,7 +265,8 @@ class SimTable:
             source = next(z for z, held in self.zones.items() if tag in held)
             self.zones[source].remove(tag)
             self.zones[target].append(tag)
-            self.true_moves.append((self.session.hand_number, self.t, tile, source, target))
+            if not self.truth.ended:      # afterwards the tiles only go back to the machine
+                self.true_moves.append((self.session.hand_number, self.t, tile, source, target))
 
     def _step(self, truth):
         """The next thing that happens at the table, as simulate.Game does it, in tiles."""
