@@ -119,6 +119,18 @@ class Tracker:
         # was placed is not a dropped read.
         self._unseen = set(placements)
 
+    def correct(self, tile: int, zone: str) -> None:
+        """The referee says where a tile is: believe it and start over from there."""
+        if tile not in self._place:
+            raise TrackingError(f"tile {tile} is not on the table in this hand")
+        self._check_zone(zone)
+        self._place[tile] = zone
+        self._misses[tile] = 0
+        self._missing.discard(tile)
+        self._seen_in.pop(tile, None)
+        for zone_streaks in self._streaks.values():
+            zone_streaks.pop(tile, None)
+
     def where(self, tile: int) -> str | None:
         return self._place.get(tile)
 

@@ -10,6 +10,7 @@ tracking inferred with what the simulated players truly did.
 import asyncio
 import json
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -24,6 +25,8 @@ from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
 from drivers.sim.table import Faults, SimClock, SimTable
 from firmware.config import load_ruleset
+from firmware.desk import Desk
+from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal, JournalError
 from firmware.profile import ProfileError, load_profile
 from firmware.service import TICK, DiceReport, Service, make_buttons
@@ -43,6 +46,8 @@ def add_parser(commands) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated table (default 1)")
     p.add_argument("--journal", metavar="PATH", help="the journal file (default: a new file "
                    "under ./journal/)")
+    p.add_argument("--port", type=int, help="serve the referee display on this port (default: "
+                   "the profile's; 0 for none)")
     p.add_argument("--json-summary", action="store_true",
                    help="print one JSON summary line at the end")
     p.set_defaults(run=run)
@@ -84,6 +89,20 @@ def parse_faults(text: str) -> Faults:
 parse_faults.__name__ = "fault list"        # argparse's message: "invalid fault list value"
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the display cannot listen on host:port, or None (checked before anything starts)."""
+    if not 0 < port < 65536:
+        return f"--port {port}: a port is 1..65535 (0: no display)"
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            return f"the display cannot listen on {host}:{port} ({err.strerror}): choose " \
+                   "another with --port"
+    return None
+
+
 def run(args) -> int:
     try:
         profile = load_profile(args.profile)
@@ -95,6 +114,13 @@ def run(args) -> int:
         print("mjtable run: this build drives the simulated table only; the hardware wiring "
               f"of {profile.path.name} is described but not yet started", file=sys.stderr)
         return 2
+    port = profile.port if args.port is None else args.port
+    if port:
+        problem = port_problem(profile.host, port)
+        if problem:
+            print(f"mjtable run: {problem}", file=sys.stderr)
+            return 2
+    args.port = port
     path = Path(args.journal) if args.journal else Path("journal") / (
         f"{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -181,6 +207,13 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
                      panel, args.seed, args.faults, profile.zones_reader.sweep_seconds,
                      profile.claim_window_seconds, clock)
     shuffler.start(0.0)
+    display = None
+    if args.port:
+        display = DisplayServer(create_app(Desk(service, profile.name), profile.referee_pin),
+                                profile.host, args.port)
+        serving = asyncio.create_task(display.serve())
+        print(f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
+              file=sys.stderr if args.json_summary else sys.stdout, flush=True)
     stop = service.done
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
@@ -197,6 +230,9 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
                 await asyncio.sleep(0.001)         # let the service catch up
     finally:
         worker.cancel()
+        if display is not None:
+            display.should_exit = True
+            await serving
         for reader in readers:
             reader.close()
         zone_sim.close()

@@ -46,10 +46,12 @@ class Service:
         self.profile, self.ruleset, self.registry = profile, ruleset, registry
         self.journal, self.clock, self.shuffler, self.out = journal, clock, shuffler, out
         self.dice = dice or ElectronicDice()
+        self.dice_source = "physical" if isinstance(self.dice, PhysicalDice) else "electronic"
         self.hands_wanted = hands
         self.session = Session(ruleset)
         self.tracker = Tracker()
         self.table = None
+        self.recorded = False           # the hand on the table is on the score sheet
         self.interpreter = None
         self.queue: asyncio.Queue = asyncio.Queue()
         self.stacks: dict[int, bytes] = {}
@@ -243,6 +245,7 @@ class Service:
         dealer_side = self.session.player_at(0)
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
         self.table = self.session.new_table(walls, t)
+        self.recorded = False
         self.journal.hand(self.ruleset.name, self.session.hand_number, walls, t,
                           self.table.chips)
         self.tracker.place({tile: f"wall_{SIDES[lane]}" for lane in range(4)
@@ -259,7 +262,7 @@ class Service:
         for event in inputs:
             self.apply(event)
 
-    def apply(self, event: ev.Event) -> None:
+    def apply(self, event: ev.Event) -> list[ev.Event]:
         """Journal the input (committed), apply it, journal and show what it did."""
         table = self.table
         self.journal.input(event)
@@ -275,10 +278,12 @@ class Service:
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
         self.publish(outputs)
-        if table.ended:
+        if table.ended and not self.recorded:
             self._hand_over(event.t)
+        return outputs
 
     def _hand_over(self, t) -> None:
+        self.recorded = True
         row = self.session.record(self.table)
         self.tracker.clear()
         self.counts["hands"] += 1
