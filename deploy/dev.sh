@@ -23,8 +23,9 @@ command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
     run)
-        # Until the simulated table exists: score a sample hand (seed 000's 125+5+30 example).
-        exec "$venv/bin/mjtable" score "111m 888m 444p 666s 5s" --win 5s --self-drawn --seat S "$@"
+        # The simulated table with its display (config/tables/sim.toml), journal in journal/.
+        cd "$root"
+        exec "$venv/bin/mjtable" run "$@"
         ;;
     test)
         cd "$root"

@@ -7,6 +7,7 @@ service rather than outrun it). `--json-summary` ends with one JSON line compari
 tracking inferred with what the simulated players truly did.
 """
 
+import argparse
 import asyncio
 import json
 import signal
@@ -18,7 +19,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
-from drivers.dice import PhysicalDice
+from drivers.dice import ElectronicDice, PhysicalDice
+from drivers.gpio import GPIOUnavailable, open_pins
 from drivers.readers import Reader
 from drivers.shuffler import Shuffler, ShufflerPins, ShufflerTiming
 from drivers.sim.pins import SimulatedGPIO
@@ -68,7 +70,14 @@ def _speed(text: str) -> float:
 
 
 def parse_faults(text: str) -> Faults:
-    """`drop=0.05,ghost=0.01,jam=1,...` -> Faults; argparse reports a ValueError as bad input."""
+    """`drop=0.05,ghost=0.01,jam=1,...` -> Faults; a bad item is named in the error."""
+    try:
+        return _faults(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{text!r}: {err}") from None
+
+
+def _faults(text: str) -> Faults:
     faults = Faults()
     for item in filter(None, text.split(",")):
         name, _, value = item.partition("=")
@@ -82,11 +91,9 @@ def parse_faults(text: str) -> Faults:
         elif name == "slow" and value in ("E", "S", "W", "N"):
             faults.slow = value
         else:
-            raise ValueError(f"unknown fault {item!r}")
+            raise ValueError(f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
+                             "foreign=N, unplug=N, slow=E|S|W|N)")
     return faults
-
-
-parse_faults.__name__ = "fault list"        # argparse's message: "invalid fault list value"
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -110,10 +117,6 @@ def run(args) -> int:
         print(f"mjtable run: {err}", file=sys.stderr)
         return 2
     ruleset = load_ruleset(args.ruleset or profile.ruleset)
-    if not profile.simulated:
-        print("mjtable run: this build drives the simulated table only; the hardware wiring "
-              f"of {profile.path.name} is described but not yet started", file=sys.stderr)
-        return 2
     port = profile.port if args.port is None else args.port
     if port:
         problem = port_problem(profile.host, port)
@@ -129,8 +132,14 @@ def run(args) -> int:
     except JournalError as err:
         print(f"mjtable run: {err}", file=sys.stderr)
         return 2
-    with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
-        summary = asyncio.run(simulated_table(args, profile, ruleset, journal, Path(folder)))
+    try:
+        with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
+            summary = asyncio.run(
+                simulated_table(args, profile, ruleset, journal, Path(folder))
+                if profile.simulated else hardware_table(args, profile, ruleset, journal))
+    except GPIOUnavailable as err:
+        print(f"mjtable run: {err}", file=sys.stderr)
+        return 2
     summary["journal"] = str(path)
     if args.json_summary:
         print(json.dumps(summary))
@@ -177,68 +186,100 @@ class SimPanel:
         self.service.void_hand(self.service.clock(), reason)
 
 
+class Rig:
+    """The service and the devices the profile wires to it, as Klipper builds its objects
+    from config sections. `gpio` is a pin module (simulated or rpi-lgpio), `clock` the
+    table's clock, `paths` the two readers' device paths (zones, stacker)."""
+
+    def __init__(self, args, profile, ruleset, journal, gpio, clock, dice, paths, loop):
+        per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
+        self.shuffler = Shuffler(gpio, ShufflerPins(**vars(profile.shuffler_pins)),
+                                 ShufflerTiming(**vars(profile.shuffler_timing)), per_lane,
+                                 lambda record: self.service.record(record, record.t), clock)
+        out = (lambda line: None) if args.json_summary else \
+            (lambda line: print(line, flush=True))
+        self.service = service = Service(profile, ruleset, profile.tags, journal, clock,
+                                         self.shuffler, dice, out, args.hands)
+        # Button edges come on the GPIO library's thread: hand them to the loop.
+        make_buttons(gpio, profile, lambda press: loop.call_soon_threadsafe(
+            service.record, press, press.t), clock)
+        service.zones_path = paths[0]
+        on_record = service.from_thread(loop)
+        self.readers = [Reader(path, on_record, backoff_max=0.2) for path in paths]
+        for reader in self.readers:
+            service.readers_online[reader.path] = True
+            reader.start()
+        self.display = self.serving = None
+        if args.port:
+            self.display = DisplayServer(create_app(Desk(service, profile.name),
+                                                    profile.referee_pin),
+                                         profile.host, args.port)
+            self.serving = asyncio.create_task(self.display.serve())
+            print(f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
+                  file=sys.stderr if args.json_summary else sys.stdout, flush=True)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, service.done.set)
+        self.worker = asyncio.create_task(service.run())
+
+    async def stop(self) -> None:
+        self.worker.cancel()
+        if self.display is not None:
+            self.display.should_exit = True
+            await self.serving
+        for reader in self.readers:
+            reader.close()
+        self.shuffler.close()
+
+
 async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict:
     """Build the simulated table around the service, play, and return the summary."""
     loop = asyncio.get_running_loop()
     clock = SimClock()
     gpio = SimulatedGPIO()
-    per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
-    service_ref = {}
-    shuffler = Shuffler(gpio, ShufflerPins(**vars(profile.shuffler_pins)),
-                        ShufflerTiming(**vars(profile.shuffler_timing)), per_lane,
-                        lambda record: service_ref["s"].record(record, record.t), clock)
-    out = (lambda line: None) if args.json_summary else (lambda line: print(line, flush=True))
-    service = Service(profile, ruleset, profile.tags, journal, clock, shuffler, PhysicalDice(),
-                      out, args.hands)
-    service_ref["s"] = service
-    make_buttons(gpio, profile, service, clock)
-    zone_sim = SimReader(folder / "zones")
-    stacker_sim = SimReader(folder / "stacker")
-    service.zones_path = str(folder / "zones")
-    on_record = service.from_thread(loop)
-    readers = [Reader(str(folder / "zones"), on_record, backoff_max=0.2),
-               Reader(str(folder / "stacker"), on_record, backoff_max=0.2)]
-    for reader in readers:
-        service.readers_online[reader.path] = True
-        reader.start()
-    panel = SimPanel(service, shuffler, gpio, profile)
+    zone_sim, stacker_sim = SimReader(folder / "zones"), SimReader(folder / "stacker")
+    rig = Rig(args, profile, ruleset, journal, gpio, clock, PhysicalDice(),
+              (str(folder / "zones"), str(folder / "stacker")), loop)
+    service = rig.service
+    panel = SimPanel(service, rig.shuffler, gpio, profile)
     tags = {owner: tag for tag, owner in profile.tags.items()}
-    table = SimTable(ruleset, tags, gpio, shuffler.pins, zone_sim, stacker_sim, profile.zones,
-                     panel, args.seed, args.faults, profile.zones_reader.sweep_seconds,
-                     profile.claim_window_seconds, clock)
-    shuffler.start(0.0)
-    display = None
-    if args.port:
-        display = DisplayServer(create_app(Desk(service, profile.name), profile.referee_pin),
-                                profile.host, args.port)
-        serving = asyncio.create_task(display.serve())
-        print(f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
-              file=sys.stderr if args.json_summary else sys.stdout, flush=True)
-    stop = service.done
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    worker = asyncio.create_task(service.run())
+    table = SimTable(ruleset, tags, gpio, rig.shuffler.pins, zone_sim, stacker_sim,
+                     profile.zones, panel, args.seed, args.faults,
+                     profile.zones_reader.sweep_seconds, profile.claim_window_seconds, clock)
+    rig.shuffler.start(0.0)
     began = time.monotonic()
     try:
-        while not stop.is_set():
+        while not service.done.is_set():
             table.tick(TICK)
             panel.release(table.t)
             service.record(("tick",))
             ahead = began + table.t / args.speed - time.monotonic()
             await asyncio.sleep(max(ahead, 0))
-            while service.queue.qsize() > 200 and not stop.is_set():
+            while service.queue.qsize() > 200 and not service.done.is_set():
                 await asyncio.sleep(0.001)         # let the service catch up
     finally:
-        worker.cancel()
-        if display is not None:
-            display.should_exit = True
-            await serving
-        for reader in readers:
-            reader.close()
+        await rig.stop()
         zone_sim.close()
         stacker_sim.close()
-        shuffler.close()
     return summarise(service, table, time.monotonic() - began)
+
+
+async def hardware_table(args, profile, ruleset, journal) -> dict:
+    """The table's own devices: pins from the profile's backend, readers at their device
+    paths, electronic dice; the timers polled on the loop."""
+    loop = asyncio.get_running_loop()
+    rig = Rig(args, profile, ruleset, journal, open_pins(profile.gpio_backend), time.monotonic,
+              ElectronicDice(), (profile.zones_reader.path, profile.stacker_reader.path), loop)
+    rig.shuffler.start(time.monotonic())
+    ticker = asyncio.create_task(rig.service.ticker(TICK))
+    try:
+        await rig.service.done.wait()
+    finally:
+        ticker.cancel()
+        await rig.stop()
+    service = rig.service
+    return {"hands": service.counts["hands"], "events": service.counts["events"],
+            "alerts": service.counts["alerts"], "faults": len(service.faults),
+            "ruleset": ruleset.name, "scores": list(service.session.scores)}
 
 
 def summarise(service, table, seconds: float) -> dict:

@@ -349,7 +349,6 @@ _ADVICE = {
 }
 
 
-def make_buttons(gpio, profile, service, clock):
-    """The players' buttons, reporting presses to the service."""
-    return Buttons(gpio, profile.buttons, lambda press: service.record(press, press.t), clock,
-                   profile.debounce_seconds)
+def make_buttons(gpio, profile, report, clock):
+    """The players' buttons, reporting each press to `report`."""
+    return Buttons(gpio, profile.buttons, report, clock, profile.debounce_seconds)
