@@ -267,9 +267,13 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
     """The table's own devices: pins from the profile's backend, readers at their device
     paths, electronic dice; the timers polled on the loop."""
     loop = asyncio.get_running_loop()
-    rig = Rig(args, profile, ruleset, journal, open_pins(profile.gpio_backend), time.monotonic,
+    began = time.monotonic()
+
+    def clock() -> float:                   # seconds since the service started: monotonic
+        return time.monotonic() - began
+    rig = Rig(args, profile, ruleset, journal, open_pins(profile.gpio_backend), clock,
               ElectronicDice(), (profile.zones_reader.path, profile.stacker_reader.path), loop)
-    rig.shuffler.start(time.monotonic())
+    rig.shuffler.start(clock())
     ticker = asyncio.create_task(rig.service.ticker(TICK))
     try:
         await rig.service.done.wait()
