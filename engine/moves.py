@@ -40,11 +40,14 @@ class Interpreter:
     """Turns movements and buttons into inputs for one hand's `table` (read, never changed).
 
     `dealer_side` is the physical side where East sits; `claim_window` how long calls on a
-    discard stay open (seconds, from the table profile).
+    discard stay open (seconds, from the table profile); `settle` how long the tracking takes
+    to confirm a movement, so that a button is read only once the moves made before it are
+    known (a button is seen at once, a tile only after a few sweeps).
     """
 
-    def __init__(self, table, dealer_side: int, claim_window: float):
+    def __init__(self, table, dealer_side: int, claim_window: float, settle: float = 0.0):
         self.table, self.dealer_side, self.claim_window = table, dealer_side, claim_window
+        self.settle = settle
         self.to_deal: list[set[int]] = [set(), set(), set(), set()]
         self.exposing: list[list[int]] = [[], [], [], []]   # tiles laid out, not yet an input
         self.window_opened: float | None = None
@@ -115,8 +118,9 @@ class Interpreter:
         """A seat's win button: a self-drawn win on its turn, else a call to win.
 
         A player calls on a discard he sees; the table sees it a moment later, once the
-        readers confirm it. A press the hand's state cannot take yet is held for `WIN_HOLD`
-        seconds, until the discard (or the player's own draw) is seen."""
+        readers confirm it. So every press is read `settle` seconds late, and one the hand's
+        state still cannot take is held up to `WIN_HOLD` seconds, until the discard (or the
+        player's own draw) is seen."""
         if name != "win":
             return []
         self.held_wins[self.seat(side)] = t
@@ -134,6 +138,8 @@ class Interpreter:
     def _held_wins(self, t: float) -> list:
         table, inputs = self.table, []
         for seat, pressed in sorted(self.held_wins.items()):
+            if t - pressed < self.settle:
+                continue
             if table.state in ("claim_window", "rob_window"):
                 inputs.append(ev.ClaimDeclared(t, seat, "win"))
             elif table.state == "discard" and seat == table.turn and not table.owes[seat]:

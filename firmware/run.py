@@ -204,8 +204,8 @@ class Rig:
         make_buttons(gpio, profile, lambda press: loop.call_soon_threadsafe(
             service.record, press, press.t), clock)
         service.zones_path = paths[0]
-        on_record = service.from_thread(loop)
-        self.readers = [Reader(path, on_record, backoff_max=0.2) for path in paths]
+        self.readers = [Reader(path, service.from_thread(loop, path), backoff_max=0.2)
+                        for path in paths]
         for reader in self.readers:
             service.readers_online[reader.path] = True
             reader.start()
@@ -237,8 +237,8 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
     clock = SimClock()
     gpio = SimulatedGPIO()
     zone_sim, stacker_sim = SimReader(folder / "zones"), SimReader(folder / "stacker")
-    rig = Rig(args, profile, ruleset, journal, gpio, clock, PhysicalDice(),
-              (str(folder / "zones"), str(folder / "stacker")), loop)
+    paths = (str(folder / "zones"), str(folder / "stacker"))
+    rig = Rig(args, profile, ruleset, journal, gpio, clock, PhysicalDice(), paths, loop)
     service = rig.service
     panel = SimPanel(service, rig.shuffler, gpio, profile)
     tags = {owner: tag for tag, owner in profile.tags.items()}
@@ -254,8 +254,10 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
             service.record(("tick",))
             ahead = began + table.t / args.speed - time.monotonic()
             await asyncio.sleep(max(ahead, 0))
-            while service.queue.qsize() > 200 and not service.done.is_set():
-                await asyncio.sleep(0.001)         # let the service catch up
+            while not service.done.is_set() and (service.queue.qsize() > 200 or (
+                    service.readers_online.get(paths[0]) and (zone_sim.heartbeat_seq -
+                                                              service.heartbeats.get(paths[0], 0)) % 256 > 2)):
+                await asyncio.sleep(0.001)         # the service reads behind: let it catch up
     finally:
         await rig.stop()
         zone_sim.close()

@@ -58,6 +58,7 @@ class Service:
         self.walls_ready: list[list[int]] | None = None
         self.set_in_play = None
         self.readers_online: dict[str, bool] = {}
+        self.heartbeats: dict[str, int] = {}
         self.zones_path = profile.zones_reader.path     # the run may put a simulated one
         self.faults: list[ev.Fault] = []
         self.open_faults: dict[tuple[str, str], ev.Fault] = {}
@@ -73,9 +74,13 @@ class Service:
         """Queue a device record seen at time t (now if None); call on the loop thread."""
         self.queue.put_nowait((self.clock() if t is None else t, item))
 
-    def from_thread(self, loop):
-        """A callback for driver threads (the serial readers): stamp now, queue on the loop."""
+    def from_thread(self, loop, source: str = ""):
+        """A callback for a driver thread (a serial reader): stamp now, queue on the loop.
+        The latest heartbeat seen from each source is kept, so a simulation can tell how far
+        behind the readers the service is."""
         def on_record(item):
+            if isinstance(item, readers.Heartbeat):
+                self.heartbeats[source] = item.seq
             loop.call_soon_threadsafe(self.queue.put_nowait, (self.clock(), item))
         return on_record
 
@@ -250,8 +255,10 @@ class Service:
                           self.table.chips)
         self.tracker.place({tile: f"wall_{SIDES[lane]}" for lane in range(4)
                             for tile in lanes[lane]})
+        sweep = self.profile.zones_reader.sweep_seconds or 0.25
         self.interpreter = Interpreter(self.table, dealer_side,
-                                       self.profile.claim_window_seconds)
+                                       self.profile.claim_window_seconds,
+                                       settle=(self.tracker.confirm + 1) * sweep)
         self.out(f"{t:9.1f}  hand {self.session.hand_number}: East sits on the "
                  f"{SIDES[dealer_side]} side; walls of set {tile_set} up")
         self.publish([])

@@ -43,6 +43,7 @@ class SimReader:
         self.discarded = 0
         self.last_sweep: tuple[Inventory, ...] = ()
         self._seq = 0
+        self.heartbeat_seq = 0        # the latest heartbeat sent
         self._pty = threading.Lock()  # the writer holds it while it writes; unplug waits
         self._master: int | None = None
         self._slave: int | None = None
@@ -64,6 +65,7 @@ class SimReader:
 
     def heartbeat(self) -> None:
         self._send(encode_heartbeat(self._seq))
+        self.heartbeat_seq = self._seq
         self._seq = (self._seq + 1) & 0xFF
 
     def error(self, code: int, antenna: int = NO_ANTENNA) -> None:

@@ -133,6 +133,7 @@ class SimTable:
             for name, n in self.zone_reader.sweep(seen, self.read_rng, self.faults.drop,
                                                    self.faults.ghost).items():
                 self.faults.injected[name] = self.faults.injected.get(name, 0) + n
+            self.zone_reader.heartbeat()        # marks the sweep's end for flow control
 
     # -- the machine ---------------------------------------------------------------------
 
