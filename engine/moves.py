@@ -18,7 +18,7 @@ from engine.calls import seat_name
 from engine.hand import CHOW, KONG, PUNG
 
 SIDES = "ESWN"
-WIN_HOLD = 3.0          # seconds a win press waits for the discard or draw it answers
+HOLD = 3.0              # seconds a press or a move seen early waits for what comes before it
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class Interpreter:
         self.exposing: list[list[int]] = [[], [], [], []]   # tiles laid out, not yet an input
         self.window_opened: float | None = None
         self.held_wins: dict[int, float] = {}               # seat -> when he pressed win
+        self.held: list[tuple[float, ev.Event]] = []        # draws and discards seen early
 
     def seat(self, side: int) -> int:
         return (side - self.dealer_side) % 4
@@ -94,9 +95,9 @@ class Interpreter:
             if tile in self.to_deal[seat]:
                 self.to_deal[seat].discard(tile)
                 return []
-            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile)]
+            return self._in_turn(t, ev.TileDrawn(t, seat, tile))
         if src == "hand" and dst == "river" and src_side == dst_side:
-            return [ev.TileDiscarded(t, seat, tile)]
+            return self._in_turn(t, ev.TileDiscarded(t, seat, tile))
         if src == "hand" and dst == "melds" and src_side == dst_side:
             if tiles.is_flower(tiles.kind_of(tile)):
                 return [ev.FlowerExposed(t, seat, tile)]
@@ -119,7 +120,7 @@ class Interpreter:
 
         A player calls on a discard he sees; the table sees it a moment later, once the
         readers confirm it. So every press is read `settle` seconds late, and one the hand's
-        state still cannot take is held up to `WIN_HOLD` seconds, until the discard (or the
+        state still cannot take is held up to `HOLD` seconds, until the discard (or the
         player's own draw) is seen."""
         if name != "win":
             return []
@@ -129,11 +130,27 @@ class Interpreter:
     def poll(self, t: float) -> list:
         """Held win presses that now make sense, and the calls closed once their time is
         over (the table's claim window)."""
-        inputs = self._held_wins(t)
+        inputs = self._held_wins(t) or self._held_moves(t)
         if self.table.state in ("claim_window", "rob_window") and self.window_opened is not None \
-                and t - self.window_opened >= self.claim_window:
+                and t - self.window_opened >= self.claim_window and (
+                    not self._laying_out() or t - self.window_opened >= self.claim_window + HOLD):
             inputs += self._close_calls(t)
         return inputs
+
+    def _laying_out(self) -> bool:
+        """A caller has laid out part of a meld: his other tiles are still being read."""
+        if self.table.state != "claim_window":
+            return False
+        discarder, discard = self.table.discards[-1]
+        kind = tiles.kind_of(discard)
+        for seat, laid in enumerate(self.exposing):
+            if not laid or seat == discarder:
+                continue
+            kinds = sorted([tiles.kind_of(x) for x in laid] + [kind])
+            run = len(kinds) == 3 and kinds[0] + 1 == kinds[1] == kinds[2] - 1
+            if len(set(kinds)) > 1 and not run or len(kinds) < 3:
+                return True
+        return False
 
     def _held_wins(self, t: float) -> list:
         table, inputs = self.table, []
@@ -144,12 +161,46 @@ class Interpreter:
                 inputs.append(ev.ClaimDeclared(t, seat, "win"))
             elif table.state == "discard" and seat == table.turn and not table.owes[seat]:
                 inputs.append(ev.WinDeclared(t, seat))
-            elif t - pressed >= WIN_HOLD:
+            elif t - pressed >= HOLD:
                 inputs.append(ev.WinDeclared(t, seat))     # the engine says why it is wrong
             else:
                 continue
             del self.held_wins[seat]
         return inputs
+
+    def _in_turn(self, t: float, event) -> list:
+        """A draw or a discard, or None yet: one seen before the move that precedes it at
+        the table (a discard whose reads were dropped a sweep or two, then the next
+        player's draw) waits up to `HOLD` seconds for it, so the engine sees the hand in
+        the order it was played."""
+        if not self._in_order(event):
+            self.held.append((t, event))
+            return []
+        return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
+
+    def _in_order(self, event) -> bool:
+        table, seat = self.table, event.seat
+        if isinstance(event, ev.TileDiscarded):
+            return table.state == "discard" and seat == table.turn and not table.owes[seat]
+        if table.state == "claim_window":
+            return seat == (table.discarder + 1) % 4
+        if table.state == "rob_window":
+            return seat == table.added_kong[0]
+        return table.state == "draw" and seat == table.turn or \
+            table.state == "discard" and bool(table.owes[seat])
+
+    def _held_moves(self, t: float) -> list:
+        """A held draw or discard that is now in order, else one that has waited long enough
+        (the engine then says what is wrong with it); one at a time, since each changes the
+        hand's state."""
+        ready = [h for h in self.held if self._in_order(h[1])] or \
+            [h for h in self.held if t - h[0] >= HOLD]
+        if not ready:
+            return []
+        self.held.remove(ready[0])
+        event = ready[0][1]
+        event = type(event)(t, event.seat, event.tile)
+        return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
 
     # -- helpers -------------------------------------------------------------------------
 
