@@ -35,6 +35,11 @@ CMD_INVENTORY = 0x01
 CMD_STACKED = 0x02
 CMD_HEARTBEAT = 0x03
 CMD_ERROR = 0x04
+CMD_BUTTON = 0x05
+
+# SeatButton's BUTTON codes on the wire: 0 dice/raise, 1 claim, 2 win, 3 call the referee
+# (the buttons of drivers/buttons.py, when a seat's panel is wired to the reader's board).
+BUTTON_CODES = ("dice", "claim", "win", "referee")
 
 # ReaderError codes (drivers/README.md); other codes are passed on unchanged.
 ERR_ANTENNA = 0x01
@@ -79,6 +84,15 @@ class ReaderError:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatButton:
+    """A player pressed a button wired to the reader's board (debounced there): `side` 0..3
+    is the table side E S W N, `button` one of BUTTON_CODES."""
+
+    side: int
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReaderLost:
     """Host side: the reader on `path` went away (unplugged, unopenable or silent)."""
 
@@ -93,7 +107,7 @@ class ReaderBack:
     path: str
 
 
-FrameRecord = Union[Inventory, Stacked, Heartbeat, ReaderError]
+FrameRecord = Union[Inventory, Stacked, Heartbeat, ReaderError, SeatButton]
 Record = Union[FrameRecord, ReaderLost, ReaderBack]
 
 
@@ -148,6 +162,13 @@ def encode_error(code: int, antenna: int = NO_ANTENNA) -> bytes:
     return _frame(CMD_ERROR, bytes([code, antenna]))
 
 
+def encode_button(side: int, button: str) -> bytes:
+    if side not in range(4) or button not in BUTTON_CODES:
+        raise ValueError(f"a seat button is side 0..3 and one of {BUTTON_CODES}, "
+                         f"not {side}, {button!r}")
+    return _frame(CMD_BUTTON, bytes([side, BUTTON_CODES.index(button)]))
+
+
 def encode(record: FrameRecord) -> bytes:
     """The frame of any reader record (the inverse of `FrameParser`)."""
     if isinstance(record, Inventory):
@@ -158,6 +179,8 @@ def encode(record: FrameRecord) -> bytes:
         return encode_heartbeat(record.seq)
     if isinstance(record, ReaderError):
         return encode_error(record.code, record.antenna)
+    if isinstance(record, SeatButton):
+        return encode_button(record.side, record.button)
     raise TypeError(f"not a reader record: {record!r}")
 
 
@@ -183,7 +206,7 @@ def _expected_len(body_len: int, cmd_and_fields: bytes) -> int | None:
         return 4 + size if size in UID_SIZES else _BAD
     if cmd == CMD_HEARTBEAT:
         return 2
-    if cmd == CMD_ERROR:
+    if cmd in (CMD_ERROR, CMD_BUTTON):
         return 3
     return _BAD
 
@@ -203,6 +226,8 @@ def _decode(body: bytes) -> FrameRecord | None:
         return Heartbeat(body[1])
     if cmd == CMD_ERROR:
         return ReaderError(body[1], body[2])
+    if cmd == CMD_BUTTON and body[1] < 4 and body[2] < len(BUTTON_CODES):
+        return SeatButton(body[1], BUTTON_CODES[body[2]])
     return None
 
 

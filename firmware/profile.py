@@ -89,6 +89,7 @@ class Profile:
     shuffler_timing: ShufflerSeconds
     buttons: dict[int, tuple[int, str]]  # pin -> (seat 0..3, button), as drivers.buttons takes
     debounce_seconds: float
+    button_wiring: str                   # "gpio" (pins above) or "zone reader" (its frames)
     zones_reader: ReaderPort
     stacker_reader: ReaderPort
     zones: dict[int, str]                # antenna -> zone name
@@ -230,13 +231,18 @@ def load_profile(name_or_path: str | Path) -> Profile:
     shuffler.done()
 
     buttons = section("buttons")
-    layout = {}
-    for seat_index, seat in enumerate(SEATS):
-        panel = buttons.section(seat)
-        for button in BUTTONS:
-            layout[pins.take(panel, button)] = (seat_index, button)
-        panel.done()
-    debounce = buttons.get("debounce_ms", "positive") / 1000
+    layout, debounce = {}, 0.0
+    wiring = buttons.get("wiring", "text")
+    if wiring == "gpio":
+        for seat_index, seat in enumerate(SEATS):
+            panel = buttons.section(seat)
+            for button in BUTTONS:
+                layout[pins.take(panel, button)] = (seat_index, button)
+            panel.done()
+        debounce = buttons.get("debounce_ms", "positive") / 1000
+    elif wiring != "zone reader":
+        raise buttons.error("wiring", f"{wiring!r}: the buttons are wired to \"gpio\" (pins "
+                            "per seat below) or to the \"zone reader\" (its board sends them)")
     buttons.done()
 
     readers = section("readers")
@@ -254,7 +260,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         raise tags.error("registry", f"no such file {registry}")
     tags.done()
     return Profile(path, name, ruleset, simulated, claim_window, host, port, referee_pin,
-                   backend, shuffler_pins, timing, layout, debounce, zones_reader,
+                   backend, shuffler_pins, timing, layout, debounce, wiring, zones_reader,
                    stacker_reader, zones, registry, load_registry(registry))
 
 

@@ -125,6 +125,8 @@ class Service:
                        "repeats", transient=True)
         elif isinstance(item, ButtonPress):
             self._button(t, item)
+        elif isinstance(item, readers.SeatButton):       # a panel wired to the reader's board
+            self._button(t, ButtonPress(item.side, item.button, t))
         elif isinstance(item, DiceReport):
             self._dice(t, item.side, item.values, physical=True)
         elif isinstance(item, ShufflerFault):

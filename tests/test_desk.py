@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from drivers.buttons import BUTTONS
+from drivers.readers import BUTTON_CODES, SeatButton
 from engine import events as ev
 from engine import tiles
 from engine.wall import build_walls, wsom_break
@@ -126,6 +128,18 @@ def test_score_confirmation_and_signature_need_hands_on_the_sheet(desk):
         act(desk, "confirm_score", {"hand": 1})
     with pytest.raises(ActionRefused, match="no hand to sign"):
         act(desk, "sign_sheet", {"hand": 1, "referee": "Ref A"})
+
+
+def test_a_seat_button_from_the_zone_reader_is_a_press(desk):
+    """reference-pi.toml wires the seat panels to the zone reader's board: its SeatButton
+    frame is the same press as a pin's (drivers/README.md)."""
+    service = desk.service
+    service.handle(service.clock(), SeatButton(2, "referee"))
+    assert service.faults[-1].kind == "referee" and "W player" in service.faults[-1].message
+
+
+def test_buttons_agree_with_the_frame_codes():
+    assert BUTTON_CODES == BUTTONS
 
 
 def test_updates_reach_every_open_page_and_the_public_one_hides_the_hands(desk):

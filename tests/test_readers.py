@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivers.readers import (
+    BUTTON_CODES,
     ERR_STACKER_MISSED,
     MAX_BODY,
     SYNC,
@@ -27,8 +28,10 @@ from drivers.readers import (
     ReaderBack,
     ReaderError,
     ReaderLost,
+    SeatButton,
     Stacked,
     crc16,
+    encode_button,
     encode,
     encode_error,
     encode_heartbeat,
@@ -85,6 +88,25 @@ def test_encoders_refuse_what_the_contract_forbids():
         encode_inventory(0, [UID4[0], UID4[0]])
     with pytest.raises(ValueError):
         encode_stacked(0, b"\x00" * 9)
+
+
+def test_a_seat_button_frame_round_trips_and_bad_codes_are_rejected():
+    """drivers/README.md SeatButton: SIDE 0..3, BUTTON 0..3; anything else is not a press."""
+    parser = FrameParser()
+    frames = b"".join(encode_button(side, button) for side in range(4)
+                      for button in BUTTON_CODES)
+    assert parser.feed(frames) == [SeatButton(side, button) for side in range(4)
+                                   for button in BUTTON_CODES]
+    bad_side = bytes([0x05, 4, 0])
+    bad_button = bytes([0x05, 0, 4])
+    for body in (bad_side, bad_button):
+        covered = len(body).to_bytes(2, "big") + body
+        parser.feed(SYNC + covered + crc16(covered).to_bytes(2, "big"))
+    assert parser.rejected == 2
+    with pytest.raises(ValueError):
+        encode_button(4, "win")
+    with pytest.raises(ValueError):
+        encode_button(0, "kong")
 
 
 # --- parser: round trip, splitting, resync, rejection ------------------------------------------
