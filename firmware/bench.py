@@ -22,6 +22,8 @@ from pathlib import Path
 from drivers.dice import PhysicalDice
 from drivers.readers import Inventory, Stacked
 from drivers.shuffler import Shuffler, ShufflerPins, ShufflerTiming
+from drivers.sim.pins import SimulatedGPIO
+from drivers.sim.table import Faults, SimClock, SimTable
 from engine import events as ev
 from engine import hand, tiles
 from engine.scoring import Win
@@ -30,6 +32,7 @@ from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal
 from firmware.profile import load_profile
+from firmware.run import SimPanel
 from firmware.service import TICK, Service, make_buttons
 
 
@@ -232,7 +235,11 @@ def _display(args) -> int:
     """Milliseconds from the reader frame that shows a discard entering the service to the
     referee's event stream (an SSE client, as the page is) having parsed the update that
     carries the Discarded event."""
-    samples = asyncio.run(_display_latencies(args.hands, args.seed))
+    try:
+        samples = asyncio.run(_display_latencies(args.hands, args.seed))
+    except BenchFailed as err:
+        print(f"mjtable bench display: {err}", file=sys.stderr)
+        return 1
     ordered = sorted(samples)
     result = {"discards": len(ordered), "seed": args.seed,
               "p50_ms": round(statistics.median(ordered), 2),
@@ -278,10 +285,6 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
     """The service, its desk and the display served on a free port, the simulated table
     playing into it tick by tick as fast as the service and the stream keep up (the next
     tick waits until the client holds every update), so each time is one update's own."""
-    from drivers.sim.pins import SimulatedGPIO
-    from drivers.sim.table import Faults, SimClock, SimTable
-    from firmware.run import SimPanel
-
     loop = asyncio.get_running_loop()
     profile = load_profile("sim")
     ruleset = load_ruleset(profile.ruleset)
@@ -313,13 +316,15 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
         worker = asyncio.create_task(service.run())
         try:
             while not display.started:
+                if serving.done():
+                    raise BenchFailed("the display server did not start")
                 await asyncio.sleep(0.01)
             port = display.servers[0].sockets[0].getsockname()[1]
             client = threading.Thread(target=_listen, daemon=True,
                                       args=(port, profile.referee_pin, timing))
             client.start()
             while not desk.subscribers:
-                await asyncio.sleep(0.01)
+                await _check(client)
             shuffler.start(0.0)
             while len(timing["sent"]) < discards:
                 timing["handed"] = None
@@ -328,9 +333,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 service.record(("tick",))
                 await asyncio.sleep(0)            # the frames handed in reach the queue
                 while service.queue.qsize() or timing["latest"] < desk.seq:
-                    if not client.is_alive():
-                        raise RuntimeError("the display stream ended during the bench")
-                    await asyncio.sleep(0.0002)
+                    await _check(client)
         finally:
             display.should_exit = True
             await serving
@@ -339,6 +342,18 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
         client.join(10)
     return [(timing["received"][seq] - handed) * 1000
             for seq, handed in timing["sent"].items()]
+
+
+class BenchFailed(Exception):
+    """The measurement could not go on; the message says why."""
+
+
+async def _check(client: threading.Thread) -> None:
+    """Let the loop run a moment, unless the stream's client has stopped."""
+    if not client.is_alive():
+        raise BenchFailed("the referee stream ended before the bench did (stopped with "
+                          "Ctrl-C?)")
+    await asyncio.sleep(0.0002)
 
 
 def _listen(port: int, pin: str, timing: dict) -> None:
