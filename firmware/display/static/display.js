@@ -275,6 +275,7 @@ function describe(e) {
     case "Alert": return `alert: ${e.message}`;
     case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
     case "PenaltyWaived": return `penalty of alert ${e.alert} waived`;
+    case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
     default: return `${e.type} ${who}`;
