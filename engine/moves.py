@@ -16,6 +16,7 @@ from engine import events as ev
 from engine import tiles
 from engine.calls import seat_name
 from engine.hand import CHOW, KONG, PUNG
+from engine.tracking import zone_words
 
 SIDES = "ESWN"
 HOLD = 3.0              # seconds a press or a move seen early waits for what comes before it
@@ -111,8 +112,8 @@ class Interpreter:
             return self._discard_taken(t, seat, tile)
         if src == "wall" and dst == "river":
             return self._unseen_draw_and_discard(t, seat, tile, source, target)
-        return [Irregular(t, dst_side, f"a tile went from {_zone_words(source)} to "
-                          f"{_zone_words(target)}, which no move of the hand explains: check "
+        return [Irregular(t, dst_side, f"a tile went from {zone_words(source)} to "
+                          f"{zone_words(target)}, which no move of the hand explains: check "
                           "it and correct the tracking", tile)]
 
     def button(self, t: float, side: int, name: str) -> list:
@@ -255,8 +256,8 @@ class Interpreter:
         if expected == tile and turn == seat:
             return self._close_calls(t) + [ev.TileDrawn(t, seat, tile),
                                            ev.TileDiscarded(t, seat, tile)]
-        return [Irregular(t, self.side(seat), f"a tile went from {_zone_words(source)} to "
-                          f"{_zone_words(target)} unseen in between: check it", tile)]
+        return [Irregular(t, self.side(seat), f"a tile went from {zone_words(source)} to "
+                          f"{zone_words(target)} unseen in between: check it", tile)]
 
 
 def _call_kind(laid: list[int], discard: int) -> str:
@@ -264,10 +265,3 @@ def _call_kind(laid: list[int], discard: int) -> str:
     if all(tiles.kind_of(x) == kind for x in laid):
         return KONG if len(laid) == 3 else PUNG
     return CHOW
-
-
-def _zone_words(zone: str) -> str:
-    kind, side = zone_side(zone)
-    names = {"wall": "the {} wall", "hand": "the {} hand rack", "river": "the {} river",
-             "melds": "the {} meld area"}
-    return names[kind].format(SIDES[side])
