@@ -27,7 +27,7 @@ TRANSITIONS = [
     ("stack", "shuffling", "stacking"),
     ("finish", "stacking", "ready"),
     ("lift", ["ready", "fault"], "raising"),
-    ("fail", [*CYCLE, "raising"], "fault"),
+    ("fail", [*CYCLE, "ready", "raising"], "fault"),
 ]
 
 
@@ -227,6 +227,16 @@ class Shuffler:
             self._machine.lift(t=t)
         else:
             self._machine.drop(t=t)
+        return True
+
+    def reject_walls(self, t: float, message: str, advice: str) -> bool:
+        """The ready walls cannot be played (the stacker did not read every tile, so nobody
+        knows where each lies): a fault; retry builds them again from the drop."""
+        self.poll(t)
+        if self.state != "ready":
+            return self._refuse(t, "reject", f"no walls are ready to reject ({self.state})")
+        self.set_ready = None
+        self._fail(t, ShufflerFault(t, "stacker", "stacking", None, None, None, message, advice))
         return True
 
     def poll(self, t: float) -> None:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from drivers.dice import PhysicalDice
-from drivers.readers import Inventory, Stacked
+from drivers.readers import Heartbeat, Inventory, Stacked
 from drivers.shuffler import Shuffler, ShufflerPins, ShufflerTiming
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.table import Faults, SimClock, SimTable
@@ -62,6 +62,7 @@ class _DirectReader:
 
     def __init__(self, hand_in, timing: dict):
         self.hand_in, self.timing = hand_in, timing
+        self.beats = 0
 
     def _send(self, record) -> None:
         if self.timing["handed"] is None:
@@ -77,7 +78,8 @@ class _DirectReader:
         self._send(Stacked(position, tag))
 
     def heartbeat(self) -> None:
-        pass
+        self.hand_in(Heartbeat(self.beats))
+        self.beats = (self.beats + 1) % 256
 
 
 async def _display_latencies(discards: int, seed: int) -> list[float]:
@@ -104,7 +106,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             if any(isinstance(e, ev.Discarded) for e in events):
                 timing["sent"][desk.seq] = timing["handed"]
         service.listeners.append(note)
-        reader = _DirectReader(service.from_thread(loop), timing)
+        reader = _DirectReader(service.from_thread(loop, service.stacker_path), timing)
         table = SimTable(ruleset, {owner: tag for tag, owner in profile.tags.items()}, gpio,
                          shuffler.pins, reader, reader, profile.zones,
                          SimPanel(service, shuffler, gpio, profile), seed, Faults(),

@@ -56,16 +56,19 @@ def add_parser(commands) -> None:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of hands, 1 or more, not {text!r}")
+    return int(text)
 
 
 def _speed(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
     if not 0 < value <= 10000:
-        raise ValueError(text)
+        raise argparse.ArgumentTypeError(f"a speed above 0 and at most 10000 (times real "
+                                         f"time), not {text!r}")
     return value
 
 
@@ -82,11 +85,16 @@ def _faults(text: str) -> Faults:
     for item in filter(None, text.split(",")):
         name, _, value = item.partition("=")
         if name in ("drop", "ghost"):
-            rate = float(value)
+            try:
+                rate = float(value)
+            except ValueError:
+                raise ValueError(f"{name} is a rate from 0 to below 1, not {value!r}") from None
             if not 0 <= rate < 1:
                 raise ValueError(f"{name} is a rate from 0 to below 1, not {value}")
             setattr(faults, name, rate)
         elif name in ("jam", "lost", "foreign", "unplug"):
+            if value and not value.isdigit():
+                raise ValueError(f"{name} is a whole number of times (0 or more), not {value}")
             setattr(faults, name, int(value or 1))
         elif name == "slow" and value in ("E", "S", "W", "N"):
             faults.slow = value
@@ -203,7 +211,7 @@ class Rig:
         # Button edges come on the GPIO library's thread: hand them to the loop.
         make_buttons(gpio, profile, lambda press: loop.call_soon_threadsafe(
             service.record, press, press.t), clock)
-        service.zones_path = paths[0]
+        service.zones_path, service.stacker_path = paths
         self.readers = [Reader(path, service.from_thread(loop, path), backoff_max=0.2)
                         for path in paths]
         for reader in self.readers:

@@ -24,6 +24,7 @@ from engine.tracking import Move, Tracker, TrackingAlert
 from firmware.console import describe
 
 log = logging.getLogger("mjtable.service")
+STACKER_WAIT = 5.0              # seconds the stacker's last frames may trail the machine
 TICK = 0.05                     # seconds of table time between two polls of the timers
 
 
@@ -59,7 +60,9 @@ class Service:
         self.set_in_play = None
         self.readers_online: dict[str, bool] = {}
         self.heartbeats: dict[str, int] = {}
-        self.zones_path = profile.zones_reader.path     # the run may put a simulated one
+        self.zones_path = profile.zones_reader.path     # the run may put simulated ones
+        self.stacker_path = profile.stacker_reader.path
+        self.built = None                # (WallsReady, stacker heartbeat then) being judged
         self.faults: list[ev.Fault] = []
         self.open_faults: dict[tuple[str, str], ev.Fault] = {}
         self.inferred: list[tuple[int, Move]] = []       # (hand number, move)
@@ -107,6 +110,8 @@ class Service:
     def handle(self, t: float, item) -> None:
         if isinstance(item, tuple) and item == ("tick",):
             self.shuffler.poll(t)
+            if self.built is not None:
+                self._judge_walls(t)
             if self.interpreter is not None:
                 self.apply_all(self.interpreter.poll(t))
         elif isinstance(item, readers.Inventory):
@@ -228,17 +233,29 @@ class Service:
         self.apply(ev.DiceRolled(t, self.interpreter.seat(side), roll.values, roll.source))
 
     def _walls_ready(self, t, ready) -> None:
-        """The stacker read every tile of the ready walls, in wall order, or the walls
-        cannot be played: the engine must know where each tile lies."""
-        per_lane = len(self.stacks) // 4 if self.stacks else 0
-        sets = {self.registry.get(tag, ("?",))[0] for tag in self.stacks.values()}
+        """The machine says the walls are built; the stacker's frames about them may still be
+        on their way (they come through the reader thread, the machine's word through the
+        pins), so they are judged once two more stacker heartbeats have come in (at most
+        `STACKER_WAIT` seconds later)."""
+        self.built = (ready, self.heartbeats.get(self.stacker_path), t)
+
+    def _judge_walls(self, t) -> None:
+        """Every tile of the built walls read, in wall order, or the walls cannot be played:
+        the engine must know where each tile lies. Then the shuffler builds them again."""
+        ready, beat, since = self.built
+        now = self.heartbeats.get(self.stacker_path)
+        if self.readers_online.get(self.stacker_path, True) and t - since < STACKER_WAIT and (
+                now is None or (now - (beat or 0)) % 256 < 2):
+            return
+        self.built = None
         expected = sum(ready.counts)
-        if len(self.stacks) != expected or sorted(self.stacks) != list(range(expected)) or \
-                sets != {ready.tile_set}:
-            self.fault(t, "shuffler", "stacker", f"the stacker read {len(self.stacks)} of "
-                       f"{expected} tiles of set {ready.tile_set}", "press retry to shuffle "
-                       "again; if it repeats, clean the stacker reader")
-            self.walls_ready = None
+        per_lane = expected // 4
+        sets = {self.registry.get(tag, ("?",))[0] for tag in self.stacks.values()}
+        if sorted(self.stacks) != list(range(expected)) or sets != {ready.tile_set}:
+            self.shuffler.reject_walls(
+                t, f"the stacker read {len(self.stacks)} of {expected} tiles of set "
+                f"{ready.tile_set}: where each tile lies is not known", "press retry to build "
+                "the walls again; if it repeats, clean the stacker reader's antenna")
             return
         order = [self.registry[self.stacks[p]][1] for p in range(expected)]
         self.walls_ready = [order[lane * per_lane:(lane + 1) * per_lane] for lane in range(4)]

@@ -209,6 +209,23 @@ def test_a_centre_that_never_closes_times_out():
     assert of(WallsReady, rig.run_to("ready"))[0].tile_set == "A"
 
 
+def test_walls_the_stacker_did_not_read_are_rejected_and_built_again():
+    """issue 4: walls whose tiles the stacker did not all read cannot be played (nobody knows
+    where each tile lies): the service rejects them, they never rise, and retry dumps and
+    builds them again; each tile is read again in the new cycle."""
+    rig = started()
+    rig.run_to("ready")
+    rig.stacked.clear()
+    assert rig.shuffler.reject_walls(rig.t, "the stacker read 19 of 136 tiles", "press retry")
+    assert rig.shuffler.state == "fault" and rig.shuffler.set_ready is None
+    assert rig.shuffler.fault.kind == "stacker" and not rig.shuffler.raise_walls(rig.t)
+    assert rig.shuffler.retry(rig.t)
+    ready = of(WallsReady, rig.run_to("ready"))[0]
+    assert ready.tile_set == "A" and sorted(p for p, _ in rig.stacked) == list(range(136))
+    building = started()
+    assert not building.shuffler.reject_walls(0.0, "x", "y")     # nothing ready to reject
+
+
 def test_walls_stuck_on_the_way_up_time_out_and_rise_again_on_retry():
     """HARDWARE.md §1.4 lift tray stuck; issue 4: a raise past raise_timeout is a timeout;
     retry raises the same walls again."""
