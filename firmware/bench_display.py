@@ -15,7 +15,7 @@ from pathlib import Path
 
 from drivers.dice import PhysicalDice
 from drivers.readers import Heartbeat, Inventory, Stacked
-from drivers.shuffler import Shuffler, ShufflerPins, ShufflerTiming
+from drivers.shuffler import Shuffler
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.table import Faults, SimClock, SimTable
 from engine import events as ev
@@ -94,8 +94,8 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
     with tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder, \
             Journal(Path(folder) / "journal.sqlite") as journal:
         per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
-        shuffler = Shuffler(gpio, ShufflerPins(**vars(profile.shuffler_pins)),
-                            ShufflerTiming(**vars(profile.shuffler_timing)), per_lane,
+        shuffler = Shuffler(gpio, profile.shuffler_pins,
+                            profile.shuffler_timing, per_lane,
                             lambda record: service.record(record, record.t), clock)
         service = Service(profile, ruleset, profile.tags, journal, clock, shuffler,
                           PhysicalDice(), lambda line: None)

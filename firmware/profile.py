@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drivers.buttons import BUTTONS
+from drivers.shuffler import ShufflerPins, ShufflerTiming
 from drivers.readers import UID_SIZES
 from engine.rulesets import ConfigError
 from engine.tiles import FLOWER_KINDS, KINDS, NAMES, kind_of
@@ -37,32 +38,6 @@ SECTIONS = ("table", "display", "gpio", "shuffler", "buttons", "readers", "tags"
 
 class ProfileError(ValueError):
     """A profile or registry the table cannot run with; the message names file, section, key."""
-
-
-@dataclass(frozen=True)
-class ShufflerPinNumbers:
-    """BCM pins of the shuffler; lists are per lane E S W N (fields as drivers.shuffler wants)."""
-    drop: int
-    plate: int
-    lanes: tuple[int, ...]
-    lift: int
-    centre_closed: int
-    counters: tuple[int, ...]
-    heads: tuple[int, ...]
-    lift_top: int
-
-
-@dataclass(frozen=True)
-class ShufflerSeconds:
-    """The shuffler's step limits in seconds (fields as drivers.shuffler wants)."""
-    drop_timeout: float
-    shuffle: float
-    lane_stall: float
-    head_blocked: float
-    settle: float
-    stack_timeout: float
-    raise_timeout: float
-    cycle_limit: float
 
 
 @dataclass(frozen=True)
@@ -85,8 +60,8 @@ class Profile:
     port: int
     referee_pin: str
     gpio_backend: str
-    shuffler_pins: ShufflerPinNumbers
-    shuffler_timing: ShufflerSeconds
+    shuffler_pins: ShufflerPins
+    shuffler_timing: ShufflerTiming
     buttons: dict[int, tuple[int, str]]  # pin -> (seat 0..3, button), as drivers.buttons takes
     debounce_seconds: float
     button_wiring: str                   # "gpio" (pins above) or "zone reader" (its frames)
@@ -220,14 +195,14 @@ def load_profile(name_or_path: str | Path) -> Profile:
 
     pins = _Pins()
     shuffler = section("shuffler")
-    shuffler_pins = ShufflerPinNumbers(
+    shuffler_pins = ShufflerPins(
         drop=pins.take(shuffler, "drop"), plate=pins.take(shuffler, "plate"),
         lanes=pins.take(shuffler, "lanes", True), lift=pins.take(shuffler, "lift"),
         centre_closed=pins.take(shuffler, "centre_closed"),
         counters=pins.take(shuffler, "counters", True), heads=pins.take(shuffler, "heads", True),
         lift_top=pins.take(shuffler, "lift_top"))
-    timing = ShufflerSeconds(**{key: shuffler.get(key, "positive")
-                                for key in ShufflerSeconds.__dataclass_fields__})
+    timing = ShufflerTiming(**{key: shuffler.get(key, "positive")
+                               for key in ShufflerTiming.__dataclass_fields__})
     shuffler.done()
 
     buttons = section("buttons")

@@ -22,7 +22,7 @@ from pathlib import Path
 from drivers.dice import ElectronicDice, PhysicalDice
 from drivers.gpio import GPIOUnavailable, open_pins
 from drivers.readers import Reader
-from drivers.shuffler import Shuffler, ShufflerPins, ShufflerTiming
+from drivers.shuffler import Shuffler
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
 from drivers.sim.table import Faults, SimClock, SimTable
@@ -201,8 +201,8 @@ class Rig:
 
     def __init__(self, args, profile, ruleset, journal, gpio, clock, dice, paths, loop):
         per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
-        self.shuffler = Shuffler(gpio, ShufflerPins(**vars(profile.shuffler_pins)),
-                                 ShufflerTiming(**vars(profile.shuffler_timing)), per_lane,
+        self.shuffler = Shuffler(gpio, profile.shuffler_pins,
+                                 profile.shuffler_timing, per_lane,
                                  lambda record: self.service.record(record, record.t), clock)
         out = (lambda line: None) if args.json_summary else \
             (lambda line: print(line, flush=True))

@@ -11,7 +11,6 @@ import math
 import os
 import random
 import threading
-import time
 
 import pytest
 
@@ -27,36 +26,10 @@ from drivers.readers import (
 )
 from drivers.sim.reader import SimReader
 from firmware.profile import sim_tag
+from tests.test_readers import Collected, wait_for
 
 TAGS = [sim_tag("A", tile) for tile in range(144)]
 WALLS = {antenna: TAGS[9 * antenna: 9 * antenna + 9] for antenna in range(16)}
-
-
-class Collected:
-    """on_record for a Reader: keeps what arrives on the reader's thread."""
-
-    def __init__(self):
-        self.records, self.lock = [], threading.Lock()
-
-    def __call__(self, record):
-        with self.lock:
-            self.records.append(record)
-
-    def snapshot(self):
-        with self.lock:
-            return list(self.records)
-
-
-def wait_for(predicate, timeout=10.0, poke=None):
-    """Poll `predicate` until true or a bounded deadline; `poke` runs each round."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if poke is not None:
-            poke()
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 @pytest.fixture
