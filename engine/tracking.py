@@ -42,7 +42,7 @@ class Move:
 @dataclass(frozen=True)
 class TrackingAlert:
     t: float
-    kind: str                     # missing, two_places, foreign, jump, unexpected_tile
+    kind: str                     # missing (then found), two_places, foreign, jump, unexpected_tile
     zone: str
     tile: int | None
     tag: bytes | None
@@ -175,7 +175,7 @@ class Tracker:
             if tile in tiles:
                 if self._misses.get(tile) and tile not in self._missing | self._unseen:
                     self.transient_absences += 1
-                self._missing.discard(tile)
+                out += self._found(t, tile, zone)
                 self._unseen.discard(tile)
                 self._misses[tile] = 0
             else:
@@ -281,13 +281,13 @@ class Tracker:
         source = self._place[tile]
         self._place[tile] = target
         self._misses[tile] = 0
-        self._missing.discard(tile)
+        found = self._found(t, tile, target)
         (source_kind, source_seat), (target_kind, target_seat) = (source.split("_"),
                                                                   target.split("_"))
         legal = ((source_kind, target_kind, True) in self.legal
                  or (source_seat == target_seat and (source_kind, target_kind, False) in self.legal))
         self.moves += 1
-        out = [Move(t, tile, source, target, flagged=not legal)]
+        out = found + [Move(t, tile, source, target, flagged=not legal)]
         if not legal:
             self.flagged += 1
             what = _named(tile, source, target) or "a tile"
@@ -295,6 +295,15 @@ class Tracker:
                                    f"{what} went from {zone_words(source)} to {zone_words(target)}"
                                    " without a legal step between: check the hand"))
         return out
+
+    def _found(self, t, tile, zone) -> list:
+        """A tile reported missing is seen again: "found", so its alert can be closed."""
+        if tile not in self._missing:
+            return []
+        self._missing.discard(tile)
+        what = _named(tile, zone) or "the missing tile"
+        return [TrackingAlert(t, "found", zone, tile, None,
+                              f"{what} is back, on {zone_words(zone)}")]
 
     def _alert(self, t, kind, zone, tile, tag, message, raised=False) -> TrackingAlert:
         """An alert; a `raised` one is not repeated until its cause has gone from the zone."""

@@ -162,9 +162,7 @@ class Service:
         for result in self.tracker.sweep(t, zone, seen, unknown):
             hand = self.session.hand_number
             if isinstance(result, TrackingAlert):
-                self.fault(t, "tracking", result.kind, result.message, _ADVICE[result.kind],
-                           tile=result.tile, transient=True)
-                self.flagged_tiles.add((hand, result.tile))
+                self._tracking_alert(t, hand, result)
                 continue
             self.inferred.append((hand, result))
             for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
@@ -174,6 +172,23 @@ class Service:
                                "and correct the tracking", tile=meaning.tile, transient=True)
                 else:
                     self.apply(meaning)
+
+    def _forget_tracking(self, t) -> None:
+        """The hand is over or void: the tiles go back into the machine, nothing is missing."""
+        self.tracker.clear()
+        for device, key in [k for k in self.open_faults if k[0] == "tracking"]:
+            self.clear(t, device, "missing", key=key)
+
+    def _tracking_alert(self, t, hand, alert) -> None:
+        """A missing tile's fault stays open until the tile is found; the others are told."""
+        if alert.kind == "found":
+            self.clear(t, "tracking", "missing", key=f"missing {alert.tile}")
+            return
+        self.flagged_tiles.add((hand, alert.tile))
+        missing = alert.kind == "missing"
+        self.fault(t, "tracking", alert.kind, alert.message, _ADVICE[alert.kind],
+                   tile=alert.tile, transient=not missing,
+                   key=f"missing {alert.tile}" if missing else None)
 
     def _reader(self, t, path, online: bool, reason: str) -> None:
         """A reader gone or back. Without the zone reader nobody sees the tiles move: the
@@ -311,7 +326,7 @@ class Service:
     def _hand_over(self, t) -> None:
         self.recorded = True
         row = self.session.record(self.table)
-        self.tracker.clear()
+        self._forget_tracking(t)
         self.counts["hands"] += 1
         self.out(f"{t:9.1f}  hand {row.number} over: {row.result}; scores "
                  + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(row.totals)))
@@ -328,7 +343,7 @@ class Service:
         self.journal.device({"type": "HandVoided", "t": t, "hand_number": number,
                              "reason": reason})
         self.table = self.interpreter = None
-        self.tracker.clear()
+        self._forget_tracking(t)
         self.counts["voided"] = self.counts.get("voided", 0) + 1
         self.out(f"{t:9.1f}  hand {number} VOIDED by the referee: {reason}")
         self.publish([])
@@ -336,9 +351,11 @@ class Service:
 
     # -- faults --------------------------------------------------------------------------
 
-    def fault(self, t, device, kind, message, advice, tile=None, transient=False) -> None:
-        """Tell the referee; a lasting fault stays open until `clear` ends it."""
-        key = (device, kind)
+    def fault(self, t, device, kind, message, advice, tile=None, transient=False,
+              key=None) -> None:
+        """Tell the referee; a lasting fault stays open until `clear` ends it (`key` tells
+        apart lasting faults of one kind, e.g. each missing tile)."""
+        key = (device, key or kind)
         if not transient and key in self.open_faults:
             return
         record = ev.Fault(t, None, device, kind, message, advice, len(self.faults) + 1,
@@ -350,8 +367,8 @@ class Service:
         self.out(f"{t:9.1f}  FAULT {device} {kind}: {message} -> {advice}")
         self.publish([record])
 
-    def clear(self, t, device, kind) -> None:
-        record = self.open_faults.pop((device, kind), None)
+    def clear(self, t, device, kind, key=None) -> None:
+        record = self.open_faults.pop((device, key or kind), None)
         if record is None:
             return
         cleared = ev.Fault(t, None, device, kind, f"cleared: {record.message}", "",

@@ -156,8 +156,22 @@ def test_a_lost_tile_alerts_once_after_missing_after_sweeps_then_is_found_elsewh
     assert "South's hand rack" in missing.message
     assert run(tracker, truth, 11, 40) == []
     truth[44] = "river_S"
-    assert [(m.source, m.target) for m in moves(run(tracker, truth, 40, 45))] == [
-        ("hand_S", "river_S")]
+    out = run(tracker, truth, 40, 45)
+    assert [(m.source, m.target) for m in moves(out)] == [("hand_S", "river_S")]
+    found = [a for a in out if isinstance(a, TrackingAlert)]
+    assert [(a.kind, a.tile, a.zone) for a in found] == [("found", 44, "river_S")]
+
+
+def test_a_missing_tile_back_where_it_was_is_found():
+    """Issue 4: the referee's "missing" alert closes when the tile is read again; on a hand
+    rack the message still does not name it."""
+    tracker, truth = placed_tracker(missing_after=8)
+    del truth[44]
+    run(tracker, truth, 3, 20)
+    truth[44] = "hand_S"
+    out = run(tracker, truth, 20, 25)
+    assert [(a.kind, a.tile) for a in out] == [("found", 44)]
+    assert NAMES[kind_of(44)] not in out[0].message
 
 
 def test_a_tile_read_unsteadily_elsewhere_is_not_missing():
@@ -178,7 +192,7 @@ def test_a_lost_tile_found_at_home_may_alert_again_later():
     tracker, truth = placed_tracker(missing_after=4)
     out = run(tracker, truth, 3, 10, drop={60})
     assert len(alerts(out, "missing")) == 1
-    assert run(tracker, truth, 10, 15) == []
+    assert [(a.kind, a.tile) for a in run(tracker, truth, 10, 15)] == [("found", 60)]
     assert tracker.where(60) == "river_W"
     assert len(alerts(run(tracker, truth, 15, 22, drop={60}), "missing")) == 1
 
