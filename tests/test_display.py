@@ -322,6 +322,32 @@ def test_turn_and_hand_clocks_at_table_time(scene):
     assert not doc["seats"][mover]["clock_turn"]["running"]
 
 
+def late_discards(game, times: int, late: float) -> None:
+    """East discards `late` seconds into each of his turns; the others play at once."""
+    game.start()
+    for turn in range(times):
+        if turn:
+            for seat in (S, W, N, E):
+                game.draw(seat)
+                if seat != E:
+                    game.ok(ev.TileDiscarded, seat, tile=game.table.hands[seat][-1])
+        game.clock += late
+        game.apply(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
+
+
+@pytest.mark.parametrize("rules, times, change", [
+    ("wsom", 1, [-5, 0, 0, 0]),       # RULES.md 3.12/3.13: 5 a started 15 s, from the offender
+    ("ccm", 2, [-30, 10, 10, 10])])   # RULES.md 4.14/4.15: a warning, then 10 to each other
+def test_a_penalty_applied_in_the_hand_shows_beside_the_score(rules, times, change, request):
+    """A time penalty applies at once; the score changes only when the hand is settled, so the
+    seat shows what the hand's penalties will do to it meanwhile."""
+    game = Game(request.getfixturevalue(rules), WSOM_DICE if rules == "wsom" else CCM_DICE)
+    late_discards(game, times, 40.0)
+    assert of(game.log, ev.PenaltyApplied)
+    doc = table_state(view_of(game), referee=False)
+    assert [s["penalty_points"] for s in doc["seats"]] == change
+
+
 def test_ccm_clocks_have_no_hand_limit(ccm):
     """RULES.md 4.14: CCM times each discard (10 s) but has no budget per hand."""
     game = ccm_scene(ccm)

@@ -80,9 +80,10 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
     session, table = view.session, view.table
     player = session.player_at(seat)
     out = {"seat": SEATS[seat], "player": player, "score": session.scores[player],
-           "river": [], "melds": [], "flowers": [], "penalty_tiles": [], "hand_count": 0,
-           "clock_turn": None, "clock_hand": None}
+           "penalty_points": 0, "river": [], "melds": [], "flowers": [], "penalty_tiles": [],
+           "hand_count": 0, "clock_turn": None, "clock_hand": None}
     if table is not None:
+        out["penalty_points"] = _penalty_points(table, seat)
         held = table.referee.penalty_tiles[seat]
         out.update(
             river=[tile_json(t) for t in table.rivers[seat]],
@@ -95,6 +96,18 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
         hand = table.hands[seat] if table is not None else []
         out["hand"] = [tile_json(t) for t in sorted(hand, key=tiles.kind_of)]
     return out
+
+
+def _penalty_points(table, seat: int) -> int:
+    """What the penalties applied in this hand change in the seat's score when it is settled
+    (WSOM deducts from the offender, RULES.md 3.13; CCM's are paid to the three others)."""
+    change = 0
+    for penalty in table.referee.applied:
+        if penalty.seat == seat:
+            change -= penalty.points * (3 if penalty.paid_to_others else 1)
+        elif penalty.paid_to_others:
+            change += penalty.points
+    return change
 
 
 def _meld(meld, referee: bool) -> dict:

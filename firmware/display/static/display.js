@@ -117,6 +117,8 @@ function renderSeat(seat, state) {
   el("header", {},
     el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), " ", en),
     el("span", {class: "score"}, seat.score),
+    seat.penalty_points ? el("span", {class: "pending", title: "penalties of this hand, " +
+      "settled at its end"}, `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
     el("span", {class: "player"}, `P${seat.player + 1}${seat.seat === "E" ? " dealer" : ""}`),
     el("span", {class: "clocks"}, clock("clock-turn", "turn", seat.clock_turn),
       clock("clock-hand", "hand", seat.clock_hand))),
