@@ -446,6 +446,15 @@ def test_login_sets_a_session_cookie(client):
     assert stranger.get("/api/referee/state").status_code == 401
 
 
+def test_logging_out_ends_the_session_on_that_device(client):
+    """A referee leaving a tablet logs out: the same cookie opens nothing any more."""
+    client.post("/api/referee/login", json={"pin": PIN})
+    token = client.cookies.get("mjtable_referee")
+    assert client.post("/api/referee/logout").status_code == 200
+    replay = TestClient(client.app, cookies={"mjtable_referee": token})
+    assert replay.get("/api/referee/state").status_code == 401
+
+
 @pytest.mark.parametrize("login", [{"pin": 2468}, {}, "2468"])
 def test_login_without_a_pin_text_names_the_pin(client, login):
     """Bad input gets a clear message: the login body is {"pin": "..."}."""

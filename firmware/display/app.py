@@ -122,6 +122,13 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
         response.set_cookie(COOKIE, auth.open_session(), httponly=True, samesite="strict")
         return response
 
+    async def logout(request: Request) -> JSONResponse:
+        """The referee leaves a tablet or the table's screen: his session ends there."""
+        auth.close_session(request.cookies.get(COOKIE))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict")
+        return response
+
     async def referee_state(request: Request) -> JSONResponse:
         return refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
 
@@ -151,6 +158,7 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
         Route("/api/state", public_state),
         Route("/api/stream", public_stream),
         Route("/api/referee/login", login, methods=["POST"]),
+        Route("/api/referee/logout", logout, methods=["POST"]),
         Route("/api/referee/state", referee_state),
         Route("/api/referee/stream", referee_stream),
         Route("/api/referee/{action}", action, methods=["POST"]),

@@ -42,3 +42,7 @@ class RefereeAuth:
 
     def has_session(self, token: str | None) -> bool:
         return token in self._sessions
+
+    def close_session(self, token: str | None) -> None:
+        """The referee logs out: the token opens nothing any more."""
+        self._sessions.discard(token)

@@ -292,7 +292,9 @@ function buildControls() {
     el("button", {id: "pause", onclick: () => act("pause", {})}, "Pause"),
     el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
     el("button", {id: "void", onclick: () => confirm("Void this hand?") && act("void_hand", {})},
-      "Void hand")));
+      "Void hand"),
+    el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST"})
+      .then(showLogin)}, "Log out")));
   fill("sheet", el("h2", {}, "Score sheet and corrections"),
     el("div", {class: "buttons"},
       el("button", {id: "confirm-score", onclick: () => act("confirm_score",
