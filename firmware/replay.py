@@ -56,6 +56,7 @@ class ReplayResult:
     recovered: dict | None = None          # the trailing input re-applied without outputs
     recovered_outputs: list = field(default_factory=list)
     table: Table | None = None             # the last hand's table, as the journal leaves it
+    played: list = field(default_factory=list)   # [hand number, Table, voided] in order
 
     def summary(self) -> dict:
         return {"hands": self.hands, "inputs": self.inputs, "outputs": self.outputs,
@@ -106,6 +107,7 @@ def replay(journal: Journal) -> ReplayResult:
                 hand_number = data["hand_number"]
                 table = Table(rulesets[name], data["walls"], hand_number, data["t"],
                               data.get("chips"))
+                result.played.append([hand_number, table, False])
             except ConfigError as err:
                 raise ReplayError(f"row {row.seq}: ruleset: {err}") from None
             except (KeyError, TypeError, ValueError) as err:
@@ -113,6 +115,8 @@ def replay(journal: Journal) -> ReplayResult:
             result.hands += 1
         elif row.kind == "device":
             result.device += 1               # for the audit; the engine does not make them
+            if data.get("type") == "HandVoided" and result.played:
+                result.played[-1][2] = True
         elif row.kind == "input":
             close_input(False)
             if table is None:

@@ -30,6 +30,7 @@ from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal, JournalError
+from firmware.replay import ReplayError, replay
 from firmware.profile import ProfileError, load_profile
 from firmware.service import TICK, DiceReport, Service, make_buttons
 
@@ -137,8 +138,15 @@ def run(args) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         journal = Journal(path)
-    except JournalError as err:
+        args.history = _history(journal)
+    except (JournalError, ReplayError) as err:
         print(f"mjtable run: {err}", file=sys.stderr)
+        return 2
+    books = {table.ruleset.name for _, table, _ in args.history}
+    if books - {ruleset.name}:
+        print(f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
+              f"with --ruleset {sorted(books)[0]}, or start a new --journal", file=sys.stderr)
+        journal.close()
         return 2
     try:
         with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
@@ -152,6 +160,18 @@ def run(args) -> int:
     if args.json_summary:
         print(json.dumps(summary))
     return 0
+
+
+def _history(journal) -> list:
+    """The hands an existing journal holds, replayed, for the session to go on from."""
+    if not journal.seq:
+        return []
+    result = replay(journal)
+    if result.mismatches:
+        print(f"mjtable run: {journal.path}: {result.mismatches} outputs differ on replay "
+              "(another engine version?); the session goes on from the replayed hands",
+              file=sys.stderr)
+    return result.played
 
 
 class SimPanel:
@@ -208,6 +228,7 @@ class Rig:
             (lambda line: print(line, flush=True))
         self.service = service = Service(profile, ruleset, profile.tags, journal, clock,
                                          self.shuffler, dice, out, args.hands)
+        service.resume(args.history)
         # Button edges come on the GPIO library's thread: hand them to the loop.
         make_buttons(gpio, profile, lambda press: loop.call_soon_threadsafe(
             service.record, press, press.t), clock)

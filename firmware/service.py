@@ -333,6 +333,32 @@ class Service:
         if self.hands_wanted is not None and self.counts["hands"] >= self.hands_wanted:
             self.done.set()
 
+    def resume(self, played) -> int:
+        """Go on with the session a journal holds (firmware.replay's `played`): every hand
+        that ended is settled again in order, so scores, dealer and games are as they were;
+        a hand left unfinished (a crash, a power cut) is void: its tiles went back into the
+        machine, and the same dealer deals it again. Returns the hands settled."""
+        settled = 0
+        for number, table, voided in played:
+            if voided:
+                continue
+            if not table.ended:
+                self.journal.device({"type": "HandVoided", "t": self.clock(),
+                                     "hand_number": number, "reason": "the service restarted "
+                                     "before the hand ended"})
+                self.out(f"hand {number} was not finished when the service stopped: void, "
+                         "it is dealt again")
+                continue
+            self.session.hand_number = number
+            self.session.record(table)
+            settled += 1
+        if played:
+            self.session.hand_number = max(row.number for row in self.session.sheet) \
+                if self.session.sheet else 0
+            self.out(f"resumed after hand {self.session.hand_number}: scores "
+                     + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(self.session.scores)))
+        return settled
+
     def void_hand(self, t, reason: str) -> bool:
         """The referee voids the hand in play: it does not count, the same dealer deals again
         on the next walls. Journaled for the audit."""

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from engine import events as ev
+from engine.wall import build_walls
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.replay import replay
@@ -231,6 +233,34 @@ def test_ctrl_c_stops_cleanly_and_the_journal_replays(tmp_path):
         assert j.verify() is None
         result = replay(j)
     assert result.hands >= 1 and result.inputs > 0 and result.mismatches == 0
+    assert not result.played[-1][1].ended        # stopped in the middle of a hand
+
+
+def test_a_restart_goes_on_with_the_session_and_voids_the_unfinished_hand(capsys, tmp_path):
+    """DESIGN.md (the journal survives a power cut): started again on its journal, the table
+    settles the finished hands again (scores, dealer) and voids the one cut short, whose tiles
+    went back into the machine; the same dealer deals it again under the same number."""
+    journal = tmp_path / "session.sqlite"
+    first, _ = run_table(capsys, journal, "--hands", "2", "--speed", "200", "--seed", "4")
+    with Journal(journal) as j:                  # a power cut in hand 3: its walls and a roll
+        j.hand("wsom2006", 3, build_walls(list(range(136)), 17), 0.0)
+        j.input(ev.DiceRolled(1.0, 0, (3, 4)))
+    _, out = run_table(capsys, journal, "--hands", "1", "--speed", "200", "--seed", "5",
+                       summary=False)
+    assert "hand 3 was not finished when the service stopped: void" in out
+    assert "resumed after hand 2: scores " + " ".join(
+        f"{side} {score:+d}" for side, score in zip("ESWN", first["scores"])) in out
+    assert re.search(r"hand 3: East sits on the W side", out)   # dealer passed twice
+    voided = [d for kind, d in rows(journal) if kind == "device" and d["type"] == "HandVoided"]
+    assert [v["hand_number"] for v in voided] == [3]
+    assert replayed(journal).mismatches == 0
+
+
+def test_a_journal_of_another_rule_book_is_refused(capsys, tmp_path):
+    journal = tmp_path / "wsom.sqlite"
+    run_table(capsys, journal, "--hands", "1", "--speed", "200")
+    assert main(["run", "--port", "0", "--journal", str(journal), "--ruleset", "ccm2012"]) == 2
+    assert "holds a session under wsom2006" in capsys.readouterr().err
 
 
 def wait_for_lines(proc, patterns, seconds: float) -> bool:
