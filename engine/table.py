@@ -51,7 +51,7 @@ class Table(Calls, Winning):
     Calls, kongs and flowers are in engine/calls.py, declared wins in engine/winning.py."""
 
     def __init__(self, ruleset: Ruleset, walls: list[list[int]], hand_number: int = 0,
-                 t: float = 0.0, chips: list[int] | None = None):
+                 t: float = 0.0, chips: list[int] | None = None, doubling: bool = False):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.walls = walls
         self.wall: Wall | None = None
@@ -76,6 +76,7 @@ class Table(Calls, Winning):
         self.flower_kongs: list[int] = []
         self.claims_log: list[tuple[int, int, tuple[int, ...]]] = []
         self.chips = chips                # seat order; None where the rule book has none
+        self.doubling = doubling          # CCM 倍打: a winning dealer goes on (A-C13)
         self.discard_times: list[float] = []
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)

@@ -33,9 +33,10 @@ class Winning:
                                 "who has no chips left")
         barred = self.referee.bars_discard_win(event.seat, self.hands[event.seat], tile)
         return self._win_ok(event, self.score_for(event.seat, from_seat, tile, robbing),
-                            tile, barred)
+                            tile, barred, from_seat, robbing)
 
-    def _win_ok(self, event, score, tile: int, barred: str = "") -> bool:
+    def _win_ok(self, event, score, tile: int, barred: str = "", from_seat=None,
+                robbing=False) -> bool:
         """A declared win stands if it scores, the winner may still win, no penalty tile
         bars it; otherwise it is a false win (錯和 / 詐和)."""
         seat = event.seat
@@ -46,7 +47,10 @@ class Winning:
             return self._refuse(event, "penalty_tile", f"{seat_name(seat)} may not win on this "
                                 f"tile: {barred}", True, "wrong_call")
         if score.legal:
-            return True
+            banned = self.chips is not None and self.ruleset.win_banned(
+                self, WinResult(seat, from_seat, score.to_json(), tile, robbing))
+            return not banned or self._refuse(event, "game_end", f"{seat_name(seat)} may not "
+                                              f"win: {banned}")
         kind = self._false_win_kind(seat, tile)
         if kind == "false_win" and self.rules.refuse_false_win_quietly:
             # A-W12 assisted: a complete hand the rule book refuses (no pattern) is turned
@@ -150,6 +154,14 @@ class Winning:
         except WinError as err:          # the hand cannot be a win: wrong count, 5 alike
             return Score(False, reason=str(err))
         return self.ruleset.score(win)
+
+    def would_win(self, winner: int, from_seat: int | None, tile: int,
+                  robbing: bool = False) -> bool:
+        """The win scores and the rule book allows it now (a player's own check before he
+        declares; the simulated players ask it)."""
+        score = self.score_for(winner, from_seat, tile, robbing)
+        return score.legal and not (self.chips is not None and self.ruleset.win_banned(
+            self, WinResult(winner, from_seat, score.to_json(), tile, robbing)))
 
     def _responsible(self, winner: int, from_seat: int | None, tile: int,
                      robbing: bool) -> tuple[int | None, int | None]:

@@ -5,7 +5,8 @@ medium before the engine sees the input. One row per hand, input and output:
 
     journal(seq INTEGER PRIMARY KEY, kind TEXT, json TEXT, prev_hash TEXT, hash TEXT)
 
-- kind 'hand':   what rebuilds the Table: {"ruleset", "hand_number", "walls", "chips", "t"}
+- kind 'hand':   what rebuilds the Table: {"ruleset", "hand_number", "walls", "chips", "t",
+                 "doubling"}
 - kind 'input':  an engine input, `Event.to_json()`
 - kind 'output': one engine output, `Event.to_json()`, in the order the engine produced them
 - kind 'device': a device record (`Fault`, a referee's acknowledgement): kept for the audit,
@@ -152,11 +153,14 @@ class Journal:
             raise
         self.seq, self.head = seq, head
 
-    def hand(self, ruleset: str, hand_number: int, walls, t: float, chips=None) -> None:
-        """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips))."""
+    def hand(self, ruleset: str, hand_number: int, walls, t: float, chips=None,
+             doubling: bool = False) -> None:
+        """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips,
+        doubling))."""
         self._append([("hand", {"ruleset": ruleset, "hand_number": hand_number,
                                 "walls": [list(w) for w in walls],
-                                "chips": list(chips) if chips is not None else None, "t": t})])
+                                "chips": list(chips) if chips is not None else None, "t": t,
+                                "doubling": doubling})])
 
     def input(self, event) -> None:
         """An engine input, committed (fsync) before the engine applies it."""

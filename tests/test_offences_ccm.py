@@ -154,3 +154,21 @@ def test_penalty_points_keep_the_units_of_a_c18():
     config["penalties"]["empty_call"]["points"] = [10, 15]
     with pytest.raises(ConfigError, match="penalties.empty_call.points: 15"):
         build(config)
+
+
+def test_a_win_that_would_end_the_game_is_refused_to_a_player_not_first(ccm):
+    """RULES.md 4.13 (seed §32): near the end a player who would not be first may not end the
+    game by winning: he plays on. No penalty: his hand is good, the moment is not. The one who
+    would be first after it may end the game so."""
+    for chips, allowed in (([1, 100, 0, 300], False), ([1, 300, 0, 100], True)):
+        game = Game(ccm, CCM_DICE, hands=["9p", "123m 456m 789m 123p 9p", "", ""])
+        game.table.chips = list(chips)      # West has nothing left; East's 1 is his last
+        game.start()
+        game.discard(E, "9p")
+        if allowed:
+            game.ok(ev.ClaimDeclared, S, claim="win")
+            continue
+        assert not game.table.would_win(S, E, game.table.discards[-1][1])
+        alert = game.refused(ev.ClaimDeclared, S, claim="win")
+        assert alert.rule == "RULES.md 4.13" and alert.penalty is None
+        assert "would end the game with S not first" in alert.message

@@ -120,8 +120,8 @@ class SimPlayer:
         flowers = [x for x in hand if tiles.is_flower(tiles.kind_of(x))]
         if flowers:
             return ev.FlowerExposed(t, self.seat, flowers[0])
-        if self._may_win(table) and table.last_draw != "claim" and table.score_for(
-                self.seat, None, hand[-1]).legal:
+        if self._may_win(table) and table.last_draw != "claim" and table.would_win(
+                self.seat, None, hand[-1]):
             return ev.WinDeclared(t, self.seat)
         kong = self._kong(table)
         if kong:
@@ -183,7 +183,7 @@ class SimPlayer:
         if robbing:
             konger, tile = table.added_kong
             return ev.ClaimDeclared(t, self.seat, "win") if self._may_win(table) and \
-                table.score_for(self.seat, konger, tile, True).legal else None
+                table.would_win(self.seat, konger, tile, True) else None
         discarder, tile = table.discards[-1]
         kinds = self._kinds(table)
         melds = len(table.melds[self.seat])
@@ -192,7 +192,7 @@ class SimPlayer:
             table.chips[discarder] <= 0
         if now <= 0 and self._may_win(table) and not chipless and not \
                 table.referee.bars_discard_win(self.seat, table.hands[self.seat], tile) and \
-                table.score_for(self.seat, discarder, tile).legal:
+                table.would_win(self.seat, discarder, tile):
             return ev.ClaimDeclared(t, self.seat, "win")
         if table.wall.live_count == 0 or table.referee.no_calls[self.seat]:
             return None

@@ -59,6 +59,10 @@ class Ruleset(Protocol):
     def game_end(self, chips: list[int], deals_passed: int) -> str | None:
         """Why the game is over after a hand, or None (CCM 4.13)."""
 
+    def win_banned(self, table, result) -> str:
+        """Why this win may not be made now though it scores (CCM 4.13: it would end the
+        game with the winner not first), or ""."""
+
 
 def check_schema(data: dict, schema: dict, where: str = "") -> None:
     """Fail on the first missing, unknown or mistyped entry, naming it as `section.key`.

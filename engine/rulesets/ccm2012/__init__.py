@@ -16,7 +16,7 @@ from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
-from engine.rulesets.ccm2012.game_end import game_over
+from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.settlement import (Rates, chase_payer, chase_payments, doubled,
                                                 kong_payments, pay, win_payments)
@@ -54,7 +54,8 @@ SCHEMA = {
 REFS = {"dice": "RULES.md 4.4", "wall": "RULES.md 4.4", "turn": "RULES.md 4.6",
         "claim": "RULES.md 4.6", "chow": "RULES.md 4.6 (A-C5)", "kong": "RULES.md 4.6",
         "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7",
-        "penalty_tile": "RULES.md 4.15", "chips": "RULES.md 4.11 (A-C14)"}
+        "penalty_tile": "RULES.md 4.15", "chips": "RULES.md 4.11 (A-C14)",
+        "game_end": "RULES.md 4.13"}
 SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")   # RULES.md 4.9, 4.11
 SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)                     # 夾, 邊張, 單吊 (seed §17)
 
@@ -166,6 +167,21 @@ class Ccm2012:
         """RULES.md 4.13: two players without chips, or the game's rounds played (a round is
         four deals passed)."""
         return game_over(chips, scheduled_done=deals_passed >= 4 * self.config["game"]["rounds"])
+
+    def win_banned(self, table, result) -> str:
+        """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
+        chips once the hand is settled with it) is not allowed to a player who would not be
+        first after it: he plays on."""
+        table.results.append(result)
+        try:
+            changes, fines = self.settle(table, table.chips, table.doubling)
+        finally:
+            table.results.pop()
+        after = [c + changes[s] + fines[s] for s, c in enumerate(table.chips)]
+        if chipless(after) < 2 or is_first(after, result.winner):
+            return ""
+        return (f"this win would end the game with {'ESWN'[result.winner]} not first "
+                f"({after[result.winner]} chips against {max(after)}): he plays on")
 
     def settle(self, table, chips: list[int], doubling: bool):
         """A finished hand's chip changes per seat, (payments, penalties), in the order they

@@ -142,6 +142,10 @@ class Wsom2006:
         """WSOM plays the sessions the tournament schedules; no hand ends them (3.1)."""
         return None
 
+    def win_banned(self, table, result) -> str:
+        """WSOM has no game a win could end."""
+        return ""
+
     def _value(self, ids: list[str]) -> tuple[tuple[Pattern, ...], int]:
         """Series exclusivity, then the listed and compound limits (RULES.md 1.1)."""
         best: dict[str, Pattern] = {}
