@@ -110,8 +110,8 @@ class Interpreter:
             return []
         if src == "river" and dst == "melds":
             return self._discard_taken(t, seat, tile)
-        if src == "wall" and dst == "river":
-            return self._unseen_draw_and_discard(t, seat, tile, source, target)
+        if src == "wall" and dst in ("river", "melds"):
+            return self._unseen_draw(t, seat, tile, source, target)
         return [Irregular(t, dst_side, f"a tile went from {zone_words(source)} to "
                           f"{zone_words(target)}, which no move of the hand explains: check "
                           "it and correct the tracking", tile)]
@@ -245,17 +245,21 @@ class Interpreter:
         return [Irregular(t, self.side(seat), f"{self._where(seat)} took a tile from a river "
                           "without a granted call", tile)]
 
-    def _unseen_draw_and_discard(self, t, seat, tile, source, target) -> list:
-        """A tile seen leaving a wall and next in a river: the draw and discard of the player
-        whose turn it is, if it is the tile he had to draw; the tracker has alerted already."""
-        table = self.table
-        wall = table.wall
-        expected = None if wall is None or table.state not in ("draw", "claim_window") else \
-            wall.tile_at(wall.next_draw_position)
-        turn = (table.discarder + 1) % 4 if table.state == "claim_window" else table.turn
-        if expected == tile and turn == seat:
-            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile),
-                                           ev.TileDiscarded(t, seat, tile)]
+    def _unseen_draw(self, t, seat, tile, source, target) -> list:
+        """A tile seen leaving a wall and next in a river, or (a flower) in a meld area: the
+        draw and the discard (or the flower's exposure) of the player whose tile it was to
+        draw, the hand read between them dropped; the tracker has told the referee already."""
+        table, wall = self.table, self.table.wall
+        expected = None
+        if wall is not None and table.state == "discard" and table.owes[seat]:
+            expected = wall.tile_at(wall.next_replacement_position)
+        elif wall is not None and table.state in ("draw", "claim_window"):
+            turn = (table.discarder + 1) % 4 if table.state == "claim_window" else table.turn
+            expected = wall.tile_at(wall.next_draw_position) if turn == seat else None
+        river = target.startswith("river")
+        if expected == tile and (river or tiles.is_flower(tiles.kind_of(tile))):
+            then = ev.TileDiscarded(t, seat, tile) if river else ev.FlowerExposed(t, seat, tile)
+            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile), then]
         return [Irregular(t, self.side(seat), f"a tile went from {zone_words(source)} to "
                           f"{zone_words(target)} unseen in between: check it", tile)]
 

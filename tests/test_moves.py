@@ -372,6 +372,20 @@ def test_wall_to_river_jump_of_the_expected_tile_is_a_draw_and_a_discard(wsom):
     assert hand.table.rivers[S] == [tile] and hand.table.state == "claim_window"
 
 
+def test_replacement_flower_seen_straight_in_the_meld_area_is_drawn_and_exposed(ccm):
+    """RULES.md 4.5, issue 4: a replacement that is a flower again, seen leaving the wall and
+    next among the seat's melds (the rack read missed it), is his replacement draw and the
+    flower's exposure, in that order."""
+    hand = Hand(ccm, CCM_DICE, dealer_side=2, hands=["1f", "", "", ""], replacements=["2f"])
+    hand.deal()
+    hand.lay_out(5.0, E, hand.own(E, "1f"))
+    wall = hand.table.wall
+    second = wall.tile_at(wall.next_replacement_position)
+    meant = hand.move(6.0, second, hand.wall_of(second), hand.zone("melds", E))
+    assert meant == [ev.TileDrawn(6.0, E, second), ev.FlowerExposed(6.0, E, second)]
+    assert len(hand.table.flowers[E]) == 2 and hand.table.owes[E] == 1
+
+
 def test_wall_to_river_jump_of_another_tile_is_irregular(wsom):
     """Issue 4: a tile that is not the one to draw, seen going from a wall to a river, is
     told to the referee, not guessed."""
