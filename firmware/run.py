@@ -33,6 +33,7 @@ from firmware.journal import Journal, JournalError
 from firmware.replay import ReplayError, replay
 from firmware.profile import ProfileError, load_profile
 from firmware.service import TICK, DiceReport, Service, make_buttons
+from firmware.watchdog import Notifier, keep_alive
 
 
 def add_parser(commands) -> None:
@@ -306,10 +307,16 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
               ElectronicDice(), (profile.zones_reader.path, profile.stacker_reader.path), loop)
     rig.shuffler.start(clock())
     ticker = asyncio.create_task(rig.service.ticker(TICK))
+    notifier = Notifier()
+    notifier.ready(rig.service.status())
+    pinger = asyncio.create_task(keep_alive(
+        notifier, lambda: clock() - rig.service.last_tick < notifier.interval,
+        rig.service.status))
     try:
         await rig.service.done.wait()
     finally:
         ticker.cancel()
+        pinger.cancel()
         await rig.stop()
     service = rig.service
     return {"hands": service.counts["hands"], "events": service.counts["events"],

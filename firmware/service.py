@@ -63,6 +63,7 @@ class Service:
         self.zones_path = profile.zones_reader.path     # the run may put simulated ones
         self.stacker_path = profile.stacker_reader.path
         self.built = None                # (WallsReady, stacker heartbeat then) being judged
+        self.last_tick = 0.0             # when the actor last took a tick (the watchdog's sign)
         self.faults: list[ev.Fault] = []
         self.open_faults: dict[tuple[str, str], ev.Fault] = {}
         self.inferred: list[tuple[int, Move]] = []       # (hand number, move)
@@ -109,6 +110,7 @@ class Service:
 
     def handle(self, t: float, item) -> None:
         if isinstance(item, tuple) and item == ("tick",):
+            self.last_tick = t
             self.shuffler.poll(t)
             if self.built is not None:
                 self._judge_walls(t)
@@ -374,6 +376,13 @@ class Service:
         self.out(f"{t:9.1f}  hand {number} VOIDED by the referee: {reason}")
         self.publish([])
         return True
+
+    def status(self) -> str:
+        """One line for `systemctl status`."""
+        if self.table is None or self.table.ended:
+            return f"between hands ({self.session.hand_number} played); shuffler " \
+                   f"{self.shuffler.state}"
+        return f"hand {self.session.hand_number}: {self.table.state.replace('_', ' ')}"
 
     # -- faults --------------------------------------------------------------------------
 
