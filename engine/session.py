@@ -56,7 +56,8 @@ class Session:
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        return Table(self.ruleset, walls, self.hand_number, t, chips, self.doubling)
+        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))   # CCM 4.13
+        return Table(self.ruleset, walls, self.hand_number, t, chips, self.doubling, last_deal)
 
     def record(self, table: Table) -> HandRecord:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends."""

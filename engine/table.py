@@ -51,7 +51,8 @@ class Table(Calls, Winning):
     Calls, kongs and flowers are in engine/calls.py, declared wins in engine/winning.py."""
 
     def __init__(self, ruleset: Ruleset, walls: list[list[int]], hand_number: int = 0,
-                 t: float = 0.0, chips: list[int] | None = None, doubling: bool = False):
+                 t: float = 0.0, chips: list[int] | None = None, doubling: bool = False,
+                 last_deal: bool = False):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.walls = walls
         self.wall: Wall | None = None
@@ -77,6 +78,7 @@ class Table(Calls, Winning):
         self.claims_log: list[tuple[int, int, tuple[int, ...]]] = []
         self.chips = chips                # seat order; None where the rule book has none
         self.doubling = doubling          # CCM 倍打: a winning dealer goes on (A-C13)
+        self.last_deal = last_deal        # CCM: the game's scheduled end if the deal passes
         self.discard_times: list[float] = []
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)

@@ -6,7 +6,7 @@ medium before the engine sees the input. One row per hand, input and output:
     journal(seq INTEGER PRIMARY KEY, kind TEXT, json TEXT, prev_hash TEXT, hash TEXT)
 
 - kind 'hand':   what rebuilds the Table: {"ruleset", "hand_number", "walls", "chips", "t",
-                 "doubling"}
+                 "doubling", "last_deal"}
 - kind 'input':  an engine input, `Event.to_json()`
 - kind 'output': one engine output, `Event.to_json()`, in the order the engine produced them
 - kind 'device': a device record (`Fault`, a referee's acknowledgement): kept for the audit,
@@ -154,13 +154,13 @@ class Journal:
         self.seq, self.head = seq, head
 
     def hand(self, ruleset: str, hand_number: int, walls, t: float, chips=None,
-             doubling: bool = False) -> None:
+             doubling: bool = False, last_deal: bool = False) -> None:
         """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips,
-        doubling))."""
+        doubling, last_deal))."""
         self._append([("hand", {"ruleset": ruleset, "hand_number": hand_number,
                                 "walls": [list(w) for w in walls],
                                 "chips": list(chips) if chips is not None else None, "t": t,
-                                "doubling": doubling})])
+                                "doubling": doubling, "last_deal": last_deal})])
 
     def input(self, event) -> None:
         """An engine input, committed (fsync) before the engine applies it."""

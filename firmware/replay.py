@@ -106,7 +106,8 @@ def replay(journal: Journal) -> ReplayResult:
                     rulesets[name] = load_ruleset(name)
                 hand_number = data["hand_number"]
                 table = Table(rulesets[name], data["walls"], hand_number, data["t"],
-                              data.get("chips"), data.get("doubling", False))
+                              data.get("chips"), data.get("doubling", False),
+                              data.get("last_deal", False))
                 result.played.append([hand_number, table, False])
             except ConfigError as err:
                 raise ReplayError(f"row {row.seq}: ruleset: {err}") from None

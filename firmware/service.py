@@ -288,7 +288,7 @@ class Service:
         self.table = self.session.new_table(walls, t)
         self.recorded = False
         self.journal.hand(self.ruleset.name, self.session.hand_number, walls, t,
-                          self.table.chips, self.table.doubling)
+                          self.table.chips, self.table.doubling, self.table.last_deal)
         self.tracker.place({tile: f"wall_{SIDES[lane]}" for lane in range(4)
                             for tile in lanes[lane]})
         sweep = self.profile.zones_reader.sweep_seconds or 0.25

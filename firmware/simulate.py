@@ -129,7 +129,7 @@ class Game:
             build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t)
         if self.journal is not None:
             self.journal.hand(self.ruleset.name, self.session.hand_number, table.walls, self.t,
-                              table.chips, table.doubling)
+                              table.chips, table.doubling, table.last_deal)
         seat_player = [self.players[self.session.player_at(s)] for s in range(4)]
         for p, player in enumerate(seat_player):
             player.seat = p

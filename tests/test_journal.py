@@ -88,7 +88,8 @@ def test_rows_are_hash_chained(wsom_journal):
         head = digest
     assert table[0][1] == "hand" and table[1][1] == "input"
     hand = json.loads(table[0][2])
-    assert set(hand) == {"ruleset", "hand_number", "walls", "chips", "t", "doubling"}
+    assert set(hand) == {"ruleset", "hand_number", "walls", "chips", "t", "doubling",
+                         "last_deal"}
     assert hand["ruleset"] == "wsom2006" and hand["hand_number"] == 1
 
 

@@ -172,3 +172,30 @@ def test_a_win_that_would_end_the_game_is_refused_to_a_player_not_first(ccm):
         alert = game.refused(ev.ClaimDeclared, S, claim="win")
         assert alert.rule == "RULES.md 4.13" and alert.penalty is None
         assert "would end the game with S not first" in alert.message
+
+
+def test_in_the_last_deal_a_win_passing_the_deal_is_refused_to_a_player_not_first(ccm):
+    """RULES.md 4.13: in the game's last deal a win that passes the deal ends the game, so a
+    player who would not be first after it plays on; the dealer's own win keeps the deal
+    (4.11) and does not end it."""
+    game = Game(ccm, CCM_DICE, hands=["9p", "123m 456m 789m 123p 9p", "", ""])
+    game.table.chips, game.table.last_deal = [100, 100, 100, 300], True
+    game.start()
+    game.discard(E, "9p")
+    alert = game.refused(ev.ClaimDeclared, S, claim="win")
+    assert alert.rule == "RULES.md 4.13" and alert.penalty is None
+    dealer = Game(ccm, CCM_DICE, hands=["123m 456m 789m 123p 9p 9p", "", "", ""])
+    dealer.table.chips, dealer.table.last_deal = [100, 100, 100, 300], True
+    dealer.start()                      # East, not first after it either, wins on the deal
+    assert dealer.table.would_win(E, None, dealer.table.hands[E][-1])
+
+
+def test_the_session_tells_the_table_its_last_deal(ccm):
+    """RULES.md 4.13: the table knows when a passing deal ends the game by schedule."""
+    from engine.session import Session
+    from engine.wall import build_walls
+    session = Session(ccm)
+    walls = build_walls(list(range(144)), 18)
+    assert not session.new_table(walls).last_deal
+    session.passes = 4 * ccm.config["game"]["rounds"] - 1
+    assert session.new_table(walls).last_deal

@@ -170,15 +170,17 @@ class Ccm2012:
 
     def win_banned(self, table, result) -> str:
         """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
-        chips once the hand is settled with it) is not allowed to a player who would not be
-        first after it: he plays on."""
+        chips once the hand is settled with it, or the deal passing in the game's last deal)
+        is not allowed to a player who would not be first after it: he plays on."""
         table.results.append(result)
         try:
             changes, fines = self.settle(table, table.chips, table.doubling)
         finally:
             table.results.pop()
         after = [c + changes[s] + fines[s] for s, c in enumerate(table.chips)]
-        if chipless(after) < 2 or is_first(after, result.winner):
+        passes = result.winner != 0 or not self.table_rules.dealer_repeats
+        if not (chipless(after) >= 2 or table.last_deal and passes) or \
+                is_first(after, result.winner):
             return ""
         return (f"this win would end the game with {'ESWN'[result.winner]} not first "
                 f"({after[result.winner]} chips against {max(after)}): he plays on")
