@@ -15,7 +15,6 @@ from pathlib import Path
 
 from drivers.dice import PhysicalDice
 from drivers.readers import Heartbeat, Inventory, Stacked
-from drivers.shuffler import Shuffler
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.table import Faults, SimClock, SimTable
 from engine import events as ev
@@ -25,7 +24,7 @@ from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal
 from firmware.profile import load_profile
 from firmware.run import SimPanel
-from firmware.service import TICK, Service, make_buttons
+from firmware.service import TICK, build_service
 
 DISPLAY_TARGET_MS = 20.0
 
@@ -93,13 +92,9 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
     timing = {"handed": None, "sent": {}, "received": {}, "latest": 0}
     with tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder, \
             Journal(Path(folder) / "journal.sqlite") as journal:
-        per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
-        shuffler = Shuffler(gpio, profile.shuffler_pins,
-                            profile.shuffler_timing, per_lane,
-                            lambda record: service.record(record, record.t), clock)
-        service = Service(profile, ruleset, profile.tags, journal, clock, shuffler,
-                          PhysicalDice(), lambda line: None)
-        make_buttons(gpio, profile, lambda press: service.record(press, press.t), clock)
+        service = build_service(profile, ruleset, journal, gpio, clock, PhysicalDice(),
+                                lambda line: None)
+        shuffler = service.shuffler
         desk = Desk(service, profile.name)
 
         def note(events) -> None:          # after the desk has published: its seq is this one

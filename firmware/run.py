@@ -22,7 +22,6 @@ from pathlib import Path
 from drivers.dice import ElectronicDice, PhysicalDice
 from drivers.gpio import GPIOUnavailable, open_pins
 from drivers.readers import Reader
-from drivers.shuffler import Shuffler
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
 from drivers.sim.table import Faults, SimClock, SimTable
@@ -32,7 +31,7 @@ from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal, JournalError
 from firmware.replay import ReplayError, replay
 from firmware.profile import ProfileError, load_profile
-from firmware.service import TICK, DiceReport, Service, make_buttons
+from firmware.service import TICK, DiceReport, build_service
 from firmware.watchdog import Notifier, keep_alive
 
 
@@ -221,18 +220,12 @@ class Rig:
     table's clock, `paths` the two readers' device paths (zones, stacker)."""
 
     def __init__(self, args, profile, ruleset, journal, gpio, clock, dice, paths, loop):
-        per_lane = (144 if ruleset.table_rules.flowers else 136) // 4
-        self.shuffler = Shuffler(gpio, profile.shuffler_pins,
-                                 profile.shuffler_timing, per_lane,
-                                 lambda record: self.service.record(record, record.t), clock)
         out = (lambda line: None) if args.json_summary else \
             (lambda line: print(line, flush=True))
-        self.service = service = Service(profile, ruleset, profile.tags, journal, clock,
-                                         self.shuffler, dice, out, args.hands)
+        self.service = service = build_service(profile, ruleset, journal, gpio, clock, dice,
+                                               out, args.hands, loop)
+        self.shuffler = service.shuffler
         service.resume(args.history)
-        # Button edges come on the GPIO library's thread: hand them to the loop.
-        make_buttons(gpio, profile, lambda press: loop.call_soon_threadsafe(
-            service.record, press, press.t), clock)
         service.zones_path, service.stacker_path = paths
         self.readers = [Reader(path, service.from_thread(loop, path), backoff_max=0.2)
                         for path in paths]

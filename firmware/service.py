@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from drivers import readers
 from drivers.buttons import ButtonPress, Buttons
 from drivers.dice import DiceError, ElectronicDice, PhysicalDice
-from drivers.shuffler import (FaultCleared, ShufflerFault, ShufflerRefused, ShufflerStep,
-                              WallsRaised, WallsReady)
+from drivers.shuffler import (FaultCleared, Shuffler, ShufflerFault, ShufflerRefused,
+                              ShufflerStep, WallsRaised, WallsReady)
 from engine import events as ev
+from engine import tiles
 from engine.moves import SIDES, Interpreter, Irregular
 from engine.session import Session
 from engine.tracking import Move, Tracker, TrackingAlert
@@ -427,6 +428,19 @@ _ADVICE = {
 }
 
 
-def make_buttons(gpio, profile, report, clock):
-    """The players' buttons, reporting each press to `report`."""
-    return Buttons(gpio, profile.buttons, report, clock, profile.debounce_seconds)
+def build_service(profile, ruleset, journal, gpio, clock, dice, out, hands=None, loop=None):
+    """The service with the shuffler and the buttons its profile wires to it. With `loop`,
+    button edges (which come on the GPIO library's thread) are handed to it safely."""
+    per_lane = len(tiles.physical_set(ruleset.table_rules.flowers)) // 4
+    shuffler = Shuffler(gpio, profile.shuffler_pins, profile.shuffler_timing, per_lane,
+                        lambda record: service.record(record, record.t), clock)
+    service = Service(profile, ruleset, profile.tags, journal, clock, shuffler, dice, out,
+                      hands)
+    if loop is None:
+        def report(press):
+            service.record(press, press.t)
+    else:
+        def report(press):
+            loop.call_soon_threadsafe(service.record, press, press.t)
+    Buttons(gpio, profile.buttons, report, clock, profile.debounce_seconds)
+    return service
