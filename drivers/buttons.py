@@ -20,12 +20,15 @@ class ButtonPress:
 class Buttons:
     """Watches the pins of `layout` ({pin: (seat, button)}) and reports presses to `report`."""
 
-    def __init__(self, gpio, layout: dict[int, tuple[int, str]], report, clock,
-                 debounce: float = 0.03):
+    def __init__(
+        self, gpio, layout: dict[int, tuple[int, str]], report, clock, debounce: float = 0.03
+    ):
         for pin, (seat, button) in layout.items():
             if button not in BUTTONS or seat not in range(4):
-                raise ValueError(f"pin {pin}: {button!r} of seat {seat} is not a button "
-                                 f"(buttons are {', '.join(BUTTONS)} of seats 0..3)")
+                raise ValueError(
+                    f"pin {pin}: {button!r} of seat {seat} is not a button "
+                    f"(buttons are {', '.join(BUTTONS)} of seats 0..3)"
+                )
         self.gpio, self.layout, self.report, self.clock = gpio, layout, report, clock
         self.debounce = debounce
         self._last: dict[int, float] = {}

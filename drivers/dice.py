@@ -13,7 +13,7 @@ class DiceError(ValueError):
 @dataclass(frozen=True)
 class DiceRoll:
     values: tuple[int, ...]
-    source: str                 # "electronic" or "physical"
+    source: str  # "electronic" or "physical"
 
     @property
     def total(self) -> int:
@@ -28,8 +28,7 @@ class ElectronicDice:
         self._random = source or secrets.SystemRandom()
 
     def roll(self) -> DiceRoll:
-        return DiceRoll(tuple(self._random.randint(1, 6) for _ in range(self.count)),
-                        "electronic")
+        return DiceRoll(tuple(self._random.randint(1, 6) for _ in range(self.count)), "electronic")
 
 
 class PhysicalDice:
@@ -42,7 +41,6 @@ class PhysicalDice:
         values = tuple(values)
         if len(values) != self.count:
             raise DiceError(f"a roll is {self.count} dice, not {len(values)}: {values}")
-        if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
-                   for v in values):
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
             raise DiceError(f"each die shows 1 to 6, not {values}")
         return DiceRoll(values, "physical")

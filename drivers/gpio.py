@@ -24,14 +24,17 @@ def open_pins(backend: str | None = None):
     backend = backend or os.environ.get("MJTABLE_GPIO")
     if backend in (None, "rpi"):
         try:
-            from RPi import GPIO        # rpi-lgpio on every Pi
+            from RPi import GPIO  # rpi-lgpio on every Pi
+
             return GPIO
         except (ImportError, RuntimeError) as err:
             if backend == "rpi":
-                raise GPIOUnavailable(f"no RPi.GPIO here ({err}); on a Pi install rpi-lgpio "
-                                      "(never RPi.GPIO itself)") from None
+                raise GPIOUnavailable(
+                    f"no RPi.GPIO here ({err}); on a Pi install rpi-lgpio (never RPi.GPIO itself)"
+                ) from None
     if backend in (None, "sim"):
         from drivers.sim.pins import SimulatedGPIO
+
         return SimulatedGPIO()
     raise GPIOUnavailable(f"unknown GPIO backend {backend!r} (rpi or sim)")
 
@@ -39,6 +42,7 @@ def open_pins(backend: str | None = None):
 @dataclass(frozen=True)
 class Edge:
     """A level change on an input pin, stamped on the monotonic clock when it was seen."""
+
     pin: int
     level: int
     t: float
@@ -54,4 +58,5 @@ def to_loop(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue, read_level, c
 
     def on_edge(pin: int) -> None:
         loop.call_soon_threadsafe(queue.put_nowait, Edge(pin, read_level(pin), clock()))
+
     return on_edge

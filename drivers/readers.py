@@ -19,8 +19,9 @@ import binascii
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Union
 
 import serial
 
@@ -164,8 +165,9 @@ def encode_error(code: int, antenna: int = NO_ANTENNA) -> bytes:
 
 def encode_button(side: int, button: str) -> bytes:
     if side not in range(4) or button not in BUTTON_CODES:
-        raise ValueError(f"a seat button is side 0..3 and one of {BUTTON_CODES}, "
-                         f"not {side}, {button!r}")
+        raise ValueError(
+            f"a seat button is side 0..3 and one of {BUTTON_CODES}, not {side}, {button!r}"
+        )
     return _frame(CMD_BUTTON, bytes([side, BUTTON_CODES.index(button)]))
 
 
@@ -216,7 +218,7 @@ def _decode(body: bytes) -> FrameRecord | None:
     cmd = body[0]
     if cmd == CMD_INVENTORY:
         antenna, size, count = body[1], body[2], body[3]
-        tags = tuple(body[4 + i * size: 4 + (i + 1) * size] for i in range(count))
+        tags = tuple(body[4 + i * size : 4 + (i + 1) * size] for i in range(count))
         if len(set(tags)) != len(tags):
             return None
         return Inventory(antenna, tags)
@@ -240,7 +242,7 @@ class FrameParser:
     `garbage + accepted_bytes + pending == bytes fed`.
     """
 
-    __slots__ = ("_buf", "frames", "rejected", "garbage", "accepted_bytes")
+    __slots__ = ("_buf", "accepted_bytes", "frames", "garbage", "rejected")
 
     def __init__(self) -> None:
         self._buf = bytearray()
@@ -292,9 +294,9 @@ class FrameParser:
             total = 4 + body_len + 2
             if len(buf) < total:
                 break
-            covered = bytes(buf[2:4 + body_len])
+            covered = bytes(buf[2 : 4 + body_len])
             record = None
-            if crc16(covered) == int.from_bytes(buf[4 + body_len:total], "big"):
+            if crc16(covered) == int.from_bytes(buf[4 + body_len : total], "big"):
                 record = _decode(covered[2:])
             if record is None:
                 self._reject()
@@ -359,9 +361,11 @@ class Reader:
 
     # lifecycle
 
-    def start(self) -> "Reader":
+    def start(self) -> Reader:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name=f"reader {self.path}", daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, name=f"reader {self.path}", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -370,7 +374,7 @@ class Reader:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
 
-    def __enter__(self) -> "Reader":
+    def __enter__(self) -> Reader:
         return self.start()
 
     def __exit__(self, *exc) -> None:

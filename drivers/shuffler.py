@@ -34,6 +34,7 @@ TRANSITIONS = [
 @dataclass(frozen=True)
 class ShufflerPins:
     """BCM pins from the table profile; lane lists are per side E S W N."""
+
     drop: int
     plate: int
     lanes: tuple[int, ...]
@@ -64,37 +65,39 @@ class ShufflerPins:
 @dataclass(frozen=True)
 class ShufflerTiming:
     """Step limits in seconds, from the table profile (defaults: a 4-port table, §0)."""
-    drop_timeout: float = 4.0      # the centre must close again within this
-    shuffle: float = 6.0           # how long the plate runs
-    lane_stall: float = 3.0        # a lane short of tiles with no tile counted this long: jam
-    head_blocked: float = 2.0      # a stacking head blocked this long: jam
-    settle: float = 2.0            # no tile counted on any lane this long ends stacking
-    stack_timeout: float = 40.0    # stacking must end within this
-    raise_timeout: float = 5.0     # the walls must reach the top within this
-    cycle_limit: float = 80.0      # a longer cycle is slow (a warning); only reachable when
-                                   # drop_timeout + shuffle + stack_timeout exceed it
+
+    drop_timeout: float = 4.0  # the centre must close again within this
+    shuffle: float = 6.0  # how long the plate runs
+    lane_stall: float = 3.0  # a lane short of tiles with no tile counted this long: jam
+    head_blocked: float = 2.0  # a stacking head blocked this long: jam
+    settle: float = 2.0  # no tile counted on any lane this long ends stacking
+    stack_timeout: float = 40.0  # stacking must end within this
+    raise_timeout: float = 5.0  # the walls must reach the top within this
+    cycle_limit: float = 80.0  # a longer cycle is slow (a warning); only reachable when
+    # drop_timeout + shuffle + stack_timeout exceed it
 
     def __post_init__(self):
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"shuffler timing: {f.name} must be a positive number of "
-                                 f"seconds, not {value!r}")
+                raise ValueError(
+                    f"shuffler timing: {f.name} must be a positive number of seconds, not {value!r}"
+                )
 
 
 @dataclass(frozen=True)
 class ShufflerStep:
     t: float
-    step: str                       # the state entered
-    tile_set: str | None            # the set that step works on
+    step: str  # the state entered
+    tile_set: str | None  # the set that step works on
 
 
 @dataclass(frozen=True)
 class WallsReady:
     t: float
     tile_set: str
-    counts: tuple[int, ...]         # tiles per lane E S W N
-    seconds: float                  # the cycle, from the drop to ready
+    counts: tuple[int, ...]  # tiles per lane E S W N
+    seconds: float  # the cycle, from the drop to ready
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,7 @@ class WallsRaised:
 @dataclass(frozen=True)
 class ShufflerFault:
     t: float
-    kind: str                       # jam, count, timeout, or slow (a warning: the cycle goes on)
+    kind: str  # jam, count, timeout, or slow (a warning: the cycle goes on)
     step: str
     lane: int | None
     count: int | None
@@ -124,41 +127,63 @@ class FaultCleared:
 @dataclass(frozen=True)
 class ShufflerRefused:
     """A command the shuffler cannot carry out now, and why."""
+
     t: float
-    action: str                     # start, raise or retry
+    action: str  # start, raise or retry
     message: str
 
 
 class Shuffler:
     """Drives the cycle over `gpio` (RPi.GPIO-like); reports every record to `on_record`."""
 
-    def __init__(self, gpio, pins: ShufflerPins, timing: ShufflerTiming, tiles_per_lane: int,
-                 on_record, clock=time.monotonic):
-        if isinstance(tiles_per_lane, bool) or not isinstance(tiles_per_lane, int) \
-                or tiles_per_lane <= 0:
-            raise ValueError(f"tiles_per_lane must be a positive whole number (34 for 136 "
-                             f"tiles, 36 for 144), not {tiles_per_lane!r}")
+    def __init__(
+        self,
+        gpio,
+        pins: ShufflerPins,
+        timing: ShufflerTiming,
+        tiles_per_lane: int,
+        on_record,
+        clock=time.monotonic,
+    ):
+        if (
+            isinstance(tiles_per_lane, bool)
+            or not isinstance(tiles_per_lane, int)
+            or tiles_per_lane <= 0
+        ):
+            raise ValueError(
+                f"tiles_per_lane must be a positive whole number (34 for 136 "
+                f"tiles, 36 for 144), not {tiles_per_lane!r}"
+            )
         self.gpio, self.pins, self.timing = gpio, pins, timing
         self.expected, self.on_record = tiles_per_lane, on_record
-        self._motors = {"dropping": (pins.drop,), "shuffling": (pins.plate,),
-                        "stacking": pins.lanes, "raising": (pins.lift,)}
+        self._motors = {
+            "dropping": (pins.drop,),
+            "shuffling": (pins.plate,),
+            "stacking": pins.lanes,
+            "raising": (pins.lift,),
+        }
         self._edges: deque = deque()
-        self._machine = Machine(states=STATES, initial="idle", auto_transitions=False,
-                                send_event=True, before_state_change=self._switch_motors,
-                                after_state_change=self._entered)
+        self._machine = Machine(
+            states=STATES,
+            initial="idle",
+            auto_transitions=False,
+            send_event=True,
+            before_state_change=self._switch_motors,
+            after_state_change=self._entered,
+        )
         for trigger, source, dest in TRANSITIONS:
             self._machine.add_transition(trigger, source, dest)
         self.set_in_play: str | None = None
         self.set_ready: str | None = None
         self._cycling = "A"
-        self._working: str | None = None        # the set the current step works on
+        self._working: str | None = None  # the set the current step works on
         self._faults: list[ShufflerFault] = []
-        self._clears: str | None = None         # the fault kind a retry is clearing
+        self._clears: str | None = None  # the fault kind a retry is clearing
         self._since = self._cycle_start = 0.0
         self._slow_told = False
         self._counts, self._last_tile = [0] * 4, [0.0] * 4
-        self._last_any: float | None = None                 # the last tile in any lane
-        self._head_since: list[float | None] = [None] * 4   # when each head was blocked
+        self._last_any: float | None = None  # the last tile in any lane
+        self._head_since: list[float | None] = [None] * 4  # when each head was blocked
         gpio.setmode(gpio.BCM)
         for pin in (pins.drop, pins.plate, *pins.lanes, pins.lift):
             gpio.setup(pin, gpio.OUT, initial=gpio.LOW)
@@ -170,8 +195,9 @@ class Shuffler:
         for pin in pins.counters:
             gpio.add_event_detect(pin, gpio.RISING, callback=lambda p: self._recorded(p, 1, clock))
         for pin in (pins.centre_closed, *pins.heads, pins.lift_top):
-            gpio.add_event_detect(pin, gpio.BOTH,
-                                  callback=lambda p: self._recorded(p, gpio.input(p), clock))
+            gpio.add_event_detect(
+                pin, gpio.BOTH, callback=lambda p: self._recorded(p, gpio.input(p), clock)
+            )
 
     # -- views -----------------------------------------------------------------------------
 
@@ -202,13 +228,22 @@ class Shuffler:
         """Raise the ready walls; once up, the other set (pushed in) goes round the machine."""
         self.poll(t)
         if self.state == "fault":
-            return self._refuse(t, "raise", f"the walls stay down: {self.fault.message}; "
-                                f"{self.fault.advice}")
+            return self._refuse(
+                t, "raise", f"the walls stay down: {self.fault.message}; {self.fault.advice}"
+            )
         if self.state != "ready":
-            return self._refuse(t, "raise", "the walls cannot rise: " + (
-                "the shuffler has not started" if self.state == "idle" else
-                "they are already rising" if self.state == "raising" else
-                f"set {self._cycling} is not ready yet ({self.state})"))
+            return self._refuse(
+                t,
+                "raise",
+                "the walls cannot rise: "
+                + (
+                    "the shuffler has not started"
+                    if self.state == "idle"
+                    else "they are already rising"
+                    if self.state == "raising"
+                    else f"set {self._cycling} is not ready yet ({self.state})"
+                ),
+            )
         self._machine.lift(t=t)
         return True
 
@@ -220,8 +255,12 @@ class Shuffler:
             return self._refuse(t, "retry", f"there is no fault to retry ({self.state})")
         blocked = [SIDES[lane] for lane, pin in enumerate(self.pins.heads) if self._levels[pin]]
         if blocked:
-            return self._refuse(t, "retry", f"the {' and '.join(blocked)} stacking head is "
-                                "still blocked: clear the stuck tile first")
+            return self._refuse(
+                t,
+                "retry",
+                f"the {' and '.join(blocked)} stacking head is "
+                "still blocked: clear the stuck tile first",
+            )
         self._clears = self._faults[0].kind
         if self._faults[0].step == "raising":
             self._machine.lift(t=t)
@@ -257,12 +296,12 @@ class Shuffler:
                 self._last_tile[lane] = self._last_any = t
             return
         if pin not in self._levels or self._levels[pin] == level:
-            return                              # not ours, or no change (a repeated report)
+            return  # not ours, or no change (a repeated report)
         self._levels[pin] = level
         if pin in pins.heads:
             self._head_since[pins.heads.index(pin)] = t if level else None
         elif pin == pins.centre_closed and level and self.state == "dropping":
-            self._machine.shuffle(t=t)          # closed again: the used set is in the bin
+            self._machine.shuffle(t=t)  # closed again: the used set is in the bin
         elif pin == pins.lift_top and level and self.state == "raising":
             self.set_in_play, self.set_ready = self.set_ready, None
             self.on_record(WallsRaised(t, self.set_in_play))
@@ -280,7 +319,7 @@ class Shuffler:
     # -- the machine's callbacks -----------------------------------------------------------
 
     def _recorded(self, pin: int, level: int, clock) -> None:
-        self._edges.append((pin, level, clock()))   # deque.append is thread-safe
+        self._edges.append((pin, level, clock()))  # deque.append is thread-safe
 
     def _switch_motors(self, event) -> None:
         on = self._motors.get(event.transition.dest, ())
@@ -304,8 +343,9 @@ class Shuffler:
         elif state == "stacking":
             self._counts, self._last_tile, self._last_any = [0] * 4, [t] * 4, None
         elif state == "ready":
-            self.on_record(WallsReady(t, self.set_ready, self.counts,
-                                      round(t - self._cycle_start, 3)))
+            self.on_record(
+                WallsReady(t, self.set_ready, self.counts, round(t - self._cycle_start, 3))
+            )
             self._cleared(t)
         elif state == "fault":
             for fault in self._faults:
@@ -326,51 +366,103 @@ class Shuffler:
         state, timing, spent = self.state, self.timing, t - self._since
         if state in CYCLE and not self._slow_told and t - self._cycle_start > timing.cycle_limit:
             self._slow_told = True
-            self.on_record(ShufflerFault(
-                t, "slow", state, None, None, None,
-                f"the cycle of set {self._cycling} has taken over {timing.cycle_limit:g} s "
-                f"(now {state})", "the walls still come up; after this hand have the "
-                "technician check the plate, the magnet ring and the lanes"))
+            self.on_record(
+                ShufflerFault(
+                    t,
+                    "slow",
+                    state,
+                    None,
+                    None,
+                    None,
+                    f"the cycle of set {self._cycling} has taken over {timing.cycle_limit:g} s "
+                    f"(now {state})",
+                    "the walls still come up; after this hand have the "
+                    "technician check the plate, the magnet ring and the lanes",
+                )
+            )
         if state == "dropping" and spent >= timing.drop_timeout:
-            self._fail(t, self._fault(
-                t, "timeout", None, None, f"the centre did not close within "
-                f"{timing.drop_timeout:g} s of the drop", "look for a tile or an object caught "
-                "in the centre opening, clear it, then press retry"))
+            self._fail(
+                t,
+                self._fault(
+                    t,
+                    "timeout",
+                    None,
+                    None,
+                    f"the centre did not close within {timing.drop_timeout:g} s of the drop",
+                    "look for a tile or an object caught "
+                    "in the centre opening, clear it, then press retry",
+                ),
+            )
         elif state == "shuffling" and spent >= timing.shuffle:
             self._machine.stack(t=t)
         elif state == "stacking":
             self._check_stacking(t, spent)
         elif state == "raising" and spent >= timing.raise_timeout:
-            self._fail(t, self._fault(
-                t, "timeout", None, None, f"the walls of set {self.set_ready} did not reach "
-                f"the top within {timing.raise_timeout:g} s", "look for something caught "
-                "under a lift tray (the usual cause) or a wall not level, clear it, then "
-                "press retry"))
+            self._fail(
+                t,
+                self._fault(
+                    t,
+                    "timeout",
+                    None,
+                    None,
+                    f"the walls of set {self.set_ready} did not reach "
+                    f"the top within {timing.raise_timeout:g} s",
+                    "look for something caught "
+                    "under a lift tray (the usual cause) or a wall not level, clear it, then "
+                    "press retry",
+                ),
+            )
 
     def _check_stacking(self, t: float, spent: float) -> None:
         timing, counts, n = self.timing, self._counts, self.expected
         for lane, since in enumerate(self._head_since):
             if since is not None and t - max(since, self._since) >= timing.head_blocked:
                 side = SIDES[lane]
-                return self._fail(t, self._fault(
-                    t, "jam", lane, counts[lane], f"a tile is stuck at the {side} stacking "
-                    f"head; the {side} wall has {counts[lane]} of {n} tiles",
-                    f"clear the tile stuck at the {side} stacking head, then press retry"))
+                return self._fail(
+                    t,
+                    self._fault(
+                        t,
+                        "jam",
+                        lane,
+                        counts[lane],
+                        f"a tile is stuck at the {side} stacking "
+                        f"head; the {side} wall has {counts[lane]} of {n} tiles",
+                        f"clear the tile stuck at the {side} stacking head, then press retry",
+                    ),
+                )
         for lane, last in enumerate(self._last_tile):
             if counts[lane] < n and t - last >= timing.lane_stall:
                 side = SIDES[lane]
-                return self._fail(t, self._fault(
-                    t, "jam", lane, counts[lane], f"the {side} lane stopped at {counts[lane]} "
-                    f"of {n} tiles (no tile for {timing.lane_stall:g} s)", f"check the {side} "
-                    "lane: clear any tile stuck in it or at its stacking head, check its push "
-                    "motor, then press retry"))
+                return self._fail(
+                    t,
+                    self._fault(
+                        t,
+                        "jam",
+                        lane,
+                        counts[lane],
+                        f"the {side} lane stopped at {counts[lane]} "
+                        f"of {n} tiles (no tile for {timing.lane_stall:g} s)",
+                        f"check the {side} "
+                        "lane: clear any tile stuck in it or at its stacking head, check its push "
+                        "motor, then press retry",
+                    ),
+                )
         if spent >= timing.stack_timeout:
             lane = counts.index(min(counts))
-            return self._fail(t, self._fault(
-                t, "timeout", lane, counts[lane], f"stacking set {self._cycling} took over "
-                f"{timing.stack_timeout:g} s; the {SIDES[lane]} wall has {counts[lane]} of "
-                f"{n} tiles", f"watch the {SIDES[lane]} lane, the slowest: clean its counting "
-                "sensor and check its push motor, then press retry"))
+            return self._fail(
+                t,
+                self._fault(
+                    t,
+                    "timeout",
+                    lane,
+                    counts[lane],
+                    f"stacking set {self._cycling} took over "
+                    f"{timing.stack_timeout:g} s; the {SIDES[lane]} wall has {counts[lane]} of "
+                    f"{n} tiles",
+                    f"watch the {SIDES[lane]} lane, the slowest: clean its counting "
+                    "sensor and check its push motor, then press retry",
+                ),
+            )
         if self._last_any is None or t - self._last_any < timing.settle:
             return None
         wrong = [lane for lane in range(4) if counts[lane] != n]
@@ -379,19 +471,37 @@ class Shuffler:
         self._fail(t, *(self._miscount(t, lane) for lane in wrong))
 
     def _fault(self, t, kind, lane, count, message, advice) -> ShufflerFault:
-        return ShufflerFault(t, kind, self.state, lane, count,
-                             None if count is None else self.expected, message, advice)
+        return ShufflerFault(
+            t,
+            kind,
+            self.state,
+            lane,
+            count,
+            None if count is None else self.expected,
+            message,
+            advice,
+        )
 
     def _miscount(self, t: float, lane: int) -> ShufflerFault:
         side, count, n = SIDES[lane], self._counts[lane], self.expected
         if count < n:
-            advice = (f"the {side} wall has {count} of {n} tiles: look for the missing tile "
-                      "in the bin and under the table, put it in the centre, press retry")
+            advice = (
+                f"the {side} wall has {count} of {n} tiles: look for the missing tile "
+                "in the bin and under the table, put it in the centre, press retry"
+            )
         else:
-            advice = (f"the {side} wall has {count} tiles, {n} expected: a tile from the "
-                      "other set or a foreign tile? remove it, press retry")
-        return self._fault(t, "count", lane, count, f"the {side} lane stacked {count} "
-                           f"tiles, {n} expected: the walls stay down", advice)
+            advice = (
+                f"the {side} wall has {count} tiles, {n} expected: a tile from the "
+                "other set or a foreign tile? remove it, press retry"
+            )
+        return self._fault(
+            t,
+            "count",
+            lane,
+            count,
+            f"the {side} lane stacked {count} tiles, {n} expected: the walls stay down",
+            advice,
+        )
 
     def _fail(self, t: float, *faults: ShufflerFault) -> None:
         self._faults = list(faults)

@@ -13,24 +13,31 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Timing:
     """A rule book's limits, in seconds. hand_limit None: no budget per hand (CCM)."""
+
     discard_limit: float
-    first_discard_limit: float         # East's first discard (CCM 20 s; WSOM as any other)
+    first_discard_limit: float  # East's first discard (CCM 20 s; WSOM as any other)
     hand_limit: float | None
-    free_after_deal: float             # WSOM's 15 s of preparation
-    block: float                       # WSOM: penalties per started block over a limit
-    strictly_over: bool = True         # A-W14: exactly the limit is not over
-    call_limit: float | None = None    # CCM: a pung within 3 s
+    free_after_deal: float  # WSOM's 15 s of preparation
+    block: float  # WSOM: penalties per started block over a limit
+    strictly_over: bool = True  # A-W14: exactly the limit is not over
+    call_limit: float | None = None  # CCM: a pung within 3 s
 
 
-UNTIMED = Timing(discard_limit=float("inf"), first_discard_limit=float("inf"), hand_limit=None,
-                 free_after_deal=0.0, block=1.0)
+UNTIMED = Timing(
+    discard_limit=float("inf"),
+    first_discard_limit=float("inf"),
+    hand_limit=None,
+    free_after_deal=0.0,
+    block=1.0,
+)
 
 
 @dataclass(frozen=True)
 class Overtime:
     """Time over a limit at one discard: which limit, by how much, in started blocks."""
+
     seat: int
-    limit: str                         # "discard" or "hand"
+    limit: str  # "discard" or "hand"
     seconds: float
     blocks: int
 
@@ -38,9 +45,9 @@ class Overtime:
 class Clocks:
     def __init__(self, timing: Timing):
         self.timing = timing
-        self.used = [0.0] * 4          # counted seconds this hand, per seat
+        self.used = [0.0] * 4  # counted seconds this hand, per seat
         self.started: list[float | None] = [None] * 4
-        self.first = [False] * 4       # the turn is East's first discard
+        self.first = [False] * 4  # the turn is East's first discard
         self.free_until = 0.0
         self.paused_at: float | None = None
         self.pauses: list[tuple[float, float]] = []
@@ -80,8 +87,7 @@ class Clocks:
         return max(0.0, total)
 
     def turn_limit(self, seat: int) -> float:
-        return self.timing.first_discard_limit if self.first[seat] else \
-            self.timing.discard_limit
+        return self.timing.first_discard_limit if self.first[seat] else self.timing.discard_limit
 
     def discard(self, seat: int, t: float) -> list[Overtime]:
         """The seat discards: his turn ends; what he ran over, per limit."""
@@ -124,8 +130,11 @@ class Clocks:
             start = self.started[seat]
             running = self.counted(start, t) if start is not None else 0.0
             limit = self.timing.hand_limit
-            result.append({
-                "turn_left": None if start is None else self.turn_limit(seat) - running,
-                "hand_left": None if limit is None else limit - self.used[seat] - running,
-                "running": start is not None and self.paused_at is None})
+            result.append(
+                {
+                    "turn_left": None if start is None else self.turn_limit(seat) - running,
+                    "hand_left": None if limit is None else limit - self.used[seat] - running,
+                    "running": start is not None and self.paused_at is None,
+                }
+            )
         return result

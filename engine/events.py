@@ -46,7 +46,9 @@ class Event:
 def from_json(obj: dict) -> Event:
     """The event a JSON object describes (as written by to_json)."""
     if not isinstance(obj, dict) or obj.get("type") not in _TYPES:
-        raise EventError(f"unknown event type {obj.get('type') if isinstance(obj, dict) else obj!r}")
+        raise EventError(
+            f"unknown event type {obj.get('type') if isinstance(obj, dict) else obj!r}"
+        )
     cls = _TYPES[obj["type"]]
     names = {f.name for f in fields(cls)}
     missing = names - obj.keys()
@@ -61,15 +63,17 @@ def _tuples(value):
 
 # Inputs: what the players did, as the table's sensors, buttons and clock report it.
 
+
 @_event
 class DiceRolled(Event):
     dice: tuple[int, ...] = ()
-    source: str = "electronic"          # or "physical": where the result came from
+    source: str = "electronic"  # or "physical": where the result came from
 
 
 @_event
 class TileDrawn(Event):
     """A tile taken from the wall; `tile` is the id the sensors saw, None if unknown."""
+
     tile: int | None = None
     HIDDEN = ("tile",)
 
@@ -85,7 +89,8 @@ class ClaimDeclared(Event):
 
     `tiles` are the claimer's own tiles for the meld (none for a win).
     """
-    claim: str = ""                     # chow, pung, kong, win
+
+    claim: str = ""  # chow, pung, kong, win
     tiles: tuple[int, ...] = ()
 
 
@@ -97,6 +102,7 @@ class ClaimWindowClosed(Event):
 @_event
 class KongDeclared(Event):
     """A kong on one's own turn: four concealed tiles, or one added to an exposed pung."""
+
     tiles: tuple[int, ...] = ()
 
 
@@ -112,6 +118,7 @@ class WinDeclared(Event):
 
 # Referee inputs: valid in any state, from the referee's screen (credentials checked there).
 
+
 @_event
 class ClocksPaused(Event):
     """The referee stops every clock (暫停); the time until ClocksResumed never counts."""
@@ -125,6 +132,7 @@ class ClocksResumed(Event):
 @_event
 class Ruling(Event):
     """The referee applies or waives the penalty an alert proposed."""
+
     alert: int = 0
     apply: bool = True
 
@@ -132,15 +140,28 @@ class Ruling(Event):
 @_event
 class ViolationReported(Event):
     """An offence the sensors cannot see (naming a discard aloud, ...), seen by the referee."""
+
     offence: str = ""
 
 
-INPUTS = (DiceRolled, TileDrawn, TileDiscarded, ClaimDeclared, ClaimWindowClosed,
-          KongDeclared, FlowerExposed, WinDeclared, ClocksPaused, ClocksResumed, Ruling,
-          ViolationReported)
+INPUTS = (
+    DiceRolled,
+    TileDrawn,
+    TileDiscarded,
+    ClaimDeclared,
+    ClaimWindowClosed,
+    KongDeclared,
+    FlowerExposed,
+    WinDeclared,
+    ClocksPaused,
+    ClocksResumed,
+    Ruling,
+    ViolationReported,
+)
 
 
 # Outputs: what the engine decided.
+
 
 @_event
 class HandStarted(Event):
@@ -152,6 +173,7 @@ class HandStarted(Event):
 @_event
 class WallBroken(Event):
     """The break (RULES.md 3.4 / 4.4): whose wall, and how many stacks lie on the tail side."""
+
     stacks: int = 0
     dice: tuple[int, ...] = ()
 
@@ -177,6 +199,7 @@ class Discarded(Event):
 @_event
 class Claimed(Event):
     """A granted call: the meld now exposed, with the claimed tile and whose it was."""
+
     claim: str = ""
     tiles: tuple[int, ...] = ()
     claimed_tile: int = -1
@@ -186,7 +209,8 @@ class Claimed(Event):
 @_event
 class Konged(Event):
     """A kong made. A concealed kong lies face down: its tiles are not public."""
-    kind: str = ""                      # concealed, added, melded
+
+    kind: str = ""  # concealed, added, melded
     tiles: tuple[int, ...] = ()
 
     def public_json(self) -> dict:
@@ -204,6 +228,7 @@ class FlowerReplaced(Event):
 @_event
 class Won(Event):
     """A verified win and its score (the ruleset's Score.to_json())."""
+
     from_seat: int | None = None
     win_tile: int = -1
     flags: tuple[str, ...] = ()
@@ -219,16 +244,18 @@ class ExhaustiveDraw(Event):
 class Alert(Event):
     """Something the referee should know: an input that broke a rule, left unapplied, with
     the penalty the rule book proposes (Penalty.to_json()) when there is one."""
-    rule: str = ""                      # RULES.md section, e.g. "3.7"
+
+    rule: str = ""  # RULES.md section, e.g. "3.7"
     message: str = ""
     needs_ruling: bool = False
-    id: int = 0                         # numbered within the hand, for the Ruling
+    id: int = 0  # numbered within the hand, for the Ruling
     penalty: dict | None = None
 
 
 @_event
 class PenaltyApplied(Event):
     """A penalty now in force: points, what the offender lost, his new penalty tiles."""
+
     offence: str = ""
     rule: str = ""
     points: int = 0
@@ -246,6 +273,7 @@ class PenaltyWaived(Event):
 # Device records: what the table's machinery and sensors report to the referee. The service
 # journals them beside the hand (not engine outputs: a replay does not re-create them).
 
+
 @_event
 class Fault(Event):
     """A device or the tile tracking needs a person: what happened and what to do.
@@ -253,7 +281,8 @@ class Fault(Event):
     `id` numbers faults over the service's life, for the referee's acknowledgement; `cleared`
     marks the record that ends one. `tile` may be a concealed tile: only the referee sees it.
     """
-    device: str = ""                    # shuffler, reader, tracking, dice
+
+    device: str = ""  # shuffler, reader, tracking, dice
     kind: str = ""
     message: str = ""
     advice: str = ""

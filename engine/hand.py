@@ -22,6 +22,7 @@ class HandError(ValueError):
 @dataclass(frozen=True)
 class Meld:
     """A declared set: claimed from a discard, or a concealed kong."""
+
     kind: str
     tiles: tuple[int, ...]
     concealed: bool = False
@@ -31,14 +32,22 @@ class Meld:
             raise HandError(f"unknown meld type {self.kind!r} (expected chow, pung or kong)")
         ts = sorted(self.tiles)
         if self.concealed and self.kind != KONG:
-            raise HandError(f"only a kong is declared concealed, not a {self.kind}: "
-                            "concealed sets belong in the hand")
+            raise HandError(
+                f"only a kong is declared concealed, not a {self.kind}: "
+                "concealed sets belong in the hand"
+            )
         if len(ts) != MELD_SIZES[self.kind]:
-            raise HandError(f"a {self.kind} has {MELD_SIZES[self.kind]} tiles, "
-                            f"not {len(ts)}: {tiles.format_tiles(ts)}")
+            raise HandError(
+                f"a {self.kind} has {MELD_SIZES[self.kind]} tiles, "
+                f"not {len(ts)}: {tiles.format_tiles(ts)}"
+            )
         if self.kind == CHOW:
-            ok = (tiles.is_suited(ts[0]) and tiles.suit(ts[0]) == tiles.suit(ts[2])
-                  and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2)
+            ok = (
+                tiles.is_suited(ts[0])
+                and tiles.suit(ts[0]) == tiles.suit(ts[2])
+                and ts[1] == ts[0] + 1
+                and ts[2] == ts[0] + 2
+            )
         else:
             ok = len(set(ts)) == 1 and not tiles.is_flower(ts[0])
         if not ok:
@@ -98,7 +107,7 @@ _SHAPES: dict[bytes, int] = {}
 
 def _shape(key: bytes) -> int:
     n = sum(key)
-    if len(key) == 7:              # honours: only pungs and pairs
+    if len(key) == 7:  # honours: only pungs and pairs
         ok, pairs = 1 not in key and 4 not in key, key.count(2)
     else:
         ok, pairs = n % 3 != 1 and bool(_suit(tuple(key))), int(n % 3 == 2)
@@ -149,7 +158,7 @@ def decompositions(c) -> list[tuple[tuple[str, int], ...]]:
     honours = _honour_groups(b[27:34])
     if honours is None:
         return []
-    parts = [_suit_groups(b[start:start + 9], start) for start in (0, 9, 18)]
+    parts = [_suit_groups(b[start : start + 9], start) for start in (0, 9, 18)]
     if not all(parts):
         return []
     result = []
@@ -173,7 +182,7 @@ def is_thirteen_orphans(c) -> bool:
     return all(held) and sum(held) == 14 == sum(c)
 
 
-KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))     # ranks 147, 258, 369 (0-based)
+KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # ranks 147, 258, 369 (0-based)
 
 
 def is_fourteen_singles(c, min_gap: int = 3) -> bool:

@@ -19,12 +19,13 @@ from engine.hand import CHOW, KONG, PUNG
 from engine.tracking import zone_words
 
 SIDES = "ESWN"
-HOLD = 3.0              # seconds a press or a move seen early waits for what comes before it
+HOLD = 3.0  # seconds a press or a move seen early waits for what comes before it
 
 
 @dataclass(frozen=True)
 class Irregular:
     """A movement the hand's state cannot explain; the message never names a hidden tile."""
+
     t: float
     side: int
     message: str
@@ -50,10 +51,10 @@ class Interpreter:
         self.table, self.dealer_side, self.claim_window = table, dealer_side, claim_window
         self.settle = settle
         self.to_deal: list[set[int]] = [set(), set(), set(), set()]
-        self.exposing: list[list[int]] = [[], [], [], []]   # tiles laid out, not yet an input
+        self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
-        self.held_wins: dict[int, float] = {}               # seat -> when he pressed win
-        self.held: list[tuple[float, ev.Event]] = []        # draws and discards seen early
+        self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
+        self.held: list[tuple[float, ev.Event]] = []  # draws and discards seen early
 
     def seat(self, side: int) -> int:
         return (side - self.dealer_side) % 4
@@ -72,13 +73,12 @@ class Interpreter:
             if isinstance(out, ev.Dealt):
                 self.to_deal = [set(h) for h in out.hands]
             elif isinstance(out, (ev.Claimed, ev.Konged)):
-                self.exposing[out.seat] = [x for x in self.exposing[out.seat]
-                                           if x not in out.tiles]
+                self.exposing[out.seat] = [x for x in self.exposing[out.seat] if x not in out.tiles]
         if self.table.state not in ("claim_window", "rob_window"):
             self.window_opened = None
         elif self.window_opened is None:
             self.window_opened = t
-        if self.table.state == "rob_window":     # the added tile lies on the pung already
+        if self.table.state == "rob_window":  # the added tile lies on the pung already
             konger, tile = self.table.added_kong
             self.exposing[konger] = [x for x in self.exposing[konger] if x != tile]
 
@@ -88,7 +88,7 @@ class Interpreter:
         """The inputs (and Irregular notes) one confirmed movement means now."""
         table = self.table
         if table.ended:
-            return []                       # the hand is over: tiles go back to the machine
+            return []  # the hand is over: tiles go back to the machine
         src, src_side = zone_side(source)
         dst, dst_side = zone_side(target)
         seat = self.seat(dst_side)
@@ -104,17 +104,28 @@ class Interpreter:
                 return [ev.FlowerExposed(t, seat, tile)]
             self.exposing[seat].append(tile)
             return self._own_kong(t, seat)
-        if src == "melds" and dst == "hand" and src_side == dst_side and \
-                tile in self.exposing[seat]:
-            self.exposing[seat].remove(tile)        # a call taken back before it was granted
+        if (
+            src == "melds"
+            and dst == "hand"
+            and src_side == dst_side
+            and tile in self.exposing[seat]
+        ):
+            self.exposing[seat].remove(tile)  # a call taken back before it was granted
             return []
         if src == "river" and dst == "melds":
             return self._discard_taken(t, seat, tile)
         if src == "wall" and dst in ("river", "melds"):
             return self._unseen_draw(t, seat, tile, source, target)
-        return [Irregular(t, dst_side, f"a tile went from {zone_words(source)} to "
-                          f"{zone_words(target)}, which no move of the hand explains: check "
-                          "it and correct the tracking", tile)]
+        return [
+            Irregular(
+                t,
+                dst_side,
+                f"a tile went from {zone_words(source)} to "
+                f"{zone_words(target)}, which no move of the hand explains: check "
+                "it and correct the tracking",
+                tile,
+            )
+        ]
 
     def button(self, t: float, side: int, name: str) -> list:
         """A seat's win button: a self-drawn win on its turn, else a call to win.
@@ -132,9 +143,12 @@ class Interpreter:
         """Held win presses that now make sense, and the calls closed once their time is
         over (the table's claim window)."""
         inputs = self._held_wins(t) or self._held_moves(t)
-        if self.table.state in ("claim_window", "rob_window") and self.window_opened is not None \
-                and t - self.window_opened >= self.claim_window and (
-                    not self._laying_out() or t - self.window_opened >= self.claim_window + HOLD):
+        if (
+            self.table.state in ("claim_window", "rob_window")
+            and self.window_opened is not None
+            and t - self.window_opened >= self.claim_window
+            and (not self._laying_out() or t - self.window_opened >= self.claim_window + HOLD)
+        ):
             inputs += self._close_calls(t)
         return inputs
 
@@ -149,7 +163,7 @@ class Interpreter:
                 continue
             kinds = sorted([tiles.kind_of(x) for x in laid] + [kind])
             run = len(kinds) == 3 and kinds[0] + 1 == kinds[1] == kinds[2] - 1
-            if len(set(kinds)) > 1 and not run or len(kinds) < 3:
+            if (len(set(kinds)) > 1 and not run) or len(kinds) < 3:
                 return True
         return False
 
@@ -163,7 +177,7 @@ class Interpreter:
             elif table.state == "discard" and seat == table.turn and not table.owes[seat]:
                 inputs.append(ev.WinDeclared(t, seat))
             elif t - pressed >= HOLD:
-                inputs.append(ev.WinDeclared(t, seat))     # the engine says why it is wrong
+                inputs.append(ev.WinDeclared(t, seat))  # the engine says why it is wrong
             else:
                 continue
             del self.held_wins[seat]
@@ -187,15 +201,20 @@ class Interpreter:
             return seat == (table.discarder + 1) % 4
         if table.state == "rob_window":
             return seat == table.added_kong[0]
-        return table.state == "draw" and seat == table.turn or \
-            table.state == "discard" and bool(table.owes[seat])
+        return (
+            (table.state == "draw"
+            and seat == table.turn)
+            or (table.state == "discard"
+            and bool(table.owes[seat]))
+        )
 
     def _held_moves(self, t: float) -> list:
         """A held draw or discard that is now in order, else one that has waited long enough
         (the engine then says what is wrong with it); one at a time, since each changes the
         hand's state."""
-        ready = [h for h in self.held if self._in_order(h[1])] or \
-            [h for h in self.held if t - h[0] >= HOLD]
+        ready = [h for h in self.held if self._in_order(h[1])] or [
+            h for h in self.held if t - h[0] >= HOLD
+        ]
         if not ready:
             return []
         self.held.remove(ready[0])
@@ -216,8 +235,7 @@ class Interpreter:
             for seat in range(4):
                 laid = self.exposing[seat]
                 if laid and seat != discarder and seat not in table.calls:
-                    inputs.append(ev.ClaimDeclared(t, seat, _call_kind(laid, discard),
-                                                   tuple(laid)))
+                    inputs.append(ev.ClaimDeclared(t, seat, _call_kind(laid, discard), tuple(laid)))
         self.window_opened = None
         return inputs + [ev.ClaimWindowClosed(t, None)]
 
@@ -225,13 +243,14 @@ class Interpreter:
         """Four of a kind laid out on one's turn, or one tile added to one's exposed pung."""
         table = self.table
         if table.state != "discard" or seat != table.turn:
-            return []            # tiles of a call on the open window, declared at its close
+            return []  # tiles of a call on the open window, declared at its close
         laid = self.exposing[seat]
         kinds = [tiles.kind_of(x) for x in laid]
         for kind in set(kinds):
             group = tuple(x for x in laid if tiles.kind_of(x) == kind)
-            pung = any(m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind
-                       for m in table.melds[seat])
+            pung = any(
+                m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind for m in table.melds[seat]
+            )
             if len(group) == 4 or (pung and len(group) == 1):
                 return [ev.KongDeclared(t, seat, group)]
         return []
@@ -239,11 +258,17 @@ class Interpreter:
     def _discard_taken(self, t: float, seat: int, tile: int) -> list:
         table = self.table
         if table.state == "claim_window" and table.discards and table.discards[-1][1] == tile:
-            return self._close_calls(t)      # the claimer's hand on the discard ends the calls
+            return self._close_calls(t)  # the claimer's hand on the discard ends the calls
         if any(tile in m.tiles for m in table.melds[seat]):
-            return []                        # the call was granted: the tile follows it
-        return [Irregular(t, self.side(seat), f"{self._where(seat)} took a tile from a river "
-                          "without a granted call", tile)]
+            return []  # the call was granted: the tile follows it
+        return [
+            Irregular(
+                t,
+                self.side(seat),
+                f"{self._where(seat)} took a tile from a river without a granted call",
+                tile,
+            )
+        ]
 
     def _unseen_draw(self, t, seat, tile, source, target) -> list:
         """A tile seen leaving a wall and next in a river, or (a flower) in a meld area: the
@@ -260,8 +285,15 @@ class Interpreter:
         if expected == tile and (river or tiles.is_flower(tiles.kind_of(tile))):
             then = ev.TileDiscarded(t, seat, tile) if river else ev.FlowerExposed(t, seat, tile)
             return self._close_calls(t) + [ev.TileDrawn(t, seat, tile), then]
-        return [Irregular(t, self.side(seat), f"a tile went from {zone_words(source)} to "
-                          f"{zone_words(target)} unseen in between: check it", tile)]
+        return [
+            Irregular(
+                t,
+                self.side(seat),
+                f"a tile went from {zone_words(source)} to "
+                f"{zone_words(target)} unseen in between: check it",
+                tile,
+            )
+        ]
 
 
 def _call_kind(laid: list[int], discard: int) -> str:

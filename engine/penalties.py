@@ -12,32 +12,55 @@ from dataclasses import dataclass
 from engine.rulesets import ConfigError
 
 # What an offence takes away: (may not win, may not call or kong, must discard what he draws).
-EFFECTS = {"": (False, False, False), "no_win": (True, False, False),
-           "dead_hand": (True, True, False), "mechanical": (True, True, True),
-           "removed": (True, True, True), "forfeit": (True, True, False),
-           "disqualified": (True, True, True)}
+EFFECTS = {
+    "": (False, False, False),
+    "no_win": (True, False, False),
+    "dead_hand": (True, True, False),
+    "mechanical": (True, True, True),
+    "removed": (True, True, True),
+    "forfeit": (True, True, False),
+    "disqualified": (True, True, True),
+}
 # The offences the table detects in every rule book; a rule book may add its own.
-COMMON = ("overtime_discard", "early_draw", "wrong_count_high", "wrong_count_low",
-          "empty_call", "wrong_call", "empty_kong", "false_win", "incomplete_win",
-          "late_call", "kong_after_last_tile", "naming_discard")
-OFFENCE_SCHEMA = {"rule": str, "points": list, "beyond": ("repeat", "removed"),
-                  "effect": tuple(EFFECTS), "penalty_tiles": int, "confirm": bool}
+COMMON = (
+    "overtime_discard",
+    "early_draw",
+    "wrong_count_high",
+    "wrong_count_low",
+    "empty_call",
+    "wrong_call",
+    "empty_kong",
+    "false_win",
+    "incomplete_win",
+    "late_call",
+    "kong_after_last_tile",
+    "naming_discard",
+)
+OFFENCE_SCHEMA = {
+    "rule": str,
+    "points": list,
+    "beyond": ("repeat", "removed"),
+    "effect": tuple(EFFECTS),
+    "penalty_tiles": int,
+    "confirm": bool,
+}
 
 
 @dataclass(frozen=True)
 class Offence:
     name: str
     rule: str
-    points: tuple[int, ...]     # per offence in the hand: 1st, 2nd, ...
-    beyond: str                 # after the list: "repeat" the last, or "removed" from play
+    points: tuple[int, ...]  # per offence in the hand: 1st, 2nd, ...
+    beyond: str  # after the list: "repeat" the last, or "removed" from play
     effect: str
-    penalty_tiles: int          # 0 none, N tiles, -1 the whole concealed hand
+    penalty_tiles: int  # 0 none, N tiles, -1 the whole concealed hand
     confirm: bool
 
 
 @dataclass(frozen=True)
 class Penalty:
     """A proposed or applied penalty; `points` per recipient (CCM) or deducted (WSOM)."""
+
     seat: int
     offence: str
     rule: str
@@ -49,10 +72,17 @@ class Penalty:
     nth: int
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "offence": self.offence, "rule": self.rule,
-                "points": self.points, "paid_to_others": self.paid_to_others,
-                "effect": self.effect, "penalty_tiles": list(self.penalty_tiles),
-                "confirm": self.confirm, "nth": self.nth}
+        return {
+            "seat": self.seat,
+            "offence": self.offence,
+            "rule": self.rule,
+            "points": self.points,
+            "paid_to_others": self.paid_to_others,
+            "effect": self.effect,
+            "penalty_tiles": list(self.penalty_tiles),
+            "confirm": self.confirm,
+            "nth": self.nth,
+        }
 
 
 class Catalogue:
@@ -60,6 +90,7 @@ class Catalogue:
 
     def __init__(self, section: dict, paid_to_others: bool, required: tuple[str, ...] = COMMON):
         from engine.rulesets import check_schema
+
         self.paid_to_others = paid_to_others
         self.offences = {}
         for name in required:
@@ -69,14 +100,29 @@ class Catalogue:
             check_schema(entry, OFFENCE_SCHEMA, f"penalties.{name}")
             points = tuple(entry["points"])
             if not points or not all(isinstance(p, int) and p >= 0 for p in points):
-                raise ConfigError(f"penalties.{name}.points = {entry['points']!r}: expected a "
-                                  "list of points, one per repeated offence")
-            self.offences[name] = Offence(name, "RULES.md " + entry["rule"], points,
-                                          entry["beyond"], entry["effect"],
-                                          entry["penalty_tiles"], entry["confirm"])
+                raise ConfigError(
+                    f"penalties.{name}.points = {entry['points']!r}: expected a "
+                    "list of points, one per repeated offence"
+                )
+            self.offences[name] = Offence(
+                name,
+                "RULES.md " + entry["rule"],
+                points,
+                entry["beyond"],
+                entry["effect"],
+                entry["penalty_tiles"],
+                entry["confirm"],
+            )
 
-    def propose(self, seat: int, name: str, nth: int, blocks: int = 1,
-                hand: tuple[int, ...] = (), named: tuple[int, ...] = ()) -> Penalty:
+    def propose(
+        self,
+        seat: int,
+        name: str,
+        nth: int,
+        blocks: int = 1,
+        hand: tuple[int, ...] = (),
+        named: tuple[int, ...] = (),
+    ) -> Penalty:
         """The penalty for the nth offence of this kind by the seat this hand.
 
         `blocks` multiplies the points (WSOM: 5 per started 15 s); `named` are the tiles the
@@ -89,5 +135,14 @@ class Catalogue:
         points = offence.points[min(nth, len(offence.points)) - 1] * blocks
         count = len(hand) if offence.penalty_tiles < 0 else offence.penalty_tiles
         tiles = tuple(list(named) + [t for t in hand if t not in named])[:count]
-        return Penalty(seat, name, offence.rule, points, self.paid_to_others, effect, tiles,
-                       offence.confirm, nth)
+        return Penalty(
+            seat,
+            name,
+            offence.rule,
+            points,
+            self.paid_to_others,
+            effect,
+            tiles,
+            offence.confirm,
+            nth,
+        )

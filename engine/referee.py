@@ -19,12 +19,12 @@ class Referee:
     def __init__(self, catalogue: Catalogue | None, forfeit_threshold: int | None = None):
         self.catalogue = catalogue
         self.forfeit_threshold = forfeit_threshold
-        self.counts: Counter = Counter()                  # (seat, offence) this hand
+        self.counts: Counter = Counter()  # (seat, offence) this hand
         self.pending: dict[int, Penalty] = {}
         self.applied: list[Penalty] = []
         self.no_win = [False] * 4
         self.no_calls = [False] * 4
-        self.mechanical = [False] * 4     # CCM 相公: draws and discards the drawn tile
+        self.mechanical = [False] * 4  # CCM 相公: draws and discards the drawn tile
         self.penalty_tiles: list[dict[int, str]] = [{} for _ in range(4)]
         self.time_points = [0, 0, 0, 0]
         self.forfeit_flagged = [False] * 4
@@ -34,8 +34,17 @@ class Referee:
         self.alerts += 1
         return ev.Alert(t, seat, rule, message, needs_ruling, self.alerts, penalty)
 
-    def offence(self, t, seat: int, name: str, message: str, rule: str = "",
-                hand=(), named=(), blocks: int = 1) -> list[ev.Event]:
+    def offence(
+        self,
+        t,
+        seat: int,
+        name: str,
+        message: str,
+        rule: str = "",
+        hand=(),
+        named=(),
+        blocks: int = 1,
+    ) -> list[ev.Event]:
         """The alert for an offence and, unless the referee must confirm it, its penalty.
 
         The alert names `rule`, the rule the input broke, when given; the proposed penalty
@@ -43,12 +52,14 @@ class Referee:
         if self.catalogue is None or name not in self.catalogue.offences:
             return [self.alert(t, seat, rule, message, True)]
         self.counts[(seat, name)] += 1
-        penalty = self.catalogue.propose(seat, name, self.counts[(seat, name)], blocks,
-                                         tuple(hand), tuple(named))
-        alert = self.alert(t, seat, rule or penalty.rule, message, penalty.confirm,
-                           penalty.to_json())
+        penalty = self.catalogue.propose(
+            seat, name, self.counts[(seat, name)], blocks, tuple(hand), tuple(named)
+        )
+        alert = self.alert(
+            t, seat, rule or penalty.rule, message, penalty.confirm, penalty.to_json()
+        )
         if not (penalty.points or penalty.effect or penalty.penalty_tiles):
-            return [alert]                   # named for the record; nothing to apply
+            return [alert]  # named for the record; nothing to apply
         if penalty.confirm:
             self.pending[alert.id] = penalty
             return [alert]
@@ -57,8 +68,11 @@ class Referee:
     def rule(self, ruling: ev.Ruling) -> list[ev.Event]:
         penalty = self.pending.pop(ruling.alert, None)
         if penalty is None:
-            return [self.alert(ruling.t, None, "", f"no penalty awaits a ruling under alert "
-                               f"{ruling.alert}")]
+            return [
+                self.alert(
+                    ruling.t, None, "", f"no penalty awaits a ruling under alert {ruling.alert}"
+                )
+            ]
         if not ruling.apply:
             return [ev.PenaltyWaived(ruling.t, penalty.seat, ruling.alert)]
         return self._apply(ruling.t, penalty, ruling.alert)
@@ -71,20 +85,34 @@ class Referee:
         self.no_calls[seat] |= no_calls
         self.mechanical[seat] |= mechanical
         for tile in penalty.penalty_tiles:
-            self.penalty_tiles[seat].setdefault(tile, "live")     # a dead one stays dead
-        out = [ev.PenaltyApplied(t, seat, penalty.offence, penalty.rule, penalty.points,
-                                 penalty.paid_to_others, penalty.effect, penalty.penalty_tiles,
-                                 alert_id)]
+            self.penalty_tiles[seat].setdefault(tile, "live")  # a dead one stays dead
+        out = [
+            ev.PenaltyApplied(
+                t,
+                seat,
+                penalty.offence,
+                penalty.rule,
+                penalty.points,
+                penalty.paid_to_others,
+                penalty.effect,
+                penalty.penalty_tiles,
+                alert_id,
+            )
+        ]
         if penalty.offence.startswith("overtime"):
             self.time_points[seat] += penalty.points
             threshold = self.forfeit_threshold
-            if threshold and self.time_points[seat] >= threshold and not \
-                    self.forfeit_flagged[seat]:
+            if threshold and self.time_points[seat] >= threshold and not self.forfeit_flagged[seat]:
                 self.forfeit_flagged[seat] = True
-                out += self.offence(t, seat, "serious_overtime", f"{'ESWN'[seat]} has "
-                                    f"{self.time_points[seat]} points of time penalty this "
-                                    "hand: serious overtime, a forfeit unless the referee "
-                                    "finds it justified")
+                out += self.offence(
+                    t,
+                    seat,
+                    "serious_overtime",
+                    f"{'ESWN'[seat]} has "
+                    f"{self.time_points[seat]} points of time penalty this "
+                    "hand: serious overtime, a forfeit unless the referee "
+                    "finds it justified",
+                )
         return out
 
     # -- penalty tiles (RULES.md 3.9) ---------------------------------------------------------
@@ -122,7 +150,7 @@ class Referee:
         free = Counter(tiles.kind_of(t) for t in hand if t not in marked)
         readings = decompositions(counts([tiles.kind_of(t) for t in hand] + [kind]))
         if not readings:
-            return ""                  # an irregular hand: the checks above are the rule
+            return ""  # an irregular hand: the checks above are the rule
         for groups in readings:
             for group_kind, low in groups:
                 size = 2 if group_kind == "pair" else 3

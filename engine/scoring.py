@@ -25,6 +25,7 @@ class Win:
     seat that pays for a discard win (RULES.md 1.3); None on a discard win means nobody is (the
     follow-tile exemption reached the winner himself).
     """
+
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
     win_tile: int
@@ -62,12 +63,13 @@ class Score:
     reason: str = ""
 
     def to_json(self) -> dict:
-        return {"legal": self.legal,
-                "patterns": [{"id": p.id, "name": p.name, "points": p.points}
-                             for p in self.patterns],
-                "total": self.total,
-                "payments": list(self.payments) if self.payments is not None else None,
-                "reason": self.reason}
+        return {
+            "legal": self.legal,
+            "patterns": [{"id": p.id, "name": p.name, "points": p.points} for p in self.patterns],
+            "total": self.total,
+            "payments": list(self.payments) if self.payments is not None else None,
+            "reason": self.reason,
+        }
 
 
 def _seat(value, what: str) -> int:
@@ -85,7 +87,7 @@ def _tile_list(value, what: str) -> tuple[int, ...]:
         except tiles.TileError as err:
             raise WinError(f"{what}: {err}") from None
     if not isinstance(value, list):
-        raise WinError(f"{what} must be a list of tiles such as [\"1m\", \"E\"], not {value!r}")
+        raise WinError(f'{what} must be a list of tiles such as ["1m", "E"], not {value!r}')
     try:
         return tuple(tiles.tile(t) for t in value)
     except tiles.TileError as err:
@@ -100,8 +102,9 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
         if key not in obj:
             raise WinError(f"missing {key!r}")
     concealed = _tile_list(obj["concealed"], "concealed")
-    win_tile = _tile_list([obj["win_tile"]] if isinstance(obj["win_tile"], str)
-                          else obj["win_tile"], "win_tile")
+    win_tile = _tile_list(
+        [obj["win_tile"]] if isinstance(obj["win_tile"], str) else obj["win_tile"], "win_tile"
+    )
     if len(win_tile) != 1:
         raise WinError(f"win_tile must be one tile, not {obj['win_tile']!r}")
     melds = []
@@ -129,15 +132,16 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
         raise WinError("missing winner_seat_index (or seat_wind)")
     seat_wind = _seat(obj.get("seat_wind", SEATS[winner]), "seat_wind")
     if seat_wind != winner:
-        raise WinError(f"seat_wind {SEATS[seat_wind]} is not the seat of winner_seat_index "
-                       f"{winner} ({SEATS[winner]}): seats are numbered by wind, 0 = E")
+        raise WinError(
+            f"seat_wind {SEATS[seat_wind]} is not the seat of winner_seat_index "
+            f"{winner} ({SEATS[winner]}): seats are numbered by wind, 0 = E"
+        )
     seat_wind = tiles.wind(seat_wind)
     discarder = obj.get("discarder_seat_index")
     discarder = None if discarder is None else _seat(discarder, "discarder_seat_index")
     if "responsible_seat_index" in obj:
         responsible = obj["responsible_seat_index"]
-        responsible = None if responsible is None else _seat(responsible,
-                                                             "responsible_seat_index")
+        responsible = None if responsible is None else _seat(responsible, "responsible_seat_index")
     else:
         responsible = discarder
     flags = obj.get("flags") or []
@@ -149,8 +153,18 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
     flowers = _tile_list(obj.get("flowers") or [], "flowers")
     if any(not tiles.is_flower(f) for f in flowers):
         raise WinError("flowers must be 1f..8f")
-    win = Win(concealed, tuple(melds), win_tile[0], self_drawn, winner, discarder, responsible,
-              frozenset(f for f in flags if not f.startswith("expect_")), flowers, seat_wind)
+    win = Win(
+        concealed,
+        tuple(melds),
+        win_tile[0],
+        self_drawn,
+        winner,
+        discarder,
+        responsible,
+        frozenset(f for f in flags if not f.startswith("expect_")),
+        flowers,
+        seat_wind,
+    )
     check(win)
     return win
 
@@ -158,8 +172,9 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
 _MELD_TEXT = re.compile(r"\[([^\]]*)\]|\(([^)]*)\)")
 
 
-def win_from_text(text: str, win_tile: str, winner: int, discarder: int | None,
-                  flags=(), flowers: str = "") -> Win:
+def win_from_text(
+    text: str, win_tile: str, winner: int, discarder: int | None, flags=(), flowers: str = ""
+) -> Win:
     """A Win from the form people type: `123m 456p EE [PPP] (CCCC)`.
 
     Square brackets hold an exposed meld, round brackets a concealed kong.
@@ -180,8 +195,17 @@ def win_from_text(text: str, win_tile: str, winner: int, discarder: int | None,
         flower_tiles = tuple(tiles.parse(flowers))
     except tiles.TileError as err:
         raise WinError(str(err)) from None
-    result = Win(hand_tiles, tuple(melds), win, discarder is None, winner, discarder,
-                 discarder, frozenset(flags), flower_tiles)
+    result = Win(
+        hand_tiles,
+        tuple(melds),
+        win,
+        discarder is None,
+        winner,
+        discarder,
+        discarder,
+        frozenset(flags),
+        flower_tiles,
+    )
     check(result)
     return result
 
@@ -190,8 +214,10 @@ def check(win: Win) -> None:
     """Reject a win that cannot exist on a table: wrong tile count, a fifth tile, seat errors."""
     size = len(win.concealed) + 1 + 3 * len(win.melds)
     if size != 14:
-        raise WinError(f"the hand has {size} tiles counting each meld as 3 and the winning "
-                       "tile; a winning hand has 14")
+        raise WinError(
+            f"the hand has {size} tiles counting each meld as 3 and the winning "
+            "tile; a winning hand has 14"
+        )
     if any(tiles.is_flower(t) for t in win.concealed + (win.win_tile,)):
         raise WinError("flowers are not hand tiles; list them under flowers")
     c = [0] * (tiles.KINDS + tiles.FLOWER_KINDS)

@@ -15,20 +15,27 @@ from engine.table import Table
 @dataclass(frozen=True)
 class HandRecord:
     """One line of the score sheet."""
+
     number: int
-    dealer: int                           # the player who was East
-    result: str                           # "win" or "draw"
-    winners: tuple[int, ...]              # players, in payment order
-    changes: tuple[int, int, int, int]    # per player: the hand's payments (sum zero)
-    totals: tuple[int, int, int, int]     # per player, after this hand
-    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)   # per player: penalty points
+    dealer: int  # the player who was East
+    result: str  # "win" or "draw"
+    winners: tuple[int, ...]  # players, in payment order
+    changes: tuple[int, int, int, int]  # per player: the hand's payments (sum zero)
+    totals: tuple[int, int, int, int]  # per player, after this hand
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)  # per player: penalty points
     doubled: bool = False
 
     def to_json(self) -> dict:
-        return {"number": self.number, "dealer": self.dealer, "result": self.result,
-                "winners": list(self.winners), "changes": list(self.changes),
-                "totals": list(self.totals), "penalties": list(self.penalties),
-                "doubled": self.doubled}
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "result": self.result,
+            "winners": list(self.winners),
+            "changes": list(self.changes),
+            "totals": list(self.totals),
+            "penalties": list(self.penalties),
+            "doubled": self.doubled,
+        }
 
 
 @dataclass
@@ -37,11 +44,11 @@ class Session:
     dealer: int = 0
     doubling: bool = False
     hand_number: int = 0
-    scores: list[int] = field(default_factory=list)    # per player; CCM: chips
+    scores: list[int] = field(default_factory=list)  # per player; CCM: chips
     sheet: list[HandRecord] = field(default_factory=list)
-    games: list[dict] = field(default_factory=list)    # CCM games ended (RULES.md 4.13)
-    passes: int = 0                                     # deals passed in this game
-    game_first_row: int = 0                             # its first line on the sheet
+    games: list[dict] = field(default_factory=list)  # CCM games ended (RULES.md 4.13)
+    passes: int = 0  # deals passed in this game
+    game_first_row: int = 0  # its first line on the sheet
 
     def __post_init__(self):
         if not self.scores:
@@ -56,7 +63,7 @@ class Session:
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))   # CCM 4.13
+        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))  # CCM 4.13
         return Table(self.ruleset, walls, self.hand_number, t, chips, self.doubling, last_deal)
 
     def record(self, table: Table) -> HandRecord:
@@ -72,8 +79,16 @@ class Session:
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
         winners = tuple(self.player_at(result.winner) for result in table.results)
-        row = HandRecord(self.hand_number, self.dealer, "win" if winners else "draw", winners,
-                         tuple(changes), tuple(self.scores), tuple(penalties), self.doubling)
+        row = HandRecord(
+            self.hand_number,
+            self.dealer,
+            "win" if winners else "draw",
+            winners,
+            tuple(changes),
+            tuple(self.scores),
+            tuple(penalties),
+            self.doubling,
+        )
         self.sheet.append(row)
         self._next_dealer(dealer_won=any(result.winner == 0 for result in table.results))
         self._game_end()
@@ -92,8 +107,13 @@ class Session:
         reason = self.ruleset.game_end(self.scores, self.passes)
         if reason:
             rules = self.ruleset.table_rules
-            self.games.append({"hands": len(self.sheet) - self.game_first_row,
-                               "ended": reason, "chips": list(self.scores)})
+            self.games.append(
+                {
+                    "hands": len(self.sheet) - self.game_first_row,
+                    "ended": reason,
+                    "chips": list(self.scores),
+                }
+            )
             self.scores = [rules.start_chips] * 4
             self.dealer, self.doubling, self.passes = 0, False, 0
             self.game_first_row = len(self.sheet)

@@ -10,18 +10,34 @@ from transitions import Machine
 
 from engine import events as ev
 from engine import tiles
-from engine.calls import Call, Calls, ExposedMeld, seat_name as _seat
+from engine.calls import Call, Calls, ExposedMeld
+from engine.calls import seat_name as _seat
 from engine.clocks import UNTIMED, Clocks
 from engine.referee import Referee
 from engine.rulesets import Ruleset
 from engine.wall import Wall, table_break, wsom_break
 from engine.winning import Winning, WinResult
 
-STATES = ["dice", "second_roll", "draw", "discard", "claim_window", "rob_window", "won",
-          "exhausted"]
-TRIGGERS = {ev.DiceRolled: "roll_dice", ev.TileDrawn: "draw", ev.TileDiscarded: "discard",
-            ev.ClaimDeclared: "claim", ev.ClaimWindowClosed: "close_window",
-            ev.KongDeclared: "kong", ev.FlowerExposed: "flower", ev.WinDeclared: "win"}
+STATES = [
+    "dice",
+    "second_roll",
+    "draw",
+    "discard",
+    "claim_window",
+    "rob_window",
+    "won",
+    "exhausted",
+]
+TRIGGERS = {
+    ev.DiceRolled: "roll_dice",
+    ev.TileDrawn: "draw",
+    ev.TileDiscarded: "discard",
+    ev.ClaimDeclared: "claim",
+    ev.ClaimWindowClosed: "close_window",
+    ev.KongDeclared: "kong",
+    ev.FlowerExposed: "flower",
+    ev.WinDeclared: "win",
+}
 TRANSITIONS = [
     ("roll_dice", "dice", "second_roll", ["dice_ok", "needs_second_roll"], "keep_first_roll"),
     ("roll_dice", "dice", "discard", "dice_ok", "break_and_deal"),
@@ -50,78 +66,108 @@ class Table(Calls, Winning):
 
     Calls, kongs and flowers are in engine/calls.py, declared wins in engine/winning.py."""
 
-    def __init__(self, ruleset: Ruleset, walls: list[list[int]], hand_number: int = 0,
-                 t: float = 0.0, chips: list[int] | None = None, doubling: bool = False,
-                 last_deal: bool = False):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        walls: list[list[int]],
+        hand_number: int = 0,
+        t: float = 0.0,
+        chips: list[int] | None = None,
+        doubling: bool = False,
+        last_deal: bool = False,
+    ):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.walls = walls
         self.wall: Wall | None = None
         self.hands: list[list[int]] = [[] for _ in range(4)]
         self.melds: list[list[ExposedMeld]] = [[] for _ in range(4)]
         self.flowers: list[list[int]] = [[] for _ in range(4)]
-        self.rivers: list[list[int]] = [[] for _ in range(4)]   # discards still lying there
-        self.discards: list[tuple[int, int]] = []               # every discard, in order
+        self.rivers: list[list[int]] = [[] for _ in range(4)]  # discards still lying there
+        self.discards: list[tuple[int, int]] = []  # every discard, in order
         self.turn = 0
-        self.owes = [0, 0, 0, 0]          # replacements due
-        self.owed_for = [""] * 4          # why: "kong" or "flower"
+        self.owes = [0, 0, 0, 0]  # replacements due
+        self.owed_for = [""] * 4  # why: "kong" or "flower"
         self.calls: dict[int, Call] = {}  # calls on the open window, by seat
-        self.added_kong: tuple[int, int] | None = None        # (seat, tile) open to robbing
+        self.added_kong: tuple[int, int] | None = None  # (seat, tile) open to robbing
         self.first_dice: tuple[int, ...] = ()
-        self.calls_made = False           # any call or kong yet (A-W9)
-        self.last_draw = "deal"           # deal, live, kong, flower, claim
-        self.seabed_drawn = False         # the last live tile has been drawn
+        self.calls_made = False  # any call or kong yet (A-W9)
+        self.last_draw = "deal"  # deal, live, kong, flower, claim
+        self.seabed_drawn = False  # the last live tile has been drawn
         self.results: list[WinResult] = []
         # What the settlement needs beyond the wins (CCM 4.10, 4.12): kongs (seat, kind,
         # feeder), flower kongs (seat), calls (claimer, feeder, kinds).
         self.kongs: list[tuple[int, str, int | None]] = []
         self.flower_kongs: list[int] = []
         self.claims_log: list[tuple[int, int, tuple[int, ...]]] = []
-        self.chips = chips                # seat order; None where the rule book has none
-        self.doubling = doubling          # CCM 倍打: a winning dealer goes on (A-C13)
-        self.last_deal = last_deal        # CCM: the game's scheduled end if the deal passes
+        self.chips = chips  # seat order; None where the rule book has none
+        self.doubling = doubling  # CCM 倍打: a winning dealer goes on (A-C13)
+        self.last_deal = last_deal  # CCM: the game's scheduled end if the deal passes
         self.discard_times: list[float] = []
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)
         self._now = t
         self._out: list[ev.Event] = []
         self._refusal: ev.Alert | None = None
-        self.machine = Machine(model=self, states=STATES, initial="dice",
-                               auto_transitions=False, send_event=True,
-                               ignore_invalid_triggers=True)
+        self.machine = Machine(
+            model=self,
+            states=STATES,
+            initial="dice",
+            auto_transitions=False,
+            send_event=True,
+            ignore_invalid_triggers=True,
+        )
         for trigger, source, dest, conditions, after in TRANSITIONS:
-            self.machine.add_transition(trigger, source, dest, conditions=conditions or [],
-                                        after=after)
+            self.machine.add_transition(
+                trigger, source, dest, conditions=conditions or [], after=after
+            )
 
     # -- the one entry point ------------------------------------------------------------
 
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Apply one input; return what happened (outputs in order, Alerts for refusals)."""
         self._out, self._refusal, self._now = [], None, event.t
-        if isinstance(event, (ev.ClocksPaused, ev.ClocksResumed, ev.Ruling,
-                              ev.ViolationReported)):
+        if isinstance(event, (ev.ClocksPaused, ev.ClocksResumed, ev.Ruling, ev.ViolationReported)):
             return self._referee_input(event)
         trigger = TRIGGERS.get(type(event))
         if trigger is None:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]
-        if self.state in ("claim_window", "rob_window") and trigger not in ("claim",
-                                                                           "close_window"):
+        if self.state in ("claim_window", "rob_window") and trigger not in (
+            "claim",
+            "close_window",
+        ):
             # RULES.md 3.6: the next player's reach for the wall ends the calls (the konger's
             # replacement draw after an added kong); any other input is refused meanwhile.
             if trigger != "draw" or event.seat != self._next_to_draw():
-                return [self._alert(event, "claim", f"{type(event).__name__} from "
-                                    f"{_seat(event.seat)} while calls on the latest tile are "
-                                    "still open")]
+                return [
+                    self._alert(
+                        event,
+                        "claim",
+                        f"{type(event).__name__} from "
+                        f"{_seat(event.seat)} while calls on the latest tile are "
+                        "still open",
+                    )
+                ]
             self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
         if not self.trigger(trigger, event=event):
             if self._refusal is None:
-                self._refuse(event, "turn", f"{type(event).__name__} from "
-                             f"{_seat(event.seat)} is not allowed now "
-                             f"({self.state.replace('_', ' ')})")
+                self._refuse(
+                    event,
+                    "turn",
+                    f"{type(event).__name__} from "
+                    f"{_seat(event.seat)} is not allowed now "
+                    f"({self.state.replace('_', ' ')})",
+                )
             situation, message, needs_ruling, offence, named = self._refusal
             if offence and event.seat is not None:
                 self._out += self.referee.offence(
-                    event.t, event.seat, offence, message, self.rules.refs.get(situation, ""),
-                    self.hands[event.seat], named)
+                    event.t,
+                    event.seat,
+                    offence,
+                    message,
+                    self.rules.refs.get(situation, ""),
+                    self.hands[event.seat],
+                    named,
+                )
             else:
                 self._out.append(self._alert(event, situation, message, needs_ruling))
         return self._out
@@ -133,15 +179,30 @@ class Table(Calls, Winning):
         if isinstance(event, ev.ViolationReported):
             if event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]
-            return self.referee.offence(event.t, event.seat, event.offence,
-                                        f"{_seat(event.seat)}: {event.offence.replace('_', ' ')}"
-                                        " (reported by the referee)",
-                                        hand=self.hands[event.seat])
-        done = self.clocks.pause(event.t) if isinstance(event, ev.ClocksPaused) else \
-            self.clocks.resume(event.t)
-        return [] if done else [self._alert(event, "turn", "the clocks are already "
-                                            + ("paused" if isinstance(event, ev.ClocksPaused)
-                                               else "running"))]
+            return self.referee.offence(
+                event.t,
+                event.seat,
+                event.offence,
+                f"{_seat(event.seat)}: {event.offence.replace('_', ' ')} (reported by the referee)",
+                hand=self.hands[event.seat],
+            )
+        done = (
+            self.clocks.pause(event.t)
+            if isinstance(event, ev.ClocksPaused)
+            else self.clocks.resume(event.t)
+        )
+        return (
+            []
+            if done
+            else [
+                self._alert(
+                    event,
+                    "turn",
+                    "the clocks are already "
+                    + ("paused" if isinstance(event, ev.ClocksPaused) else "running"),
+                )
+            ]
+        )
 
     def _next_to_draw(self) -> int:
         if self.state == "rob_window":
@@ -155,11 +216,17 @@ class Table(Calls, Winning):
     # -- helpers -------------------------------------------------------------------------
 
     def _alert(self, event, situation: str, message: str, needs_ruling=False) -> ev.Alert:
-        return self.referee.alert(self._now, event.seat if event is not None else None,
-                                  self.rules.refs.get(situation, ""), message, needs_ruling)
+        return self.referee.alert(
+            self._now,
+            event.seat if event is not None else None,
+            self.rules.refs.get(situation, ""),
+            message,
+            needs_ruling,
+        )
 
-    def _refuse(self, event, situation: str, message: str, needs_ruling=False,
-                offence: str = "", named=()) -> bool:
+    def _refuse(
+        self, event, situation: str, message: str, needs_ruling=False, offence: str = "", named=()
+    ) -> bool:
         """Refuse the input: an alert naming the rule, and the offence's penalty if any."""
         self._refusal = (situation, message, needs_ruling, offence, tuple(named))
         return False
@@ -215,8 +282,11 @@ class Table(Calls, Winning):
         event = e.kwargs["event"]
         breaker = wsom_break(sum(self.first_dice), 2).seat
         if event.seat != breaker:
-            return self._refuse(event, "dice", f"the second roll is {_seat(breaker)}'s, who "
-                                "was counted by East's roll")
+            return self._refuse(
+                event,
+                "dice",
+                f"the second roll is {_seat(breaker)}'s, who was counted by East's roll",
+            )
         if len(event.dice) != 2 or not all(1 <= d <= 6 for d in event.dice):
             return self._refuse(event, "dice", f"a roll is two dice 1..6, not {event.dice}")
         return True
@@ -239,16 +309,25 @@ class Table(Calls, Winning):
     def live_draw_ok(self, e) -> bool:
         event = e.kwargs["event"]
         if event.seat != self.turn:
-            return self._refuse(event, "turn", f"{_seat(event.seat)} drew out of turn: it is "
-                                f"{_seat(self.turn)}'s draw", offence="early_draw")
+            return self._refuse(
+                event,
+                "turn",
+                f"{_seat(event.seat)} drew out of turn: it is {_seat(self.turn)}'s draw",
+                offence="early_draw",
+            )
         return self._expected_tile(event, self.wall.next_draw_position)
 
     def _expected_tile(self, event, position) -> bool:
         expected = self.wall.tile_at(position)
         if event.tile is not None and event.tile != expected:
-            return self._refuse(event, "wall", f"{_seat(event.seat)} took tile {event.tile} "
-                                f"but the next tile is {expected} at {position}: drawn from "
-                                "the wrong place", needs_ruling=True)
+            return self._refuse(
+                event,
+                "wall",
+                f"{_seat(event.seat)} took tile {event.tile} "
+                f"but the next tile is {expected} at {position}: drawn from "
+                "the wrong place",
+                needs_ruling=True,
+            )
         return True
 
     def take_live(self, e) -> None:
@@ -262,11 +341,18 @@ class Table(Calls, Winning):
         event = e.kwargs["event"]
         if not self.owes[event.seat]:
             if event.seat == self.turn:
-                return self._refuse(event, "turn", f"{_seat(event.seat)} drew again before "
-                                    "discarding: too many tiles (大相公)",
-                                    offence="wrong_count_high")
-            return self._refuse(event, "turn", f"{_seat(event.seat)} drew out of turn: it is "
-                                f"{_seat(self.turn)}'s turn to discard", offence="early_draw")
+                return self._refuse(
+                    event,
+                    "turn",
+                    f"{_seat(event.seat)} drew again before discarding: too many tiles (大相公)",
+                    offence="wrong_count_high",
+                )
+            return self._refuse(
+                event,
+                "turn",
+                f"{_seat(event.seat)} drew out of turn: it is {_seat(self.turn)}'s turn to discard",
+                offence="early_draw",
+            )
         return self._expected_tile(event, self.wall.next_replacement_position)
 
     def wall_spent(self, e) -> bool:
@@ -280,7 +366,7 @@ class Table(Calls, Winning):
         self.last_draw = self.owed_for[seat]
         self.seabed_drawn = self.wall.live_count == 0
         if self.last_draw == "kong":
-            self.clocks.start(seat, self._now)          # a kong's replacement: a new turn
+            self.clocks.start(seat, self._now)  # a kong's replacement: a new turn
         elif not self.discards and seat == 0:
             self.clocks.start(0, self._now, first=True)  # the deal ends with the flowers
         self._emit(ev.Drew(self._now, seat, tile, True))
@@ -290,32 +376,61 @@ class Table(Calls, Winning):
     def discard_ok(self, e) -> bool:
         event = e.kwargs["event"]
         if event.seat != self.turn:
-            return self._refuse(event, "turn", f"{_seat(event.seat)} discarded out of turn: "
-                                f"it is {_seat(self.turn)}'s turn: too few tiles (小相公)",
-                                offence="wrong_count_low")
+            return self._refuse(
+                event,
+                "turn",
+                f"{_seat(event.seat)} discarded out of turn: "
+                f"it is {_seat(self.turn)}'s turn: too few tiles (小相公)",
+                offence="wrong_count_low",
+            )
         if event.tile not in self.hands[event.seat]:
-            return self._refuse(event, "turn", f"tile {event.tile} is not in "
-                                f"{_seat(event.seat)}'s hand", needs_ruling=True)
+            return self._refuse(
+                event,
+                "turn",
+                f"tile {event.tile} is not in {_seat(event.seat)}'s hand",
+                needs_ruling=True,
+            )
         if self.owes[event.seat]:
-            return self._refuse(event, self.owed_for[event.seat], f"{_seat(event.seat)} must "
-                                "draw a replacement before discarding")
+            return self._refuse(
+                event,
+                self.owed_for[event.seat],
+                f"{_seat(event.seat)} must draw a replacement before discarding",
+            )
         if tiles.is_flower(tiles.kind_of(event.tile)):
-            return self._refuse(event, "flower", "a flower is never discarded: expose it and "
-                                "draw a replacement (discarding it makes a dead hand)",
-                                needs_ruling=True, offence="flower_discarded")
+            return self._refuse(
+                event,
+                "flower",
+                "a flower is never discarded: expose it and "
+                "draw a replacement (discarding it makes a dead hand)",
+                needs_ruling=True,
+                offence="flower_discarded",
+            )
         if not self.referee.may_discard(event.seat, event.tile):
-            return self._refuse(event, "penalty_tile", "a dead penalty tile may never be "
-                                "discarded", offence="penalty_tile_discard")
+            return self._refuse(
+                event,
+                "penalty_tile",
+                "a dead penalty tile may never be discarded",
+                offence="penalty_tile_discard",
+            )
         if self.referee.mechanical[event.seat] and event.tile != self.hands[event.seat][-1]:
-            return self._refuse(event, "turn", f"{_seat(event.seat)} plays mechanically: he "
-                                "discards the tile he drew")
+            return self._refuse(
+                event,
+                "turn",
+                f"{_seat(event.seat)} plays mechanically: he discards the tile he drew",
+            )
         if any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[event.seat]):
-            return self._refuse(event, "flower", f"{_seat(event.seat)} holds a flower: it is "
-                                "exposed and replaced at once, before the discard")
-        if not self.discards and (any(self.owes) or any(
-                tiles.is_flower(tiles.kind_of(t)) for h in self.hands for t in h)):
-            return self._refuse(event, "flower", "flowers are replaced, East first, before "
-                                "East's first discard")
+            return self._refuse(
+                event,
+                "flower",
+                f"{_seat(event.seat)} holds a flower: it is "
+                "exposed and replaced at once, before the discard",
+            )
+        if not self.discards and (
+            any(self.owes) or any(tiles.is_flower(tiles.kind_of(t)) for h in self.hands for t in h)
+        ):
+            return self._refuse(
+                event, "flower", "flowers are replaced, East first, before East's first discard"
+            )
         return True
 
     def lay_discard(self, e) -> None:
@@ -329,21 +444,40 @@ class Table(Calls, Winning):
         self._emit(ev.Discarded(self._now, event.seat, event.tile))
         for over in self.clocks.discard(event.seat, self._now):
             name = "overtime_discard" if over.limit == "discard" else "overtime_hand"
-            limit = self.clocks.turn_limit(event.seat) if over.limit == "discard" else \
-                self.rules.timing.hand_limit
-            blocks = "" if over.blocks == 1 else \
-                f" ({over.blocks} started {self.rules.timing.block:g}-s blocks)"
+            limit = (
+                self.clocks.turn_limit(event.seat)
+                if over.limit == "discard"
+                else self.rules.timing.hand_limit
+            )
+            blocks = (
+                ""
+                if over.blocks == 1
+                else f" ({over.blocks} started {self.rules.timing.block:g}-s blocks)"
+            )
             self._out += self.referee.offence(
-                self._now, event.seat, name, f"{_seat(event.seat)} ran {over.seconds:.1f} s "
-                f"over the {limit:g}-s {over.limit} limit{blocks}", blocks=over.blocks)
+                self._now,
+                event.seat,
+                name,
+                f"{_seat(event.seat)} ran {over.seconds:.1f} s "
+                f"over the {limit:g}-s {over.limit} limit{blocks}",
+                blocks=over.blocks,
+            )
 
     def discard_before_draw(self, e) -> bool:
         event = e.kwargs["event"]
         if event.seat == self.turn:
-            return self._refuse(event, "turn", f"{_seat(event.seat)} discarded before drawing: "
-                                "too few tiles (小相公)", offence="wrong_count_low")
-        return self._refuse(event, "turn", f"{_seat(event.seat)} discarded out of turn: too "
-                            "few tiles (小相公)", offence="wrong_count_low")
+            return self._refuse(
+                event,
+                "turn",
+                f"{_seat(event.seat)} discarded before drawing: too few tiles (小相公)",
+                offence="wrong_count_low",
+            )
+        return self._refuse(
+            event,
+            "turn",
+            f"{_seat(event.seat)} discarded out of turn: too few tiles (小相公)",
+            offence="wrong_count_low",
+        )
 
     def pass_turn(self, e) -> None:
         self.turn = (self.discarder + 1) % 4

@@ -9,20 +9,27 @@ import re
 SUITS = "mps"
 WINDS = "ESWN"
 DRAGONS = "CFP"
-KINDS = 34                 # the playing tiles, four of each
-FLOWER_KINDS = 8           # CCM only, one of each
+KINDS = 34  # the playing tiles, four of each
+FLOWER_KINDS = 8  # CCM only, one of each
 
-NAMES = ([f"{rank}{suit}" for suit in SUITS for rank in range(1, 10)]
-         + list(WINDS) + list(DRAGONS) + [f"{n}f" for n in range(1, 9)])
+NAMES = (
+    [f"{rank}{suit}" for suit in SUITS for rank in range(1, 10)]
+    + list(WINDS)
+    + list(DRAGONS)
+    + [f"{n}f" for n in range(1, 9)]
+)
 _BY_NAME = {name: kind for kind, name in enumerate(NAMES)}
 
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
 RED, GREEN, WHITE = 31, 32, 33
 TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-CHINESE = (["一二三四五六七八九"[r] + "萬" for r in range(9)]
-           + ["一二三四五六七八九"[r] + "筒" for r in range(9)]
-           + ["一二三四五六七八九"[r] + "索" for r in range(9)]
-           + list("東南西北中發白") + list("春夏秋冬梅蘭竹菊"))
+CHINESE = (
+    ["一二三四五六七八九"[r] + "萬" for r in range(9)]
+    + ["一二三四五六七八九"[r] + "筒" for r in range(9)]
+    + ["一二三四五六七八九"[r] + "索" for r in range(9)]
+    + list("東南西北中發白")
+    + list("春夏秋冬梅蘭竹菊")
+)
 
 
 class TileError(ValueError):
@@ -33,8 +40,9 @@ def tile(name: str) -> int:
     """The kind of a single tile written as in RULES.md (`5m`, `E`, `3f`)."""
     kind = _BY_NAME.get(name.strip()) if isinstance(name, str) else None
     if kind is None:
-        raise TileError(f"{name!r} is not a tile (expected 1m..9m, 1p..9p, 1s..9s, "
-                        "E S W N, C F P or 1f..8f)")
+        raise TileError(
+            f"{name!r} is not a tile (expected 1m..9m, 1p..9p, 1s..9s, E S W N, C F P or 1f..8f)"
+        )
     return kind
 
 
@@ -51,8 +59,10 @@ def parse(text: str) -> list[int]:
         while pos < len(word):
             match = _TOKEN.match(word, pos)
             if not match:
-                raise TileError(f"cannot read {word[pos:]!r} in {word!r}: write number tiles as "
-                                "digits then m/p/s/f (123m), honours as E S W N C F P")
+                raise TileError(
+                    f"cannot read {word[pos:]!r} in {word!r}: write number tiles as "
+                    "digits then m/p/s/f (123m), honours as E S W N C F P"
+                )
             digits, suit, honour = match.groups()
             if honour:
                 kinds.append(_BY_NAME[honour])
@@ -68,8 +78,9 @@ def format_tiles(kinds) -> str:
     groups = []
     ordered = sorted(kinds)
     for suit_index, suit in enumerate(SUITS):
-        ranks = "".join(str(k - 9 * suit_index + 1) for k in ordered if is_suited(k)
-                        and k // 9 == suit_index)
+        ranks = "".join(
+            str(k - 9 * suit_index + 1) for k in ordered if is_suited(k) and k // 9 == suit_index
+        )
         if ranks:
             groups.append(ranks + suit)
     for honour in WINDS + DRAGONS:

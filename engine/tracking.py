@@ -21,13 +21,15 @@ CONCEALED = ("wall", "hand")
 TILE_IDS = range(len(physical_set(with_flowers=True)))
 
 # (source kind, target kind, any seat): without `any seat` the tile stays with one player.
-DEFAULT_LEGAL = frozenset({
-    ("wall", "hand", True),       # the deal, a draw, a replacement
-    ("hand", "river", False),     # a discard
-    ("hand", "melds", False),     # an exposed meld, a flower, a kong
-    ("river", "melds", True),     # a claimed discard
-    ("melds", "hand", False),     # an exposure taken back
-})
+DEFAULT_LEGAL = frozenset(
+    {
+        ("wall", "hand", True),  # the deal, a draw, a replacement
+        ("hand", "river", False),  # a discard
+        ("hand", "melds", False),  # an exposed meld, a flower, a kong
+        ("river", "melds", True),  # a claimed discard
+        ("melds", "hand", False),  # an exposure taken back
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,13 @@ class Move:
     tile: int
     source: str
     target: str
-    flagged: bool = False         # not a legal step: the tile is where it is seen, the path unknown
+    flagged: bool = False  # not a legal step: the tile is where it is seen, the path unknown
 
 
 @dataclass(frozen=True)
 class TrackingAlert:
     t: float
-    kind: str                     # missing (then found), two_places, foreign, jump, unexpected_tile
+    kind: str  # missing (then found), two_places, foreign, jump, unexpected_tile
     zone: str
     tile: int | None
     tag: bytes | None
@@ -57,7 +59,11 @@ def zone_words(zone: str) -> str:
     """A zone as the display says it: "the South wall", "East's river"."""
     kind, seat = zone.split("_")
     who = SEAT_WORDS[SEATS.index(seat)]
-    return f"the {who} wall" if kind == "wall" else f"{who}'s {'hand rack' if kind == 'hand' else kind}"
+    return (
+        f"the {who} wall"
+        if kind == "wall"
+        else f"{who}'s {'hand rack' if kind == 'hand' else kind}"
+    )
 
 
 def _named(tile: int, *zones: str) -> str | None:
@@ -76,13 +82,20 @@ class Tracker:
                 raise TrackingError(f"{name} must be a whole number of sweeps >= 1, got {value!r}")
         legal = frozenset(legal)
         for step in legal:
-            if not (isinstance(step, tuple) and len(step) == 3 and step[0] in ZONE_KINDS
-                    and step[1] in ZONE_KINDS and isinstance(step[2], bool)):
-                raise TrackingError(f"legal step {step!r} is not (source kind, target kind, any "
-                                    f"seat) with kinds among {', '.join(ZONE_KINDS)}")
+            if not (
+                isinstance(step, tuple)
+                and len(step) == 3
+                and step[0] in ZONE_KINDS
+                and step[1] in ZONE_KINDS
+                and isinstance(step[2], bool)
+            ):
+                raise TrackingError(
+                    f"legal step {step!r} is not (source kind, target kind, any "
+                    f"seat) with kinds among {', '.join(ZONE_KINDS)}"
+                )
         self.confirm, self.missing_after, self.legal = confirm, missing_after, legal
-        self.transient_absences = 0    # dropped reads filtered
-        self.transient_sightings = 0   # ghost reads filtered
+        self.transient_absences = 0  # dropped reads filtered
+        self.transient_sightings = 0  # ghost reads filtered
         self.moves = self.flagged = self.alerts = 0
         self._suspended = False
         self.clear()
@@ -94,15 +107,15 @@ class Tracker:
         self._unseen: set[int] = set()
         # zone -> tile or tag -> the sweeps of its latest `confirm` consecutive sightings there
         self._streaks: dict[str, dict] = {zone: {} for zone in ZONES}
-        self._start: dict[tuple, int] = {}          # (zone, tile or tag) -> sweep its streak began
-        self._seen_in: dict = {}                    # tile or tag -> zones whose streak is running
-        self._last_seen: dict[tuple, int] = {}      # (zone, tile) -> last sweep of zone seeing it
+        self._start: dict[tuple, int] = {}  # (zone, tile or tag) -> sweep its streak began
+        self._seen_in: dict = {}  # tile or tag -> zones whose streak is running
+        self._last_seen: dict[tuple, int] = {}  # (zone, tile) -> last sweep of zone seeing it
         # zone -> its latest `missing_after` sweeps
         self._swept = {zone: deque([0], maxlen=self.missing_after) for zone in ZONES}
-        self._misses: dict[int, int] = {}           # tile -> consecutive misses in its own zone
+        self._misses: dict[int, int] = {}  # tile -> consecutive misses in its own zone
         self._missing: set[int] = set()
         self._unexpected: set[int] = set()
-        self._raised: dict[tuple, int] = {}         # (kind, zone, tile or tag) -> misses since
+        self._raised: dict[tuple, int] = {}  # (kind, zone, tile or tag) -> misses since
         self._sweep = 0
 
     def place(self, placements: dict[int, str]) -> None:
@@ -147,8 +160,9 @@ class Tracker:
         self._seen_in.clear()
         self._misses.clear()
 
-    def sweep(self, t: float, zone: str, tiles: set[int],
-              unknown: set[bytes] = frozenset()) -> list:
+    def sweep(
+        self, t: float, zone: str, tiles: set[int], unknown: set[bytes] = frozenset()
+    ) -> list:
         """One antenna's complete read: the tiles (ids) and unregistered tags it sees now.
         Returns the Moves and TrackingAlerts it settles, in a deterministic order."""
         tiles, unknown = self._checked(t, zone, tiles, unknown)
@@ -161,16 +175,32 @@ class Tracker:
             if tile not in self._unexpected:
                 self._unexpected.add(tile)
                 name = _named(tile, zone)
-                out.append(self._alert(t, "unexpected_tile", zone, tile, None,
-                                       f"a tile not in play this hand{f' ({name})' if name else ''}"
-                                       f" is on {zone_words(zone)}: take it off the table"))
+                out.append(
+                    self._alert(
+                        t,
+                        "unexpected_tile",
+                        zone,
+                        tile,
+                        None,
+                        f"a tile not in play this hand{f' ({name})' if name else ''}"
+                        f" is on {zone_words(zone)}: take it off the table",
+                    )
+                )
         tiles &= self._place.keys()
         self._count(zone, tiles | unknown)
         for tag in sorted(unknown):
             if self._confirmed(zone, tag) and ("foreign", zone, tag) not in self._raised:
-                out.append(self._alert(t, "foreign", zone, None, tag,
-                                       f"a tile not of this table's sets is on {zone_words(zone)}:"
-                                       " remove it", raised=True))
+                out.append(
+                    self._alert(
+                        t,
+                        "foreign",
+                        zone,
+                        None,
+                        tag,
+                        f"a tile not of this table's sets is on {zone_words(zone)}: remove it",
+                        raised=True,
+                    )
+                )
         for tile in sorted(tile for tile, home in self._place.items() if home == zone):
             if tile in tiles:
                 if self._misses.get(tile) and tile not in self._missing | self._unseen:
@@ -211,8 +241,9 @@ class Tracker:
         been gone for `confirm` sweeps."""
         streaks = self._streaks[zone]
         for key in [key for key in streaks if key not in seen]:
-            if (len(streaks.pop(key)) < self.confirm
-                    and (isinstance(key, bytes) or self._place[key] != zone)):
+            if len(streaks.pop(key)) < self.confirm and (
+                isinstance(key, bytes) or self._place[key] != zone
+            ):
                 self.transient_sightings += 1
             del self._start[zone, key]
             self._seen_in[key].discard(zone)
@@ -241,59 +272,92 @@ class Tracker:
         """Move the tile if exactly one other zone has confirmed it and its zone has let it go;
         a tile confirmed in two places stays put and is raised once."""
         home = self._place[tile]
-        confirmed = sorted(zone for zone in self._seen_in.get(tile, ()) if zone != home
-                           and self._confirmed(zone, tile))
+        confirmed = sorted(
+            zone
+            for zone in self._seen_in.get(tile, ())
+            if zone != home and self._confirmed(zone, tile)
+        )
         gone = [zone for zone in confirmed if self._left(tile, home, zone)]
         if len(gone) == 1:
             return self._move(t, tile, gone[0])
-        if gone:        # let go by its zone but confirmed in several others: no guess
+        if gone:  # let go by its zone but confirmed in several others: no guess
             pairs = [(gone[0], zone) for zone in gone[1:]]
-        elif self._confirmed(home, tile):   # its zone saw it `confirm` times while read elsewhere
-            pairs = [(home, zone) for zone in confirmed
-                     if self._streaks[home][tile][0] > self._start[zone, tile]]
+        elif self._confirmed(home, tile):  # its zone saw it `confirm` times while read elsewhere
+            pairs = [
+                (home, zone)
+                for zone in confirmed
+                if self._streaks[home][tile][0] > self._start[zone, tile]
+            ]
         else:
             pairs = []
-        return [self._alert(t, "two_places", zone, tile, None, self._two_places(tile, first, zone),
-                            raised=True)
-                for first, zone in pairs if ("two_places", zone, tile) not in self._raised]
+        return [
+            self._alert(
+                t, "two_places", zone, tile, None, self._two_places(tile, first, zone), raised=True
+            )
+            for first, zone in pairs
+            if ("two_places", zone, tile) not in self._raised
+        ]
 
     def _two_places(self, tile, first, second):
         what = _named(tile, first, second) or "a tile"
-        return (f"{what} is read both on {zone_words(first)} and on {zone_words(second)}: a "
-                "duplicated tag or a reader fault; check both")
+        return (
+            f"{what} is read both on {zone_words(first)} and on {zone_words(second)}: a "
+            "duplicated tag or a reader fault; check both"
+        )
 
     def _check_missing(self, t, tile) -> list:
         """Missing: unseen by its zone for `missing_after` sweeps and by every other zone over
         the same time (a tile read elsewhere, even unsteadily, is on the table)."""
         home = self._place[tile]
         window = self._swept[home][0]
-        if (tile in self._missing or self._misses[tile] < self.missing_after
-                or any(self._last_seen.get((zone, tile), 0) >= window for zone in ZONES
-                       if zone != home)):
+        if (
+            tile in self._missing
+            or self._misses[tile] < self.missing_after
+            or any(self._last_seen.get((zone, tile), 0) >= window for zone in ZONES if zone != home)
+        ):
             return []
         self._missing.add(tile)
         what = _named(tile, home) or "a tile"
-        return [self._alert(t, "missing", home, tile, None,
-                            f"{what} has gone from {zone_words(home)} and is not seen anywhere:"
-                            " find it and put it back")]
+        return [
+            self._alert(
+                t,
+                "missing",
+                home,
+                tile,
+                None,
+                f"{what} has gone from {zone_words(home)} and is not seen anywhere:"
+                " find it and put it back",
+            )
+        ]
 
     def _move(self, t, tile, target) -> list:
         source = self._place[tile]
         self._place[tile] = target
         self._misses[tile] = 0
         found = self._found(t, tile, target)
-        (source_kind, source_seat), (target_kind, target_seat) = (source.split("_"),
-                                                                  target.split("_"))
-        legal = ((source_kind, target_kind, True) in self.legal
-                 or (source_seat == target_seat and (source_kind, target_kind, False) in self.legal))
+        (source_kind, source_seat), (target_kind, target_seat) = (
+            source.split("_"),
+            target.split("_"),
+        )
+        legal = (source_kind, target_kind, True) in self.legal or (
+            source_seat == target_seat and (source_kind, target_kind, False) in self.legal
+        )
         self.moves += 1
         out = found + [Move(t, tile, source, target, flagged=not legal)]
         if not legal:
             self.flagged += 1
             what = _named(tile, source, target) or "a tile"
-            out.append(self._alert(t, "jump", target, tile, None,
-                                   f"{what} went from {zone_words(source)} to {zone_words(target)}"
-                                   " without a legal step between: check the hand"))
+            out.append(
+                self._alert(
+                    t,
+                    "jump",
+                    target,
+                    tile,
+                    None,
+                    f"{what} went from {zone_words(source)} to {zone_words(target)}"
+                    " without a legal step between: check the hand",
+                )
+            )
         return out
 
     def _found(self, t, tile, zone) -> list:
@@ -302,8 +366,9 @@ class Tracker:
             return []
         self._missing.discard(tile)
         what = _named(tile, zone) or "the missing tile"
-        return [TrackingAlert(t, "found", zone, tile, None,
-                              f"{what} is back, on {zone_words(zone)}")]
+        return [
+            TrackingAlert(t, "found", zone, tile, None, f"{what} is back, on {zone_words(zone)}")
+        ]
 
     def _alert(self, t, kind, zone, tile, tag, message, raised=False) -> TrackingAlert:
         """An alert; a `raised` one is not repeated until its cause has gone from the zone."""

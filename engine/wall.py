@@ -8,7 +8,7 @@ comes the right end of his left neighbour's (seat - 1) wall. RULES.md 3.3-3.5, 4
 from dataclasses import dataclass
 
 SEATS = 4
-Position = tuple[int, int]          # (seat whose wall it is, place in that wall as laid)
+Position = tuple[int, int]  # (seat whose wall it is, place in that wall as laid)
 
 
 class WallEmpty(Exception):
@@ -42,6 +42,7 @@ class Break:
     stacks are the tail side (槓尾): replacements are taken from the last of them. The next stack
     is the wall head, where the deal and the live draws start.
     """
+
     seat: int
     stacks: int
 
@@ -72,9 +73,11 @@ def build_walls(order: list[int], stacks_per_side: int) -> list[list[int]]:
     first, each from its right end to its left end, each stack top tile then bottom tile."""
     per_wall = 2 * stacks_per_side
     if stacks_per_side < 1 or len(order) != SEATS * per_wall:
-        raise ValueError(f"{len(order)} tiles cannot make four walls of {stacks_per_side} stacks "
-                         f"(need {SEATS * max(per_wall, 0)})")
-    return [list(order[seat * per_wall:(seat + 1) * per_wall]) for seat in range(SEATS)]
+        raise ValueError(
+            f"{len(order)} tiles cannot make four walls of {stacks_per_side} stacks "
+            f"(need {SEATS * max(per_wall, 0)})"
+        )
+    return [list(order[seat * per_wall : (seat + 1) * per_wall]) for seat in range(SEATS)]
 
 
 class Wall:
@@ -93,28 +96,33 @@ class Wall:
             raise ValueError(f"expected four walls (one per seat), got {len(walls)}")
         per_wall = len(walls[0])
         if per_wall == 0 or per_wall % 2 or any(len(w) != per_wall for w in walls):
-            raise ValueError("walls must all have the same, even, non-zero number of tiles "
-                             f"(two per stack); got lengths {[len(w) for w in walls]}")
+            raise ValueError(
+                "walls must all have the same, even, non-zero number of tiles "
+                f"(two per stack); got lengths {[len(w) for w in walls]}"
+            )
         seen = set()
         for seat, wall in enumerate(walls):
             for place, tile_id in enumerate(wall):
                 if tile_id in seen:
-                    raise ValueError(f"tile id {tile_id} appears twice (again in seat {seat}'s "
-                                     f"wall at place {place})")
+                    raise ValueError(
+                        f"tile id {tile_id} appears twice (again in seat {seat}'s "
+                        f"wall at place {place})"
+                    )
                 seen.add(tile_id)
         ring_stacks = SEATS * per_wall // 2
         if brk.stacks >= ring_stacks:
-            raise ValueError(f"break of {brk.stacks} stacks is beyond the {ring_stacks} stacks "
-                             "around the table")
+            raise ValueError(
+                f"break of {brk.stacks} stacks is beyond the {ring_stacks} stacks around the table"
+            )
         if not 0 <= dead_wall <= len(seen):
             raise ValueError(f"dead wall of {dead_wall} tiles does not fit a set of {len(seen)}")
         self._walls = [list(w) for w in walls]
         self.dead_wall = dead_wall
-        ring = [(brk.seat - k) % SEATS for k in range(SEATS)]   # clockwise: then left neighbour
+        ring = [(brk.seat - k) % SEATS for k in range(SEATS)]  # clockwise: then left neighbour
         order = [(seat, place) for seat in ring for place in range(per_wall)]
         head = 2 * brk.stacks
         self._sequence: list[Position] = order[head:] + order[:head]
-        self._started = False   # a tile has left the wall: too late to deal
+        self._started = False  # a tile has left the wall: too late to deal
 
     def _take(self, index: int) -> int:
         seat, place = self._sequence.pop(index)
@@ -134,7 +142,7 @@ class Wall:
     @property
     def dead_wall_tiles(self) -> list[int]:
         """The dead wall (王牌) in draw order; the seabed is the live tile just before it."""
-        tail = self._sequence[len(self._sequence) - self.dead_wall:]
+        tail = self._sequence[len(self._sequence) - self.dead_wall :]
         return [self._walls[seat][place] for seat, place in tail]
 
     @property
@@ -154,7 +162,7 @@ class Wall:
     def _replacement_index(self) -> int:
         if len(self._sequence) >= 2:
             (seat_a, place_a), (seat_b, place_b) = self._sequence[-2:]
-            if seat_a == seat_b and place_a // 2 == place_b // 2:   # last stack still whole
+            if seat_a == seat_b and place_a // 2 == place_b // 2:  # last stack still whole
                 return -2
         return -1
 
@@ -199,5 +207,7 @@ class Wall:
     def remaining(self) -> list[list[int | None]]:
         """Per seat, per place in the wall as laid: the tile still standing there, or None."""
         standing = set(self._sequence)
-        return [[tile_id if (seat, place) in standing else None
-                 for place, tile_id in enumerate(wall)] for seat, wall in enumerate(self._walls)]
+        return [
+            [tile_id if (seat, place) in standing else None for place, tile_id in enumerate(wall)]
+            for seat, wall in enumerate(self._walls)
+        ]

@@ -23,11 +23,18 @@ from firmware.config import load_ruleset
 def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
     p.add_argument("target", choices=["score", "frames", "display"], help="what to measure")
-    p.add_argument("--hands", type=int,
-                   help="hands (score), frames of each kind (frames) or discards (display) "
-                   "to time; default 5000, 200 for display")
-    p.add_argument("--seed", type=int, default=1,
-                   help="seed of the hand set or of the simulated table (default 1)")
+    p.add_argument(
+        "--hands",
+        type=int,
+        help="hands (score), frames of each kind (frames) or discards (display) "
+        "to time; default 5000, 200 for display",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of the hand set or of the simulated table (default 1)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
 
@@ -83,8 +90,10 @@ def _time_interleaved(funcs: dict, items: dict, rounds: int = 5) -> dict[str, li
 
 def _summary(samples: list[float]) -> dict:
     ordered = sorted(samples)
-    return {"median_us": round(statistics.median(ordered), 2),
-            "p99_us": round(ordered[int(0.99 * (len(ordered) - 1))], 2)}
+    return {
+        "median_us": round(statistics.median(ordered), 2),
+        "p99_us": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
+    }
 
 
 # Our honour order is E S W N C F P (red, green, white); riichi's is E S W N white green red.
@@ -118,13 +127,16 @@ def _riichi(hands: list[Win]):
         for i in ids:
             c[i // 4] += 1
         counts34.append(c)
-    funcs = {"mahjong_hand_calculator":
-             lambda h: calculator.estimate_hand_value(h[0], h[1], config=config),
-             "mahjong_agari": Agari().is_agari}
+    funcs = {
+        "mahjong_hand_calculator": lambda h: calculator.estimate_hand_value(
+            h[0], h[1], config=config
+        ),
+        "mahjong_agari": Agari().is_agari,
+    }
     return funcs, {"mahjong_hand_calculator": converted, "mahjong_agari": counts34}
 
 
-LINK_BYTES_PER_SECOND = 115200 / 10       # 8N1: ten bits on the wire per byte
+LINK_BYTES_PER_SECOND = 115200 / 10  # 8N1: ten bits on the wire per byte
 
 
 def run(args) -> int:
@@ -140,36 +152,44 @@ def run(args) -> int:
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)
     funcs = {"score": ruleset.score, "win_check": hand.is_win}
-    items = {"score": hands,
-             "win_check": [hand.counts(w.concealed + (w.win_tile,)) for w in hands]}
+    items = {"score": hands, "win_check": [hand.counts(w.concealed + (w.win_tile,)) for w in hands]}
     riichi = _riichi(hands)
     if riichi:
         funcs.update(riichi[0])
         items.update(riichi[1])
     result = {"hands": len(hands), "seed": args.seed}
-    result.update((name, _summary(samples))
-                  for name, samples in _time_interleaved(funcs, items).items())
+    result.update(
+        (name, _summary(samples)) for name, samples in _time_interleaved(funcs, items).items()
+    )
     if riichi:
-        result["score_speedup"] = round(result["mahjong_hand_calculator"]["median_us"]
-                                        / result["score"]["median_us"], 2)
-        result["win_check_speedup"] = round(result["mahjong_agari"]["median_us"]
-                                            / result["win_check"]["median_us"], 2)
+        result["score_speedup"] = round(
+            result["mahjong_hand_calculator"]["median_us"] / result["score"]["median_us"], 2
+        )
+        result["win_check_speedup"] = round(
+            result["mahjong_agari"]["median_us"] / result["win_check"]["median_us"], 2
+        )
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{len(hands)} concealed self-drawn winning hands, seed {args.seed}, "
-          "each timed 5 times, the measured functions taking turns")
-    labels = {"score": "mjtable score (WSOM 2006)", "win_check": "mjtable win check",
-              "mahjong_hand_calculator": "mahjong HandCalculator",
-              "mahjong_agari": "mahjong Agari.is_agari"}
+    print(
+        f"{len(hands)} concealed self-drawn winning hands, seed {args.seed}, "
+        "each timed 5 times, the measured functions taking turns"
+    )
+    labels = {
+        "score": "mjtable score (WSOM 2006)",
+        "win_check": "mjtable win check",
+        "mahjong_hand_calculator": "mahjong HandCalculator",
+        "mahjong_agari": "mahjong Agari.is_agari",
+    }
     for name, label in labels.items():
         if name in result:
             s = result[name]
-            print(f"  {label:<28} median {s['median_us']:>8.2f} us   "
-                  f"p99 {s['p99_us']:>8.2f} us")
+            print(f"  {label:<28} median {s['median_us']:>8.2f} us   p99 {s['p99_us']:>8.2f} us")
     if riichi:
-        print(f"  scoring: mjtable is {result['score_speedup']}x as fast as mahjong's "
-              f"HandCalculator; win check: {result['win_check_speedup']}x its Agari")
+        print(
+            f"  scoring: mjtable is {result['score_speedup']}x as fast as mahjong's "
+            f"HandCalculator; win check: {result['win_check_speedup']}x its Agari"
+        )
     else:
         print("  (install the dev extra for the riichi `mahjong` comparison)")
     return 0
@@ -179,16 +199,20 @@ def _frames(args) -> int:
     """Frames parsed per second, fed in 64-byte chunks as a serial port delivers them, for a
     wall-side inventory (36 tags of 8 bytes), a stacker record and a heartbeat."""
     from drivers.readers import FrameParser, encode_heartbeat, encode_inventory, encode_stacked
+
     rng = random.Random(args.seed)
-    kinds = {"inventory of 36 tags": lambda: encode_inventory(
-                 rng.randrange(8), [rng.randbytes(8) for _ in range(36)]),
-             "stacker record": lambda: encode_stacked(rng.randrange(144), rng.randbytes(8)),
-             "heartbeat": lambda: encode_heartbeat(rng.randrange(256))}
+    kinds = {
+        "inventory of 36 tags": lambda: encode_inventory(
+            rng.randrange(8), [rng.randbytes(8) for _ in range(36)]
+        ),
+        "stacker record": lambda: encode_stacked(rng.randrange(144), rng.randbytes(8)),
+        "heartbeat": lambda: encode_heartbeat(rng.randrange(256)),
+    }
     result = {}
     for name, make in kinds.items():
         frames = [make() for _ in range(args.hands)]
         stream = b"".join(frames)
-        chunks = [stream[i:i + 64] for i in range(0, len(stream), 64)]
+        chunks = [stream[i : i + 64] for i in range(0, len(stream), 64)]
         best = None
         for _ in range(5):
             parser = FrameParser()
@@ -198,15 +222,19 @@ def _frames(args) -> int:
             spent = time.perf_counter() - start
             best = spent if best is None else min(best, spent)
         link = LINK_BYTES_PER_SECOND / len(frames[0])
-        result[name] = {"frame_bytes": len(frames[0]), "parsed_per_second": round(len(frames)
-                                                                                  / best),
-                        "link_per_second": round(link, 1),
-                        "headroom": round(len(frames) / best / link, 1)}
+        result[name] = {
+            "frame_bytes": len(frames[0]),
+            "parsed_per_second": round(len(frames) / best),
+            "link_per_second": round(link, 1),
+            "headroom": round(len(frames) / best / link, 1),
+        }
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"{args.hands} frames of each kind, best of 5 runs, fed in 64-byte chunks")
     for name, r in result.items():
-        print(f"  {name:<22} {r['frame_bytes']:>4} B  parsed {r['parsed_per_second']:>9,}/s"
-              f"  115200 baud carries {r['link_per_second']:>7}/s  headroom {r['headroom']}x")
+        print(
+            f"  {name:<22} {r['frame_bytes']:>4} B  parsed {r['parsed_per_second']:>9,}/s"
+            f"  115200 baud carries {r['link_per_second']:>7}/s  headroom {r['headroom']}x"
+        )
     return 0

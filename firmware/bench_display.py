@@ -39,18 +39,26 @@ def run(args) -> int:
         print(f"mjtable bench display: {err}", file=sys.stderr)
         return 1
     ordered = sorted(samples)
-    result = {"discards": len(ordered), "seed": args.seed,
-              "p50_ms": round(statistics.median(ordered), 2),
-              "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
-              "max_ms": round(ordered[-1], 2), "target_p99_ms": DISPLAY_TARGET_MS}
+    result = {
+        "discards": len(ordered),
+        "seed": args.seed,
+        "p50_ms": round(statistics.median(ordered), 2),
+        "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
+        "max_ms": round(ordered[-1], 2),
+        "target_p99_ms": DISPLAY_TARGET_MS,
+    }
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['discards']} discards on the simulated table (seed {args.seed}), each from "
-          "the reader frame entering the service to the referee stream's client holding the "
-          "update")
-    print(f"  p50 {result['p50_ms']:.2f} ms   p99 {result['p99_ms']:.2f} ms   max "
-          f"{result['max_ms']:.2f} ms   (target: p99 under {DISPLAY_TARGET_MS:.0f} ms)")
+    print(
+        f"{result['discards']} discards on the simulated table (seed {args.seed}), each from "
+        "the reader frame entering the service to the referee stream's client holding the "
+        "update"
+    )
+    print(
+        f"  p50 {result['p50_ms']:.2f} ms   p99 {result['p99_ms']:.2f} ms   max "
+        f"{result['max_ms']:.2f} ms   (target: p99 under {DISPLAY_TARGET_MS:.0f} ms)"
+    )
     return 0
 
 
@@ -90,23 +98,37 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
     ruleset = load_ruleset(profile.ruleset)
     clock, gpio = SimClock(), SimulatedGPIO()
     timing = {"handed": None, "sent": {}, "received": {}, "latest": 0}
-    with tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder, \
-            Journal(Path(folder) / "journal.sqlite") as journal:
-        service = build_service(profile, ruleset, journal, gpio, clock, PhysicalDice(),
-                                lambda line: None)
+    with (
+        tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder,
+        Journal(Path(folder) / "journal.sqlite") as journal,
+    ):
+        service = build_service(
+            profile, ruleset, journal, gpio, clock, PhysicalDice(), lambda line: None
+        )
         shuffler = service.shuffler
         desk = Desk(service, profile.name)
 
-        def note(events) -> None:          # after the desk has published: its seq is this one
+        def note(events) -> None:  # after the desk has published: its seq is this one
             if any(isinstance(e, ev.Discarded) for e in events):
                 timing["sent"][desk.seq] = timing["handed"]
+
         service.listeners.append(note)
         reader = _DirectReader(service.from_thread(loop, service.stacker_path), timing)
-        table = SimTable(ruleset, {owner: tag for tag, owner in profile.tags.items()}, gpio,
-                         shuffler.pins, reader, reader, profile.zones,
-                         SimPanel(service, shuffler, gpio, profile), seed, Faults(),
-                         profile.zones_reader.sweep_seconds, profile.claim_window_seconds,
-                         clock)
+        table = SimTable(
+            ruleset,
+            {owner: tag for tag, owner in profile.tags.items()},
+            gpio,
+            shuffler.pins,
+            reader,
+            reader,
+            profile.zones,
+            SimPanel(service, shuffler, gpio, profile),
+            seed,
+            Faults(),
+            profile.zones_reader.sweep_seconds,
+            profile.claim_window_seconds,
+            clock,
+        )
         display = DisplayServer(create_app(desk, profile.referee_pin), "127.0.0.1", 0)
         serving = asyncio.create_task(display.serve())
         worker = asyncio.create_task(service.run())
@@ -116,8 +138,9 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                     raise BenchFailed("the display server did not start")
                 await asyncio.sleep(0.01)
             port = display.servers[0].sockets[0].getsockname()[1]
-            client = threading.Thread(target=_listen, daemon=True,
-                                      args=(port, profile.referee_pin, timing))
+            client = threading.Thread(
+                target=_listen, daemon=True, args=(port, profile.referee_pin, timing)
+            )
             client.start()
             while not desk.subscribers:
                 await _check(client)
@@ -127,7 +150,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 table.tick(TICK)
                 table.panel.release(table.t)
                 service.record(("tick",))
-                await asyncio.sleep(0)            # the frames handed in reach the queue
+                await asyncio.sleep(0)  # the frames handed in reach the queue
                 while service.queue.qsize() or timing["latest"] < desk.seq:
                     await _check(client)
         finally:
@@ -136,8 +159,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             worker.cancel()
             shuffler.close()
         client.join(10)
-    return [(timing["received"][seq] - handed) * 1000
-            for seq, handed in timing["sent"].items()]
+    return [(timing["received"][seq] - handed) * 1000 for seq, handed in timing["sent"].items()]
 
 
 class BenchFailed(Exception):
@@ -147,8 +169,7 @@ class BenchFailed(Exception):
 async def _check(client: threading.Thread) -> None:
     """Let the loop run a moment, unless the stream's client has stopped."""
     if not client.is_alive():
-        raise BenchFailed("the referee stream ended before the bench did (stopped with "
-                          "Ctrl-C?)")
+        raise BenchFailed("the referee stream ended before the bench did (stopped with Ctrl-C?)")
     await asyncio.sleep(0.0002)
 
 

@@ -27,7 +27,7 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:        # the reader went away (| head): stop quietly
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
         sys.stderr.close()
         return 0
 

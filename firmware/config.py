@@ -35,5 +35,6 @@ def load_ruleset(name: str) -> Ruleset:
         return build(load_toml(path))
     except ConfigError as err:
         message = str(err)
-        raise ConfigError(message if message.startswith(str(path)) else f"{path}: {message}") \
-            from None
+        raise ConfigError(
+            message if message.startswith(str(path)) else f"{path}: {message}"
+        ) from None

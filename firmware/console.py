@@ -25,8 +25,10 @@ def describe(event, ruleset=None) -> str:
     if kind == "HandStarted":
         return f"hand {e['hand_number']} starts"
     if kind == "WallBroken":
-        return f"dice {'+'.join(map(str, e['dice']))}: the {who} wall breaks, " \
-               f"{e['stacks']} stacks on the tail side"
+        return (
+            f"dice {'+'.join(map(str, e['dice']))}: the {who} wall breaks, "
+            f"{e['stacks']} stacks on the tail side"
+        )
     if kind == "Dealt":
         return "the deal"
     if kind == "Drew":
@@ -34,8 +36,10 @@ def describe(event, ruleset=None) -> str:
     if kind == "Discarded":
         return f"{who} discards {_tile(e['tile'])}"
     if kind == "Claimed":
-        return f"{who} {e['claim']}s {_tile(e['claimed_tile'])} from " \
-               f"{SEATS[e['from_seat']]}: {_tiles(e['tiles'])}"
+        return (
+            f"{who} {e['claim']}s {_tile(e['claimed_tile'])} from "
+            f"{SEATS[e['from_seat']]}: {_tiles(e['tiles'])}"
+        )
     if kind == "Konged":
         shown = "" if e["kind"] == "concealed" else f" {_tile(e['tiles'][0])}"
         return f"{who} {e['kind']} kong{shown}"
@@ -44,9 +48,11 @@ def describe(event, ruleset=None) -> str:
     if kind == "Won":
         score = e["score"]
         source = "self-drawn" if e["from_seat"] is None else f"off {SEATS[e['from_seat']]}"
-        return f"{who} WINS {source} on {_tile(e['win_tile'])}: " + ", ".join(
-            f"{p['name']} {p['points']}" for p in score.get("patterns", [])) + \
-            f" = {score.get('total')}"
+        return (
+            f"{who} WINS {source} on {_tile(e['win_tile'])}: "
+            + ", ".join(f"{p['name']} {p['points']}" for p in score.get("patterns", []))
+            + f" = {score.get('total')}"
+        )
     if kind == "ExhaustiveDraw":
         return "exhaustive draw: the wall is spent"
     if kind == "Alert":

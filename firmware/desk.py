@@ -21,8 +21,8 @@ LOG_LENGTH = 40
 class Desk:
     def __init__(self, service, table_name: str):
         self.service, self.table_name = service, table_name
-        self.alerts: dict[int, dict] = {}        # this hand's engine alerts by id
-        self.acknowledged: set[int] = set()       # fault ids
+        self.alerts: dict[int, dict] = {}  # this hand's engine alerts by id
+        self.acknowledged: set[int] = set()  # fault ids
         self.log: deque = deque(maxlen=LOG_LENGTH)
         self.dice: dict | None = None
         self.hand = 0
@@ -36,16 +36,33 @@ class Desk:
         service, shuffler = self.service, self.service.shuffler
         fault = shuffler.fault
         return TableView(
-            self.table_name, service.session, service.table, service.clock(),
+            self.table_name,
+            service.session,
+            service.table,
+            service.clock(),
             list(self.alerts.values()),
-            [{"id": f.id, "t": f.t, "device": f.device, "kind": f.kind, "message": f.message,
-              "advice": f.advice, "cleared": f.cleared or f.id in self.acknowledged}
-             for f in service.faults[-LOG_LENGTH:]],
+            [
+                {
+                    "id": f.id,
+                    "t": f.t,
+                    "device": f.device,
+                    "kind": f.kind,
+                    "message": f.message,
+                    "advice": f.advice,
+                    "cleared": f.cleared or f.id in self.acknowledged,
+                }
+                for f in service.faults[-LOG_LENGTH:]
+            ],
             list(self.log),
-            {"state": shuffler.state, "set_in_play": shuffler.set_in_play,
-             "set_ready": shuffler.set_ready, "counts": list(shuffler.counts),
-             "fault": f"{fault.message}: {fault.advice}" if fault else None},
-            self.dice)
+            {
+                "state": shuffler.state,
+                "set_in_play": shuffler.set_in_play,
+                "set_ready": shuffler.set_ready,
+                "counts": list(shuffler.counts),
+                "fault": f"{fault.message}: {fault.advice}" if fault else None,
+            },
+            self.dice,
+        )
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view(), referee)
@@ -72,26 +89,41 @@ class Desk:
         for queue, referee in self.subscribers:
             if referee not in views:
                 state = self.snapshot(referee)
-                views[referee] = {"seq": self.seq, "state": state,
-                                  "events": [e.to_json() if referee else
-                                             public_event(e.to_json()) for e in events]}
+                views[referee] = {
+                    "seq": self.seq,
+                    "state": state,
+                    "events": [
+                        e.to_json() if referee else public_event(e.to_json()) for e in events
+                    ],
+                }
             if queue.full():
-                queue.get_nowait()                   # drop the oldest
+                queue.get_nowait()  # drop the oldest
             queue.put_nowait(views[referee])
 
     def _follow(self, event) -> None:
         if isinstance(event, ev.Alert):
-            self.alerts[event.id] = {"id": event.id, "t": event.t, "seat": event.seat,
-                                     "rule": event.rule, "message": event.message,
-                                     "needs_ruling": event.needs_ruling,
-                                     "penalty": event.penalty, "state": "open"}
-        elif isinstance(event, (ev.PenaltyApplied, ev.PenaltyWaived)) and \
-                event.alert in self.alerts:
-            self.alerts[event.alert]["state"] = "applied" if isinstance(
-                event, ev.PenaltyApplied) else "waived"
+            self.alerts[event.id] = {
+                "id": event.id,
+                "t": event.t,
+                "seat": event.seat,
+                "rule": event.rule,
+                "message": event.message,
+                "needs_ruling": event.needs_ruling,
+                "penalty": event.penalty,
+                "state": "open",
+            }
+        elif (
+            isinstance(event, (ev.PenaltyApplied, ev.PenaltyWaived)) and event.alert in self.alerts
+        ):
+            self.alerts[event.alert]["state"] = (
+                "applied" if isinstance(event, ev.PenaltyApplied) else "waived"
+            )
         elif isinstance(event, ev.WallBroken):
-            self.dice = {"dice": list(event.dice), "source": self.service.dice_source,
-                         "break": {"seat": "ESWN"[event.seat], "stacks": event.stacks}}
+            self.dice = {
+                "dice": list(event.dice),
+                "source": self.service.dice_source,
+                "break": {"seat": "ESWN"[event.seat], "stacks": event.stacks},
+            }
 
     # -- the referee's actions ------------------------------------------------------------
 
@@ -108,8 +140,10 @@ class Desk:
             return self._game_input(t, action, body)
         if action == "correct":
             if body["zone"] not in ZONES or service.table is None or service.table.ended:
-                raise ActionRefused(f"cannot put a tile in {body['zone']!r} now (zones: "
-                                    f"{', '.join(ZONES)}; only while a hand is in play)")
+                raise ActionRefused(
+                    f"cannot put a tile in {body['zone']!r} now (zones: "
+                    f"{', '.join(ZONES)}; only while a hand is in play)"
+                )
             service.tracker.correct(body["tile"], body["zone"])
             return self._record(t, "TrackingCorrected", body)
         if action == "confirm_score":
@@ -121,9 +155,16 @@ class Desk:
             rows = [r.to_json() for r in service.session.sheet if r.number <= body["hand"]]
             if not rows:
                 raise ActionRefused("the score sheet has no hand to sign yet")
-            return self._record(t, "SheetSigned", {"hand": body["hand"], "referee":
-                                                   body["referee"], "rows": rows,
-                                                   "journal_head": service.journal.head})
+            return self._record(
+                t,
+                "SheetSigned",
+                {
+                    "hand": body["hand"],
+                    "referee": body["referee"],
+                    "rows": rows,
+                    "journal_head": service.journal.head,
+                },
+            )
         raise ActionRefused(f"unknown action {action!r}")
 
     def _ack(self, t, body) -> dict:
@@ -143,9 +184,11 @@ class Desk:
         service = self.service
         if service.table is None:
             raise ActionRefused("no hand is on the table")
-        event = {"rule": lambda: ev.Ruling(t, None, body["alert"], body["apply"]),
-                 "pause": lambda: ev.ClocksPaused(t, None),
-                 "resume": lambda: ev.ClocksResumed(t, None)}[action]()
+        event = {
+            "rule": lambda: ev.Ruling(t, None, body["alert"], body["apply"]),
+            "pause": lambda: ev.ClocksPaused(t, None),
+            "resume": lambda: ev.ClocksResumed(t, None),
+        }[action]()
         outputs = service.apply(event)
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
         if refusal is not None:

@@ -28,7 +28,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 
-APPLICATION_ID = 0x4D4A544A       # "MJTJ" in the database header: this file is a journal
+APPLICATION_ID = 0x4D4A544A  # "MJTJ" in the database header: this file is a journal
 SCHEMA_VERSION = 2
 GENESIS = "0" * 64
 KINDS = ("hand", "input", "output", "device")
@@ -63,6 +63,7 @@ class Row:
 @dataclass(frozen=True)
 class ChainBreak:
     """The first row whose link in the hash chain does not hold."""
+
     seq: int
     reason: str
 
@@ -100,7 +101,8 @@ class Journal:
         try:
             self._prepare(create)
             last = self.conn.execute(
-                "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
         except sqlite3.DatabaseError as err:
             self.conn.close()
             raise JournalError(f"{self.path}: not a journal ({err})") from None
@@ -153,14 +155,34 @@ class Journal:
             raise
         self.seq, self.head = seq, head
 
-    def hand(self, ruleset: str, hand_number: int, walls, t: float, chips=None,
-             doubling: bool = False, last_deal: bool = False) -> None:
+    def hand(
+        self,
+        ruleset: str,
+        hand_number: int,
+        walls,
+        t: float,
+        chips=None,
+        doubling: bool = False,
+        last_deal: bool = False,
+    ) -> None:
         """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips,
         doubling, last_deal))."""
-        self._append([("hand", {"ruleset": ruleset, "hand_number": hand_number,
-                                "walls": [list(w) for w in walls],
-                                "chips": list(chips) if chips is not None else None, "t": t,
-                                "doubling": doubling, "last_deal": last_deal})])
+        self._append(
+            [
+                (
+                    "hand",
+                    {
+                        "ruleset": ruleset,
+                        "hand_number": hand_number,
+                        "walls": [list(w) for w in walls],
+                        "chips": list(chips) if chips is not None else None,
+                        "t": t,
+                        "doubling": doubling,
+                        "last_deal": last_deal,
+                    },
+                )
+            ]
+        )
 
     def input(self, event) -> None:
         """An engine input, committed (fsync) before the engine applies it."""
@@ -179,7 +201,8 @@ class Journal:
     def rows(self):
         try:
             for r in self.conn.execute(
-                    "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"):
+                "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"
+            ):
                 yield Row(*r)
         except sqlite3.DatabaseError as err:
             raise JournalError(f"{self.path}: corrupt ({err})") from None
@@ -189,11 +212,15 @@ class Journal:
         expected_seq, head = 1, GENESIS
         for row in self.rows():
             if row.seq != expected_seq:
-                return ChainBreak(row.seq, f"sequence jumps from {expected_seq - 1} "
-                                           f"to {row.seq} (rows deleted)")
+                return ChainBreak(
+                    row.seq, f"sequence jumps from {expected_seq - 1} to {row.seq} (rows deleted)"
+                )
             if row.prev_hash != head:
-                return ChainBreak(row.seq, "prev_hash does not match the row before "
-                                           "(a row before it was edited, deleted or moved)")
+                return ChainBreak(
+                    row.seq,
+                    "prev_hash does not match the row before "
+                    "(a row before it was edited, deleted or moved)",
+                )
             if row.kind not in KINDS:
                 return ChainBreak(row.seq, f"unknown kind {row.kind!r}")
             if link(row.prev_hash, row.json) != row.hash:
@@ -212,12 +239,15 @@ class Journal:
         An input whose outputs are genuinely none looks the same; re-applying it is what
         replay does in either case."""
         last = self.conn.execute(
-            "SELECT kind, json FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+            "SELECT kind, json FROM journal ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
         return json.loads(last[1]) if last and last[0] == "input" else None
 
     def pragmas(self) -> dict:
-        return {"journal_mode": self.conn.execute("PRAGMA journal_mode").fetchone()[0],
-                "synchronous": self.conn.execute("PRAGMA synchronous").fetchone()[0]}
+        return {
+            "journal_mode": self.conn.execute("PRAGMA journal_mode").fetchone()[0],
+            "synchronous": self.conn.execute("PRAGMA synchronous").fetchone()[0],
+        }
 
     def close(self) -> None:
         self.conn.close()

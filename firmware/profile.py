@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drivers.buttons import BUTTONS
-from drivers.shuffler import ShufflerPins, ShufflerTiming
 from drivers.readers import UID_SIZES
+from drivers.shuffler import ShufflerPins, ShufflerTiming
 from engine.rulesets import ConfigError
 from engine.tiles import FLOWER_KINDS, KINDS, NAMES, kind_of
 from firmware.config import CONFIG_DIR, ruleset_path
@@ -43,6 +43,7 @@ class ProfileError(ValueError):
 @dataclass(frozen=True)
 class ReaderPort:
     """A tile reader's serial link; `path` is SIMULATED_PATH for a simulated reader."""
+
     path: str
     baud: int
     sweep_seconds: float | None = None
@@ -51,6 +52,7 @@ class ReaderPort:
 @dataclass(frozen=True)
 class Profile:
     """One table, as the service needs it to build its devices (plain values, no drivers)."""
+
     path: Path
     name: str
     ruleset: str
@@ -64,12 +66,12 @@ class Profile:
     shuffler_timing: ShufflerTiming
     buttons: dict[int, tuple[int, str]]  # pin -> (seat 0..3, button), as drivers.buttons takes
     debounce_seconds: float
-    button_wiring: str                   # "gpio" (pins above) or "zone reader" (its frames)
+    button_wiring: str  # "gpio" (pins above) or "zone reader" (its frames)
     zones_reader: ReaderPort
     stacker_reader: ReaderPort
-    zones: dict[int, str]                # antenna -> zone name
+    zones: dict[int, str]  # antenna -> zone name
     registry: Path
-    tags: dict[bytes, tuple[str, int]]   # tag id -> (tile set, physical tile id)
+    tags: dict[bytes, tuple[str, int]]  # tag id -> (tile set, physical tile id)
 
 
 def _is_int(value) -> bool:
@@ -82,8 +84,10 @@ _KINDS = {  # kind: (test, what the message says was expected)
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "text": (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
     "table": (lambda v: isinstance(v, dict), "a table"),
-    "lanes": (lambda v: isinstance(v, list) and len(v) == 4 and all(map(_is_int, v)),
-              "a list of 4 pins (lanes E S W N)"),
+    "lanes": (
+        lambda v: isinstance(v, list) and len(v) == 4 and all(map(_is_int, v)),
+        "a list of 4 pins (lanes E S W N)",
+    ),
 }
 
 
@@ -110,7 +114,7 @@ class _Section:
             raise self.error(key, f"expected {expected}, got {value!r}")
         return float(value) if kind == "positive" else value
 
-    def section(self, key: str) -> "_Section":
+    def section(self, key: str) -> _Section:
         return _Section(self.file, f"{self.name}.{key}", self.get(key, "table"))
 
     def done(self) -> None:
@@ -160,8 +164,9 @@ def load_profile(name_or_path: str | Path) -> Profile:
         raise ProfileError(f"{path}: not valid TOML: {err}") from None
     for key in top:
         if key not in SECTIONS:
-            raise ProfileError(f"{path}: [{key}]: unknown section (sections: "
-                               f"{', '.join(SECTIONS)})")
+            raise ProfileError(
+                f"{path}: [{key}]: unknown section (sections: {', '.join(SECTIONS)})"
+            )
 
     def section(name: str) -> _Section:
         if name not in top:
@@ -196,13 +201,18 @@ def load_profile(name_or_path: str | Path) -> Profile:
     pins = _Pins()
     shuffler = section("shuffler")
     shuffler_pins = ShufflerPins(
-        drop=pins.take(shuffler, "drop"), plate=pins.take(shuffler, "plate"),
-        lanes=pins.take(shuffler, "lanes", True), lift=pins.take(shuffler, "lift"),
+        drop=pins.take(shuffler, "drop"),
+        plate=pins.take(shuffler, "plate"),
+        lanes=pins.take(shuffler, "lanes", True),
+        lift=pins.take(shuffler, "lift"),
         centre_closed=pins.take(shuffler, "centre_closed"),
-        counters=pins.take(shuffler, "counters", True), heads=pins.take(shuffler, "heads", True),
-        lift_top=pins.take(shuffler, "lift_top"))
-    timing = ShufflerTiming(**{key: shuffler.get(key, "positive")
-                               for key in ShufflerTiming.__dataclass_fields__})
+        counters=pins.take(shuffler, "counters", True),
+        heads=pins.take(shuffler, "heads", True),
+        lift_top=pins.take(shuffler, "lift_top"),
+    )
+    timing = ShufflerTiming(
+        **{key: shuffler.get(key, "positive") for key in ShufflerTiming.__dataclass_fields__}
+    )
     shuffler.done()
 
     buttons = section("buttons")
@@ -216,8 +226,11 @@ def load_profile(name_or_path: str | Path) -> Profile:
             panel.done()
         debounce = buttons.get("debounce_ms", "positive") / 1000
     elif wiring != "zone reader":
-        raise buttons.error("wiring", f"{wiring!r}: the buttons are wired to \"gpio\" (pins "
-                            "per seat below) or to the \"zone reader\" (its board sends them)")
+        raise buttons.error(
+            "wiring",
+            f'{wiring!r}: the buttons are wired to "gpio" (pins '
+            'per seat below) or to the "zone reader" (its board sends them)',
+        )
     buttons.done()
 
     readers = section("readers")
@@ -234,16 +247,37 @@ def load_profile(name_or_path: str | Path) -> Profile:
     if not registry.is_file():
         raise tags.error("registry", f"no such file {registry}")
     tags.done()
-    return Profile(path, name, ruleset, simulated, claim_window, host, port, referee_pin,
-                   backend, shuffler_pins, timing, layout, debounce, wiring, zones_reader,
-                   stacker_reader, zones, registry, load_registry(registry))
+    return Profile(
+        path,
+        name,
+        ruleset,
+        simulated,
+        claim_window,
+        host,
+        port,
+        referee_pin,
+        backend,
+        shuffler_pins,
+        timing,
+        layout,
+        debounce,
+        wiring,
+        zones_reader,
+        stacker_reader,
+        zones,
+        registry,
+        load_registry(registry),
+    )
 
 
 def _reader_port(section: _Section, simulated: bool, sweep: bool) -> ReaderPort:
     path = section.get("path", "text")
     if path == SIMULATED_PATH and not simulated:
-        raise section.error("path", f'"{SIMULATED_PATH}" needs a simulated table '
-                            "([table] simulated = true); give the reader's /dev/serial/by-id path")
+        raise section.error(
+            "path",
+            f'"{SIMULATED_PATH}" needs a simulated table '
+            "([table] simulated = true); give the reader's /dev/serial/by-id path",
+        )
     baud = section.get("baud", "int")
     if baud <= 0:
         raise section.error("baud", f"{baud} is not a baud rate")
@@ -286,31 +320,39 @@ def load_registry(path: str | Path) -> dict[bytes, tuple[str, int]]:
         if not row:
             continue
         if len(row) != 4:
-            raise ProfileError(f"{path}:{line}: expected 4 fields (tag,set,tile,name), "
-                               f"got {len(row)}")
+            raise ProfileError(
+                f"{path}:{line}: expected 4 fields (tag,set,tile,name), got {len(row)}"
+            )
         tag_hex, tile_set, tile_text, name = (c.strip() for c in row)
         try:
             tag = bytes.fromhex(tag_hex)
         except ValueError:
             raise ProfileError(f"{path}:{line}: tag {tag_hex!r} is not hex") from None
         if len(tag) not in UID_SIZES:
-            raise ProfileError(f"{path}:{line}: tag {tag_hex} has {len(tag)} bytes "
-                               f"(a tag id has {', '.join(map(str, UID_SIZES))})")
+            raise ProfileError(
+                f"{path}:{line}: tag {tag_hex} has {len(tag)} bytes "
+                f"(a tag id has {', '.join(map(str, UID_SIZES))})"
+            )
         if tile_set not in TILE_SETS:
             raise ProfileError(f"{path}:{line}: unknown set {tile_set!r} (sets: A, B)")
         tile = int(tile_text) if tile_text.isascii() and tile_text.isdigit() else -1
         if not 0 <= tile < TILES_PER_SET:
-            raise ProfileError(f"{path}:{line}: tile {tile_text!r} is not a tile id "
-                               f"0..{TILES_PER_SET - 1}")
+            raise ProfileError(
+                f"{path}:{line}: tile {tile_text!r} is not a tile id 0..{TILES_PER_SET - 1}"
+            )
         if name != NAMES[kind_of(tile)]:
-            raise ProfileError(f"{path}:{line}: tile {tile} is {NAMES[kind_of(tile)]}, "
-                               f"not {name!r}")
+            raise ProfileError(
+                f"{path}:{line}: tile {tile} is {NAMES[kind_of(tile)]}, not {name!r}"
+            )
         if tag in tags:
-            raise ProfileError(f"{path}:{line}: tag {tag_hex} is already on line "
-                               f"{lines[tags[tag]]}")
+            raise ProfileError(
+                f"{path}:{line}: tag {tag_hex} is already on line {lines[tags[tag]]}"
+            )
         if (tile_set, tile) in lines:
-            raise ProfileError(f"{path}:{line}: set {tile_set} tile {tile} already has a tag "
-                               f"on line {lines[tile_set, tile]}")
+            raise ProfileError(
+                f"{path}:{line}: set {tile_set} tile {tile} already has a tag "
+                f"on line {lines[tile_set, tile]}"
+            )
         tags[tag] = (tile_set, tile)
         lines[tile_set, tile] = line
     return tags
@@ -330,6 +372,7 @@ def sim_registry_text() -> str:
     lines = [",".join(REGISTRY_HEADER)]
     for tile_set in TILE_SETS:
         for tile in range(TILES_PER_SET):
-            lines.append(f"{sim_tag(tile_set, tile).hex()},{tile_set},{tile},"
-                         f"{NAMES[kind_of(tile)]}")
+            lines.append(
+                f"{sim_tag(tile_set, tile).hex()},{tile_set},{tile},{NAMES[kind_of(tile)]}"
+            )
     return "\n".join(lines) + "\n"

@@ -29,16 +29,18 @@ def add_parser(commands) -> None:
 
 @dataclass
 class Mismatch:
-    seq: int                  # the journal row where replay and journal part
+    seq: int  # the journal row where replay and journal part
     hand: int
     input: dict | None
-    expected: dict | None     # as journaled (None: the engine produced one more)
-    got: dict | None          # as replayed (None: the journal has one more)
+    expected: dict | None  # as journaled (None: the engine produced one more)
+    got: dict | None  # as replayed (None: the journal has one more)
 
     def describe(self) -> str:
         what = self.input.get("type") if self.input else "?"
-        return (f"row {self.seq}, hand {self.hand}, after input {what}: journal has "
-                f"{_short(self.expected)}, replay gives {_short(self.got)}")
+        return (
+            f"row {self.seq}, hand {self.hand}, after input {what}: journal has "
+            f"{_short(self.expected)}, replay gives {_short(self.got)}"
+        )
 
 
 def _short(obj) -> str:
@@ -50,20 +52,25 @@ class ReplayResult:
     hands: int = 0
     inputs: int = 0
     outputs: int = 0
-    device: int = 0                        # device records, kept for the audit only
+    device: int = 0  # device records, kept for the audit only
     mismatches: int = 0
     first: Mismatch | None = None
-    recovered: dict | None = None          # the trailing input re-applied without outputs
+    recovered: dict | None = None  # the trailing input re-applied without outputs
     recovered_outputs: list = field(default_factory=list)
-    table: Table | None = None             # the last hand's table, as the journal leaves it
-    played: list = field(default_factory=list)   # [hand number, Table, voided] in order
+    table: Table | None = None  # the last hand's table, as the journal leaves it
+    played: list = field(default_factory=list)  # [hand number, Table, voided] in order
 
     def summary(self) -> dict:
-        return {"hands": self.hands, "inputs": self.inputs, "outputs": self.outputs,
-                "device_records": self.device, "mismatches": self.mismatches,
-                "first_mismatch": self.first.describe() if self.first else None,
-                "recovered_input": self.recovered,
-                "recovered_outputs": [o.to_json() for o in self.recovered_outputs]}
+        return {
+            "hands": self.hands,
+            "inputs": self.inputs,
+            "outputs": self.outputs,
+            "device_records": self.device,
+            "mismatches": self.mismatches,
+            "first_mismatch": self.first.describe() if self.first else None,
+            "recovered_input": self.recovered,
+            "recovered_outputs": [o.to_json() for o in self.recovered_outputs],
+        }
 
 
 class ReplayError(Exception):
@@ -105,9 +112,15 @@ def replay(journal: Journal) -> ReplayResult:
                 if name not in rulesets:
                     rulesets[name] = load_ruleset(name)
                 hand_number = data["hand_number"]
-                table = Table(rulesets[name], data["walls"], hand_number, data["t"],
-                              data.get("chips"), data.get("doubling", False),
-                              data.get("last_deal", False))
+                table = Table(
+                    rulesets[name],
+                    data["walls"],
+                    hand_number,
+                    data["t"],
+                    data.get("chips"),
+                    data.get("doubling", False),
+                    data.get("last_deal", False),
+                )
                 result.played.append([hand_number, table, False])
             except ConfigError as err:
                 raise ReplayError(f"row {row.seq}: ruleset: {err}") from None
@@ -115,7 +128,7 @@ def replay(journal: Journal) -> ReplayResult:
                 raise ReplayError(f"row {row.seq}: bad hand row ({err!r})") from None
             result.hands += 1
         elif row.kind == "device":
-            result.device += 1               # for the audit; the engine does not make them
+            result.device += 1  # for the audit; the engine does not make them
             if data.get("type") == "HandVoided" and result.played:
                 result.played[-1][2] = True
         elif row.kind == "input":
@@ -130,14 +143,12 @@ def replay(journal: Journal) -> ReplayResult:
             result.inputs += 1
             try:
                 produced = table.apply(event)
-            except Exception as err:       # an engine bug is a mismatch, not a crash
+            except Exception as err:  # an engine bug is a mismatch, not a crash
                 produced = []
                 mismatch(row.seq, None, {"error": f"{type(err).__name__}: {err}"})
         else:
             result.outputs += 1
-            if current_input is None:
-                mismatch(row.seq, data, None)
-            elif matched >= len(produced):
+            if current_input is None or matched >= len(produced):
                 mismatch(row.seq, data, None)
             else:
                 got = produced[matched].to_json()
@@ -163,12 +174,16 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"{args.journal}: {result.hands} hands, {result.inputs} inputs, "
-              f"{result.outputs} outputs, {result.mismatches} mismatches")
+        print(
+            f"{args.journal}: {result.hands} hands, {result.inputs} inputs, "
+            f"{result.outputs} outputs, {result.mismatches} mismatches"
+        )
         if result.first:
             print(f"  first mismatch: {result.first.describe()}")
         if result.recovered:
-            print(f"  last input {result.recovered.get('type')} had no journaled outputs "
-                  f"(crash before they were written); re-applied: "
-                  f"{len(result.recovered_outputs)} outputs")
+            print(
+                f"  last input {result.recovered.get('type')} had no journaled outputs "
+                f"(crash before they were written); re-applied: "
+                f"{len(result.recovered_outputs)} outputs"
+            )
     return 1 if result.mismatches else 0

@@ -29,30 +29,46 @@ from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal, JournalError
-from firmware.replay import ReplayError, replay
 from firmware.profile import ProfileError, load_profile
+from firmware.replay import ReplayError, replay
 from firmware.service import TICK, DiceReport, build_service
 from firmware.watchdog import Notifier, keep_alive
 
 
 def add_parser(commands) -> None:
     p = commands.add_parser("run", help="run the table (by default the simulated table)")
-    p.add_argument("--profile", default="sim",
-                   help="table profile: a name in config/tables/ or a TOML file (default sim)")
+    p.add_argument(
+        "--profile",
+        default="sim",
+        help="table profile: a name in config/tables/ or a TOML file (default sim)",
+    )
     p.add_argument("--ruleset", help="rule book (default: the profile's)")
     p.add_argument("--hands", type=_positive, help="stop after N hands (default: until Ctrl-C)")
-    p.add_argument("--speed", type=_speed, default=1.0,
-                   help="simulated time runs X times real time (default 1)")
-    p.add_argument("--faults", type=parse_faults, default=Faults(), metavar="SPEC",
-                   help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,"
-                   "unplug=1,slow=S")
+    p.add_argument(
+        "--speed",
+        type=_speed,
+        default=1.0,
+        help="simulated time runs X times real time (default 1)",
+    )
+    p.add_argument(
+        "--faults",
+        type=parse_faults,
+        default=Faults(),
+        metavar="SPEC",
+        help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,slow=S",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated table (default 1)")
-    p.add_argument("--journal", metavar="PATH", help="the journal file (default: a new file "
-                   "under ./journal/)")
-    p.add_argument("--port", type=int, help="serve the referee display on this port (default: "
-                   "the profile's; 0 for none)")
-    p.add_argument("--json-summary", action="store_true",
-                   help="print one JSON summary line at the end")
+    p.add_argument(
+        "--journal", metavar="PATH", help="the journal file (default: a new file under ./journal/)"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        help="serve the referee display on this port (default: the profile's; 0 for none)",
+    )
+    p.add_argument(
+        "--json-summary", action="store_true", help="print one JSON summary line at the end"
+    )
     p.set_defaults(run=run)
 
 
@@ -68,8 +84,9 @@ def _speed(text: str) -> float:
     except ValueError:
         value = 0.0
     if not 0 < value <= 10000:
-        raise argparse.ArgumentTypeError(f"a speed above 0 and at most 10000 (times real "
-                                         f"time), not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"a speed above 0 and at most 10000 (times real time), not {text!r}"
+        )
     return value
 
 
@@ -100,8 +117,10 @@ def _faults(text: str) -> Faults:
         elif name == "slow" and value in ("E", "S", "W", "N"):
             faults.slow = value
         else:
-            raise ValueError(f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
-                             "foreign=N, unplug=N, slow=E|S|W|N)")
+            raise ValueError(
+                f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
+                "foreign=N, unplug=N, slow=E|S|W|N)"
+            )
     return faults
 
 
@@ -114,8 +133,10 @@ def port_problem(host: str, port: int) -> str | None:
         try:
             probe.bind((host, port))
         except OSError as err:
-            return f"the display cannot listen on {host}:{port} ({err.strerror}): choose " \
-                   "another with --port"
+            return (
+                f"the display cannot listen on {host}:{port} ({err.strerror}): choose "
+                "another with --port"
+            )
     return None
 
 
@@ -133,8 +154,11 @@ def run(args) -> int:
             print(f"mjtable run: {problem}", file=sys.stderr)
             return 2
     args.port = port
-    path = Path(args.journal) if args.journal else Path("journal") / (
-        f"{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
+    path = (
+        Path(args.journal)
+        if args.journal
+        else Path("journal") / (f"{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         journal = Journal(path)
@@ -144,15 +168,20 @@ def run(args) -> int:
         return 2
     books = {table.ruleset.name for _, table, _ in args.history}
     if books - {ruleset.name}:
-        print(f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
-              f"with --ruleset {sorted(books)[0]}, or start a new --journal", file=sys.stderr)
+        print(
+            f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
+            f"with --ruleset {sorted(books)[0]}, or start a new --journal",
+            file=sys.stderr,
+        )
         journal.close()
         return 2
     try:
         with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
             summary = asyncio.run(
                 simulated_table(args, profile, ruleset, journal, Path(folder))
-                if profile.simulated else hardware_table(args, profile, ruleset, journal))
+                if profile.simulated
+                else hardware_table(args, profile, ruleset, journal)
+            )
     except GPIOUnavailable as err:
         print(f"mjtable run: {err}", file=sys.stderr)
         return 2
@@ -168,9 +197,11 @@ def _history(journal) -> list:
         return []
     result = replay(journal)
     if result.mismatches:
-        print(f"mjtable run: {journal.path}: {result.mismatches} outputs differ on replay "
-              "(another engine version?); the session goes on from the replayed hands",
-              file=sys.stderr)
+        print(
+            f"mjtable run: {journal.path}: {result.mismatches} outputs differ on replay "
+            "(another engine version?); the session goes on from the replayed hands",
+            file=sys.stderr,
+        )
     return result.played
 
 
@@ -220,26 +251,32 @@ class Rig:
     table's clock, `paths` the two readers' device paths (zones, stacker)."""
 
     def __init__(self, args, profile, ruleset, journal, gpio, clock, dice, paths, loop):
-        out = (lambda line: None) if args.json_summary else \
-            (lambda line: print(line, flush=True))
-        self.service = service = build_service(profile, ruleset, journal, gpio, clock, dice,
-                                               out, args.hands, loop)
+        out = (lambda line: None) if args.json_summary else (lambda line: print(line, flush=True))
+        self.service = service = build_service(
+            profile, ruleset, journal, gpio, clock, dice, out, args.hands, loop
+        )
         self.shuffler = service.shuffler
         service.resume(args.history)
         service.zones_path, service.stacker_path = paths
-        self.readers = [Reader(path, service.from_thread(loop, path), backoff_max=0.2)
-                        for path in paths]
+        self.readers = [
+            Reader(path, service.from_thread(loop, path), backoff_max=0.2) for path in paths
+        ]
         for reader in self.readers:
             service.readers_online[reader.path] = True
             reader.start()
         self.display = self.serving = None
         if args.port:
-            self.display = DisplayServer(create_app(Desk(service, profile.name),
-                                                    profile.referee_pin),
-                                         profile.host, args.port)
+            self.display = DisplayServer(
+                create_app(Desk(service, profile.name), profile.referee_pin),
+                profile.host,
+                args.port,
+            )
             self.serving = asyncio.create_task(self.display.serve())
-            print(f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
-                  file=sys.stderr if args.json_summary else sys.stdout, flush=True)
+            print(
+                f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
+                file=sys.stderr if args.json_summary else sys.stdout,
+                flush=True,
+            )
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, service.done.set)
         self.worker = asyncio.create_task(service.run())
@@ -265,9 +302,21 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
     service = rig.service
     panel = SimPanel(service, rig.shuffler, gpio, profile)
     tags = {owner: tag for tag, owner in profile.tags.items()}
-    table = SimTable(ruleset, tags, gpio, rig.shuffler.pins, zone_sim, stacker_sim,
-                     profile.zones, panel, args.seed, args.faults,
-                     profile.zones_reader.sweep_seconds, profile.claim_window_seconds, clock)
+    table = SimTable(
+        ruleset,
+        tags,
+        gpio,
+        rig.shuffler.pins,
+        zone_sim,
+        stacker_sim,
+        profile.zones,
+        panel,
+        args.seed,
+        args.faults,
+        profile.zones_reader.sweep_seconds,
+        profile.claim_window_seconds,
+        clock,
+    )
     rig.shuffler.start(0.0)
     began = time.monotonic()
     try:
@@ -277,10 +326,14 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path) -> dict
             service.record(("tick",))
             ahead = began + table.t / args.speed - time.monotonic()
             await asyncio.sleep(max(ahead, 0))
-            while not service.done.is_set() and (service.queue.qsize() > 200 or (
-                    service.readers_online.get(paths[0]) and (zone_sim.heartbeat_seq -
-                                                              service.heartbeats.get(paths[0], 0)) % 256 > 2)):
-                await asyncio.sleep(0.001)         # the service reads behind: let it catch up
+            while not service.done.is_set() and (
+                service.queue.qsize() > 200
+                or (
+                    service.readers_online.get(paths[0])
+                    and (zone_sim.heartbeat_seq - service.heartbeats.get(paths[0], 0)) % 256 > 2
+                )
+            ):
+                await asyncio.sleep(0.001)  # the service reads behind: let it catch up
     finally:
         await rig.stop()
         zone_sim.close()
@@ -294,17 +347,31 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
     loop = asyncio.get_running_loop()
     began = time.monotonic()
 
-    def clock() -> float:                   # seconds since the service started: monotonic
+    def clock() -> float:  # seconds since the service started: monotonic
         return time.monotonic() - began
-    rig = Rig(args, profile, ruleset, journal, open_pins(profile.gpio_backend), clock,
-              ElectronicDice(), (profile.zones_reader.path, profile.stacker_reader.path), loop)
+
+    rig = Rig(
+        args,
+        profile,
+        ruleset,
+        journal,
+        open_pins(profile.gpio_backend),
+        clock,
+        ElectronicDice(),
+        (profile.zones_reader.path, profile.stacker_reader.path),
+        loop,
+    )
     rig.shuffler.start(clock())
     ticker = asyncio.create_task(rig.service.ticker(TICK))
     notifier = Notifier()
     notifier.ready(rig.service.status())
-    pinger = asyncio.create_task(keep_alive(
-        notifier, lambda: clock() - rig.service.last_tick < notifier.interval,
-        rig.service.status))
+    pinger = asyncio.create_task(
+        keep_alive(
+            notifier,
+            lambda: clock() - rig.service.last_tick < notifier.interval,
+            rig.service.status,
+        )
+    )
     try:
         await rig.service.done.wait()
     finally:
@@ -312,36 +379,57 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
         pinger.cancel()
         await rig.stop()
     service = rig.service
-    return {"hands": service.counts["hands"], "events": service.counts["events"],
-            "alerts": service.counts["alerts"], "faults": len(service.faults),
-            "ruleset": ruleset.name, "scores": list(service.session.scores)}
+    return {
+        "hands": service.counts["hands"],
+        "events": service.counts["events"],
+        "alerts": service.counts["alerts"],
+        "faults": len(service.faults),
+        "ruleset": ruleset.name,
+        "scores": list(service.session.scores),
+    }
 
 
 def summarise(service, table, seconds: float) -> dict:
     """What the tracking got right against the simulated truth, and the faults."""
     hands = service.counts["hands"]
-    truth = Counter((hand, tile, src, dst) for hand, _, tile, src, dst in table.true_moves
-                    if hand <= hands)
-    seen = Counter((hand, m.tile, m.source, m.target) for hand, m in service.inferred
-                   if not m.flagged and hand <= hands)
+    truth = Counter(
+        (hand, tile, src, dst) for hand, _, tile, src, dst in table.true_moves if hand <= hands
+    )
+    seen = Counter(
+        (hand, m.tile, m.source, m.target)
+        for hand, m in service.inferred
+        if not m.flagged and hand <= hands
+    )
     right = truth & seen
     wrong = seen - truth
     flagged_tiles = service.flagged_tiles
     missed = truth - right
     flagged = sum(n for key, n in missed.items() if key[:2] in flagged_tiles)
     kinds = Counter(f.kind for f in service.faults if not f.cleared)
-    detected = {"drop": service.tracker.transient_absences,
-                "ghost": service.tracker.transient_sightings,
-                "jam": kinds["jam"], "lost": kinds["count"], "foreign": kinds["foreign"],
-                "unplug": kinds["offline"],
-                "slow": service.counts["overtime"]}
-    return {"hands": hands, "events": service.counts["events"],
-            "alerts": service.counts["alerts"],
-            "tracking": {"true_moves": sum(truth.values()), "inferred_right": sum(right.values()),
-                         "flagged": flagged, "inferred_wrong": sum(wrong.values()),
-                         "missed": sum(missed.values()) - flagged},
-            "faults_injected": dict(sorted(table.faults.injected.items())),
-            "faults_detected": detected,
-            "table_seconds": round(table.t, 1), "wall_seconds": round(seconds, 1),
-            "ruleset": service.ruleset.name, "scores": list(service.session.scores)}
-
+    detected = {
+        "drop": service.tracker.transient_absences,
+        "ghost": service.tracker.transient_sightings,
+        "jam": kinds["jam"],
+        "lost": kinds["count"],
+        "foreign": kinds["foreign"],
+        "unplug": kinds["offline"],
+        "slow": service.counts["overtime"],
+    }
+    return {
+        "hands": hands,
+        "events": service.counts["events"],
+        "alerts": service.counts["alerts"],
+        "tracking": {
+            "true_moves": sum(truth.values()),
+            "inferred_right": sum(right.values()),
+            "flagged": flagged,
+            "inferred_wrong": sum(wrong.values()),
+            "missed": sum(missed.values()) - flagged,
+        },
+        "faults_injected": dict(sorted(table.faults.injected.items())),
+        "faults_detected": detected,
+        "table_seconds": round(table.t, 1),
+        "wall_seconds": round(seconds, 1),
+        "ruleset": service.ruleset.name,
+        "scores": list(service.session.scores),
+    }

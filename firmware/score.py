@@ -9,23 +9,31 @@ from firmware.config import load_ruleset
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("score", help="score winning hands",
-                            description="Score winning hands. JSON lines in the shape of "
-                            "wsom_examples.jsonl from --json FILE (or - for stdin), one result "
-                            "line each; or one typed hand such as "
-                            "'123m 456p 789s EE [PPP]' with --win, for a readable breakdown.")
-    p.add_argument("hand", nargs="?", help="typed hand without the winning tile; [..] an "
-                   "exposed meld, (..) a concealed kong")
+    p = commands.add_parser(
+        "score",
+        help="score winning hands",
+        description="Score winning hands. JSON lines in the shape of "
+        "wsom_examples.jsonl from --json FILE (or - for stdin), one result "
+        "line each; or one typed hand such as "
+        "'123m 456p 789s EE [PPP]' with --win, for a readable breakdown.",
+    )
+    p.add_argument(
+        "hand",
+        nargs="?",
+        help="typed hand without the winning tile; [..] an exposed meld, (..) a concealed kong",
+    )
     p.add_argument("--json", metavar="FILE", help="JSON lines to score ('-' for stdin)")
-    p.add_argument("--ruleset", default="wsom2006", help="ruleset name or TOML file "
-                   "(default: wsom2006)")
+    p.add_argument(
+        "--ruleset", default="wsom2006", help="ruleset name or TOML file (default: wsom2006)"
+    )
     p.add_argument("--win", metavar="TILE", help="the winning tile of a typed hand")
     p.add_argument("--seat", default="E", choices=list(SEATS), help="the winner's seat")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--self-drawn", action="store_true", help="the winner drew the tile")
     how.add_argument("--discarder", choices=list(SEATS), help="who discarded the tile")
-    p.add_argument("--flag", action="append", default=[], help="a win flag, e.g. final_draw "
-                   "(repeatable)")
+    p.add_argument(
+        "--flag", action="append", default=[], help="a win flag, e.g. final_draw (repeatable)"
+    )
     p.add_argument("--flowers", default="", help="the winner's flowers, e.g. '1f 6f' (CCM)")
     p.set_defaults(run=run)
 
@@ -34,22 +42,24 @@ def run(args) -> int:
     ruleset = load_ruleset(args.ruleset)
     if args.json is not None:
         if args.hand is not None:
-            print("mjtable score: give either a typed hand or --json, not both",
-                  file=sys.stderr)
+            print("mjtable score: give either a typed hand or --json, not both", file=sys.stderr)
             return 2
         return _score_lines(ruleset, args.json)
     if args.hand is None or args.win is None:
-        print("mjtable score: give a typed hand with --win TILE, or --json FILE",
-              file=sys.stderr)
+        print("mjtable score: give a typed hand with --win TILE, or --json FILE", file=sys.stderr)
         return 2
     if not args.self_drawn and args.discarder is None:
-        print("mjtable score: say how the hand won: --self-drawn or --discarder SEAT",
-              file=sys.stderr)
+        print(
+            "mjtable score: say how the hand won: --self-drawn or --discarder SEAT", file=sys.stderr
+        )
         return 2
     unknown = [f for f in args.flag if f not in ruleset.flags]
     if unknown:
-        print(f"mjtable score: unknown flag {unknown[0]!r} "
-              f"(known: {', '.join(sorted(ruleset.flags))})", file=sys.stderr)
+        print(
+            f"mjtable score: unknown flag {unknown[0]!r} "
+            f"(known: {', '.join(sorted(ruleset.flags))})",
+            file=sys.stderr,
+        )
         return 2
     winner = SEATS.index(args.seat)
     discarder = None if args.self_drawn else SEATS.index(args.discarder)
@@ -81,8 +91,10 @@ def _score_lines(ruleset, source: str) -> int:
                     name = f"hand {obj['id']} (line {number})"
                 win = win_from_json(obj, ruleset.flags)
             except json.JSONDecodeError as err:
-                print(f"mjtable score: {name}: not JSON: {err.msg} at column {err.colno}",
-                      file=sys.stderr)
+                print(
+                    f"mjtable score: {name}: not JSON: {err.msg} at column {err.colno}",
+                    file=sys.stderr,
+                )
                 status = 2
                 continue
             except WinError as err:
@@ -98,13 +110,17 @@ def _score_lines(ruleset, source: str) -> int:
 
 def breakdown(win: Win, score: Score, title: str) -> str:
     """The score as a referee reads it off the score card."""
-    melds = " ".join(("(" if m.concealed else "[") + tiles.format_tiles(m.tiles)
-                     + (")" if m.concealed else "]") for m in win.melds)
+    melds = " ".join(
+        ("(" if m.concealed else "[") + tiles.format_tiles(m.tiles) + (")" if m.concealed else "]")
+        for m in win.melds
+    )
     how = "self-drawn" if win.self_drawn else f"on {SEATS[win.discarder]}'s discard"
-    lines = [title,
-             f"Hand   {tiles.format_tiles(win.concealed)} {melds}".rstrip(),
-             f"Win    {tiles.NAMES[win.win_tile]} {how}, winner {SEATS[win.winner]}"
-             + (f", flags {' '.join(sorted(win.flags))}" if win.flags else "")]
+    lines = [
+        title,
+        f"Hand   {tiles.format_tiles(win.concealed)} {melds}".rstrip(),
+        f"Win    {tiles.NAMES[win.win_tile]} {how}, winner {SEATS[win.winner]}"
+        + (f", flags {' '.join(sorted(win.flags))}" if win.flags else ""),
+    ]
     if not score.legal:
         lines.append(f"NOT A LEGAL WIN: {score.reason}")
         return "\n".join(lines)

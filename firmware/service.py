@@ -15,8 +15,15 @@ from dataclasses import dataclass
 from drivers import readers
 from drivers.buttons import ButtonPress, Buttons
 from drivers.dice import DiceError, ElectronicDice, PhysicalDice
-from drivers.shuffler import (FaultCleared, Shuffler, ShufflerFault, ShufflerRefused,
-                              ShufflerStep, WallsRaised, WallsReady)
+from drivers.shuffler import (
+    FaultCleared,
+    Shuffler,
+    ShufflerFault,
+    ShufflerRefused,
+    ShufflerStep,
+    WallsRaised,
+    WallsReady,
+)
 from engine import events as ev
 from engine import tiles
 from engine.moves import SIDES, Interpreter, Irregular
@@ -25,13 +32,14 @@ from engine.tracking import Move, Tracker, TrackingAlert
 from firmware.console import describe
 
 log = logging.getLogger("mjtable.service")
-STACKER_WAIT = 5.0              # seconds the stacker's last frames may trail the machine
-TICK = 0.05                     # seconds of table time between two polls of the timers
+STACKER_WAIT = 5.0  # seconds the stacker's last frames may trail the machine
+TICK = 0.05  # seconds of table time between two polls of the timers
 
 
 @dataclass(frozen=True)
 class DiceReport:
     """The dice sensor read a roll (physical dice)."""
+
     side: int
     values: tuple[int, ...]
 
@@ -43,8 +51,18 @@ class Service:
     `publish(outputs)` (optional) fans events out to the display.
     """
 
-    def __init__(self, profile, ruleset, registry, journal, clock, shuffler, dice=None,
-                 out=print, hands: int | None = None):
+    def __init__(
+        self,
+        profile,
+        ruleset,
+        registry,
+        journal,
+        clock,
+        shuffler,
+        dice=None,
+        out=print,
+        hands: int | None = None,
+    ):
         self.profile, self.ruleset, self.registry = profile, ruleset, registry
         self.journal, self.clock, self.shuffler, self.out = journal, clock, shuffler, out
         self.dice = dice or ElectronicDice()
@@ -53,7 +71,7 @@ class Service:
         self.session = Session(ruleset)
         self.tracker = Tracker()
         self.table = None
-        self.recorded = False           # the hand on the table is on the score sheet
+        self.recorded = False  # the hand on the table is on the score sheet
         self.interpreter = None
         self.queue: asyncio.Queue = asyncio.Queue()
         self.stacks: dict[int, bytes] = {}
@@ -61,13 +79,13 @@ class Service:
         self.set_in_play = None
         self.readers_online: dict[str, bool] = {}
         self.heartbeats: dict[str, int] = {}
-        self.zones_path = profile.zones_reader.path     # the run may put simulated ones
+        self.zones_path = profile.zones_reader.path  # the run may put simulated ones
         self.stacker_path = profile.stacker_reader.path
-        self.built = None                # (WallsReady, stacker heartbeat then) being judged
-        self.last_tick = 0.0             # when the actor last took a tick (the watchdog's sign)
+        self.built = None  # (WallsReady, stacker heartbeat then) being judged
+        self.last_tick = 0.0  # when the actor last took a tick (the watchdog's sign)
         self.faults: list[ev.Fault] = []
         self.open_faults: dict[tuple[str, str], ev.Fault] = {}
-        self.inferred: list[tuple[int, Move]] = []       # (hand number, move)
+        self.inferred: list[tuple[int, Move]] = []  # (hand number, move)
         self.flagged_tiles: set[tuple[int, int]] = set()  # (hand number, tile) told the referee
         self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
         self.listeners = []
@@ -83,10 +101,12 @@ class Service:
         """A callback for a driver thread (a serial reader): stamp now, queue on the loop.
         The latest heartbeat seen from each source is kept, so a simulation can tell how far
         behind the readers the service is."""
+
         def on_record(item):
             if isinstance(item, readers.Heartbeat):
                 self.heartbeats[source] = item.seq
             loop.call_soon_threadsafe(self.queue.put_nowait, (self.clock(), item))
+
         return on_record
 
     async def run(self) -> None:
@@ -95,12 +115,17 @@ class Service:
             t, item = await self.queue.get()
             try:
                 self.handle(t, item)
-            except Exception as err:         # a bug must not stop the table: tell and go on
+            except Exception as err:  # a bug must not stop the table: tell and go on
                 log.exception("service: %r failed", item)
-                self.fault(t, "service", "internal", f"the service failed on a "
-                           f"{type(item).__name__} record ({type(err).__name__}: {err})",
-                           "call the technician; play on under the referee's control",
-                           transient=True)
+                self.fault(
+                    t,
+                    "service",
+                    "internal",
+                    f"the service failed on a "
+                    f"{type(item).__name__} record ({type(err).__name__}: {err})",
+                    "call the technician; play on under the referee's control",
+                    transient=True,
+                )
 
     async def ticker(self, period: float) -> None:
         while not self.done.is_set():
@@ -128,18 +153,24 @@ class Service:
         elif isinstance(item, readers.ReaderBack):
             self._reader(t, item.path, True, "")
         elif isinstance(item, readers.ReaderError):
-            self.fault(t, "reader", f"error {item.code}", f"the tile reader reports error "
-                       f"{item.code} on antenna {item.antenna}", "call the technician if it "
-                       "repeats", transient=True)
+            self.fault(
+                t,
+                "reader",
+                f"error {item.code}",
+                f"the tile reader reports error {item.code} on antenna {item.antenna}",
+                "call the technician if it repeats",
+                transient=True,
+            )
         elif isinstance(item, ButtonPress):
             self._button(t, item)
-        elif isinstance(item, readers.SeatButton):       # a panel wired to the reader's board
+        elif isinstance(item, readers.SeatButton):  # a panel wired to the reader's board
             self._button(t, ButtonPress(item.side, item.button, t))
         elif isinstance(item, DiceReport):
             self._dice(t, item.side, item.values, physical=True)
         elif isinstance(item, ShufflerFault):
-            self.fault(t, "shuffler", item.kind, item.message, item.advice,
-                       transient=item.kind == "slow")
+            self.fault(
+                t, "shuffler", item.kind, item.message, item.advice, transient=item.kind == "slow"
+            )
         elif isinstance(item, FaultCleared):
             self.clear(t, "shuffler", item.kind)
         elif isinstance(item, WallsReady):
@@ -171,8 +202,15 @@ class Service:
             for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
                 if isinstance(meaning, Irregular):
                     self.flagged_tiles.add((hand, meaning.tile))
-                    self.fault(t, "tracking", "irregular", meaning.message, "check the tiles "
-                               "and correct the tracking", tile=meaning.tile, transient=True)
+                    self.fault(
+                        t,
+                        "tracking",
+                        "irregular",
+                        meaning.message,
+                        "check the tiles and correct the tracking",
+                        tile=meaning.tile,
+                        transient=True,
+                    )
                 else:
                     self.apply(meaning)
 
@@ -189,9 +227,16 @@ class Service:
             return
         self.flagged_tiles.add((hand, alert.tile))
         missing = alert.kind == "missing"
-        self.fault(t, "tracking", alert.kind, alert.message, _ADVICE[alert.kind],
-                   tile=alert.tile, transient=not missing,
-                   key=f"missing {alert.tile}" if missing else None)
+        self.fault(
+            t,
+            "tracking",
+            alert.kind,
+            alert.message,
+            _ADVICE[alert.kind],
+            tile=alert.tile,
+            transient=not missing,
+            key=f"missing {alert.tile}" if missing else None,
+        )
 
     def _reader(self, t, path, online: bool, reason: str) -> None:
         """A reader gone or back. Without the zone reader nobody sees the tiles move: the
@@ -205,10 +250,16 @@ class Service:
         device = "zone reader" if zones else "stacker reader"
         running = self.table is not None and not self.table.ended
         if not online:
-            self.fault(t, device, "offline", f"the tile reader at {path} is offline "
-                       f"({reason})", "play stops and the clocks are paused: check the "
-                       "reader's USB cable; play goes on when it is back" if zones else
-                       "check the reader's USB cable before the next walls are built")
+            self.fault(
+                t,
+                device,
+                "offline",
+                f"the tile reader at {path} is offline ({reason})",
+                "play stops and the clocks are paused: check the "
+                "reader's USB cable; play goes on when it is back"
+                if zones
+                else "check the reader's USB cable before the next walls are built",
+            )
             if zones:
                 self.tracker.suspend(t)
                 if running and self.table.clocks.paused_at is None:
@@ -223,17 +274,28 @@ class Service:
     def _button(self, t, press: ButtonPress) -> None:
         side = press.seat
         if press.button == "referee":
-            self.fault(t, "table", "referee", f"the {SIDES[side]} player calls the referee",
-                       "go to the table", transient=True)
+            self.fault(
+                t,
+                "table",
+                "referee",
+                f"the {SIDES[side]} player calls the referee",
+                "go to the table",
+                transient=True,
+            )
         elif press.button == "dice":
             if self.table is None or self.table.ended:
                 if self.walls_ready is not None:
                     self.shuffler.raise_walls(t)
-            elif self.table.state not in ("dice", "second_roll") and \
-                    self.walls_ready is not None:
-                self.fault(t, "table", "raise refused", "raise was pressed but the hand on the "
-                           "table is not over here", "the referee finishes the hand or voids "
-                           "it (void_hand), then the walls can rise", transient=True)
+            elif self.table.state not in ("dice", "second_roll") and self.walls_ready is not None:
+                self.fault(
+                    t,
+                    "table",
+                    "raise refused",
+                    "raise was pressed but the hand on the table is not over here",
+                    "the referee finishes the hand or voids "
+                    "it (void_hand), then the walls can rise",
+                    transient=True,
+                )
             elif not isinstance(self.dice, PhysicalDice):
                 self._dice(t, side, None, physical=False)
         elif self.interpreter is not None:
@@ -245,8 +307,9 @@ class Service:
         try:
             roll = self.dice.report(values) if physical else self.dice.roll()
         except DiceError as err:
-            self.fault(t, "dice", "bad roll", f"the dice sensor read {err}", "roll again",
-                       transient=True)
+            self.fault(
+                t, "dice", "bad roll", f"the dice sensor read {err}", "roll again", transient=True
+            )
             return
         self.apply(ev.DiceRolled(t, self.interpreter.seat(side), roll.values, roll.source))
 
@@ -262,8 +325,11 @@ class Service:
         the engine must know where each tile lies. Then the shuffler builds them again."""
         ready, beat, since = self.built
         now = self.heartbeats.get(self.stacker_path)
-        if self.readers_online.get(self.stacker_path, True) and t - since < STACKER_WAIT and (
-                now is None or (now - (beat or 0)) % 256 < 2):
+        if (
+            self.readers_online.get(self.stacker_path, True)
+            and t - since < STACKER_WAIT
+            and (now is None or (now - (beat or 0)) % 256 < 2)
+        ):
             return
         self.built = None
         expected = sum(ready.counts)
@@ -271,12 +337,15 @@ class Service:
         sets = {self.registry.get(tag, ("?",))[0] for tag in self.stacks.values()}
         if sorted(self.stacks) != list(range(expected)) or sets != {ready.tile_set}:
             self.shuffler.reject_walls(
-                t, f"the stacker read {len(self.stacks)} of {expected} tiles of set "
-                f"{ready.tile_set}: where each tile lies is not known", "press retry to build "
-                "the walls again; if it repeats, clean the stacker reader's antenna")
+                t,
+                f"the stacker read {len(self.stacks)} of {expected} tiles of set "
+                f"{ready.tile_set}: where each tile lies is not known",
+                "press retry to build "
+                "the walls again; if it repeats, clean the stacker reader's antenna",
+            )
             return
         order = [self.registry[self.stacks[p]][1] for p in range(expected)]
-        self.walls_ready = [order[lane * per_lane:(lane + 1) * per_lane] for lane in range(4)]
+        self.walls_ready = [order[lane * per_lane : (lane + 1) * per_lane] for lane in range(4)]
         self.out(f"{t:9.1f}  walls of set {ready.tile_set} ready ({ready.seconds:.0f} s)")
 
     def _new_hand(self, t, tile_set: str) -> None:
@@ -288,16 +357,29 @@ class Service:
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
         self.table = self.session.new_table(walls, t)
         self.recorded = False
-        self.journal.hand(self.ruleset.name, self.session.hand_number, walls, t,
-                          self.table.chips, self.table.doubling, self.table.last_deal)
-        self.tracker.place({tile: f"wall_{SIDES[lane]}" for lane in range(4)
-                            for tile in lanes[lane]})
+        self.journal.hand(
+            self.ruleset.name,
+            self.session.hand_number,
+            walls,
+            t,
+            self.table.chips,
+            self.table.doubling,
+            self.table.last_deal,
+        )
+        self.tracker.place(
+            {tile: f"wall_{SIDES[lane]}" for lane in range(4) for tile in lanes[lane]}
+        )
         sweep = self.profile.zones_reader.sweep_seconds or 0.25
-        self.interpreter = Interpreter(self.table, dealer_side,
-                                       self.profile.claim_window_seconds,
-                                       settle=(self.tracker.confirm + 1) * sweep)
-        self.out(f"{t:9.1f}  hand {self.session.hand_number}: East sits on the "
-                 f"{SIDES[dealer_side]} side; walls of set {tile_set} up")
+        self.interpreter = Interpreter(
+            self.table,
+            dealer_side,
+            self.profile.claim_window_seconds,
+            settle=(self.tracker.confirm + 1) * sweep,
+        )
+        self.out(
+            f"{t:9.1f}  hand {self.session.hand_number}: East sits on the "
+            f"{SIDES[dealer_side]} side; walls of set {tile_set} up"
+        )
         self.publish([])
 
     # -- applying inputs -----------------------------------------------------------------
@@ -316,8 +398,9 @@ class Service:
         self.counts["events"] += 1 + len(outputs)
         for out in outputs:
             self.counts["alerts"] += isinstance(out, ev.Alert)
-            self.counts["overtime"] += isinstance(out, ev.PenaltyApplied) and \
-                out.offence.startswith("overtime")
+            self.counts["overtime"] += isinstance(
+                out, ev.PenaltyApplied
+            ) and out.offence.startswith("overtime")
             line = describe(out, self.ruleset)
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
@@ -331,8 +414,10 @@ class Service:
         row = self.session.record(self.table)
         self._forget_tracking(t)
         self.counts["hands"] += 1
-        self.out(f"{t:9.1f}  hand {row.number} over: {row.result}; scores "
-                 + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(row.totals)))
+        self.out(
+            f"{t:9.1f}  hand {row.number} over: {row.result}; scores "
+            + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(row.totals))
+        )
         if self.hands_wanted is not None and self.counts["hands"] >= self.hands_wanted:
             self.done.set()
 
@@ -346,20 +431,30 @@ class Service:
             if voided:
                 continue
             if not table.ended:
-                self.journal.device({"type": "HandVoided", "t": self.clock(),
-                                     "hand_number": number, "reason": "the service restarted "
-                                     "before the hand ended"})
-                self.out(f"hand {number} was not finished when the service stopped: void, "
-                         "it is dealt again")
+                self.journal.device(
+                    {
+                        "type": "HandVoided",
+                        "t": self.clock(),
+                        "hand_number": number,
+                        "reason": "the service restarted before the hand ended",
+                    }
+                )
+                self.out(
+                    f"hand {number} was not finished when the service stopped: void, "
+                    "it is dealt again"
+                )
                 continue
             self.session.hand_number = number
             self.session.record(table)
             settled += 1
         if played:
-            self.session.hand_number = max(row.number for row in self.session.sheet) \
-                if self.session.sheet else 0
-            self.out(f"resumed after hand {self.session.hand_number}: scores "
-                     + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(self.session.scores)))
+            self.session.hand_number = (
+                max(row.number for row in self.session.sheet) if self.session.sheet else 0
+            )
+            self.out(
+                f"resumed after hand {self.session.hand_number}: scores "
+                + " ".join(f"{SIDES[p]} {s:+d}" for p, s in enumerate(self.session.scores))
+            )
         return settled
 
     def void_hand(self, t, reason: str) -> bool:
@@ -368,9 +463,8 @@ class Service:
         if self.table is None or self.table.ended:
             return False
         number = self.session.hand_number
-        self.session.hand_number -= 1             # the redeal takes the same number
-        self.journal.device({"type": "HandVoided", "t": t, "hand_number": number,
-                             "reason": reason})
+        self.session.hand_number -= 1  # the redeal takes the same number
+        self.journal.device({"type": "HandVoided", "t": t, "hand_number": number, "reason": reason})
         self.table = self.interpreter = None
         self._forget_tracking(t)
         self.counts["voided"] = self.counts.get("voided", 0) + 1
@@ -381,21 +475,20 @@ class Service:
     def status(self) -> str:
         """One line for `systemctl status`."""
         if self.table is None or self.table.ended:
-            return f"between hands ({self.session.hand_number} played); shuffler " \
-                   f"{self.shuffler.state}"
+            return (
+                f"between hands ({self.session.hand_number} played); shuffler {self.shuffler.state}"
+            )
         return f"hand {self.session.hand_number}: {self.table.state.replace('_', ' ')}"
 
     # -- faults --------------------------------------------------------------------------
 
-    def fault(self, t, device, kind, message, advice, tile=None, transient=False,
-              key=None) -> None:
+    def fault(self, t, device, kind, message, advice, tile=None, transient=False, key=None) -> None:
         """Tell the referee; a lasting fault stays open until `clear` ends it (`key` tells
         apart lasting faults of one kind, e.g. each missing tile)."""
         key = (device, key or kind)
         if not transient and key in self.open_faults:
             return
-        record = ev.Fault(t, None, device, kind, message, advice, len(self.faults) + 1,
-                          False, tile)
+        record = ev.Fault(t, None, device, kind, message, advice, len(self.faults) + 1, False, tile)
         self.faults.append(record)
         if not transient:
             self.open_faults[key] = record
@@ -407,8 +500,7 @@ class Service:
         record = self.open_faults.pop((device, key or kind), None)
         if record is None:
             return
-        cleared = ev.Fault(t, None, device, kind, f"cleared: {record.message}", "",
-                           record.id, True)
+        cleared = ev.Fault(t, None, device, kind, f"cleared: {record.message}", "", record.id, True)
         self.faults.append(cleared)
         self.journal.device(cleared.to_json())
         self.out(f"{t:9.1f}  cleared {device} {kind}")
@@ -432,15 +524,23 @@ def build_service(profile, ruleset, journal, gpio, clock, dice, out, hands=None,
     """The service with the shuffler and the buttons its profile wires to it. With `loop`,
     button edges (which come on the GPIO library's thread) are handed to it safely."""
     per_lane = len(tiles.physical_set(ruleset.table_rules.flowers)) // 4
-    shuffler = Shuffler(gpio, profile.shuffler_pins, profile.shuffler_timing, per_lane,
-                        lambda record: service.record(record, record.t), clock)
-    service = Service(profile, ruleset, profile.tags, journal, clock, shuffler, dice, out,
-                      hands)
+    shuffler = Shuffler(
+        gpio,
+        profile.shuffler_pins,
+        profile.shuffler_timing,
+        per_lane,
+        lambda record: service.record(record, record.t),
+        clock,
+    )
+    service = Service(profile, ruleset, profile.tags, journal, clock, shuffler, dice, out, hands)
     if loop is None:
+
         def report(press):
             service.record(press, press.t)
     else:
+
         def report(press):
             loop.call_soon_threadsafe(service.record, press, press.t)
+
     Buttons(gpio, profile.buttons, report, clock, profile.debounce_seconds)
     return service

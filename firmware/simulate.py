@@ -20,7 +20,7 @@ from engine.session import Session
 from engine.wall import build_walls, dice_seat
 from firmware.config import load_ruleset
 
-STEP = 0.5      # seconds of table time per input: a brisk but human pace
+STEP = 0.5  # seconds of table time per input: a brisk but human pace
 
 
 def add_parser(commands) -> None:
@@ -28,15 +28,25 @@ def add_parser(commands) -> None:
     p.add_argument("--ruleset", default="wsom2006", help="wsom2006 or ccm2012 (or a TOML file)")
     p.add_argument("--hands", type=_positive, default=16, help="hands to play (default 16)")
     p.add_argument("--seed", type=int, default=1, help="seed of shuffles and players")
-    p.add_argument("--mistakes", type=_rate, default=0.0, metavar="RATE",
-                   help="chance per decision that a player breaks a rule on purpose (0..1)")
-    p.add_argument("--slow-seat", type=_slow_seat, metavar="SEAT[:SECONDS]",
-                   help="the player first seated at SEAT (E S W N) takes SECONDS (default 20) "
-                   "per discard")
+    p.add_argument(
+        "--mistakes",
+        type=_rate,
+        default=0.0,
+        metavar="RATE",
+        help="chance per decision that a player breaks a rule on purpose (0..1)",
+    )
+    p.add_argument(
+        "--slow-seat",
+        type=_slow_seat,
+        metavar="SEAT[:SECONDS]",
+        help="the player first seated at SEAT (E S W N) takes SECONDS (default 20) per discard",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
-    p.add_argument("--journal", metavar="PATH",
-                   help="journal every hand, input and output to PATH (SQLite, see "
-                   "firmware/journal.py)")
+    p.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="journal every hand, input and output to PATH (SQLite, see firmware/journal.py)",
+    )
     p.set_defaults(run=run)
 
 
@@ -69,24 +79,25 @@ class Game:
 
     def __init__(self, ruleset, seed: int, mistake_rate: float, slow=None, journal=None):
         self.ruleset = ruleset
-        self.journal = journal           # firmware.journal.Journal or None
+        self.journal = journal  # firmware.journal.Journal or None
         self.rng = random.Random(f"shuffle-{seed}")
         self.session = Session(ruleset)
-        self.players = [SimPlayer(p, random.Random(f"player-{seed}-{p}"), mistake_rate)
-                        for p in range(4)]
+        self.players = [
+            SimPlayer(p, random.Random(f"player-{seed}-{p}"), mistake_rate) for p in range(4)
+        ]
         self.t = 0.0
         self.counts = Counter()
         self.alerts_by_rule = Counter()
         self.mistakes = Counter()
         self.caught = Counter()
         self.violations = []
-        self.slow = slow                 # (player, seconds per discard) or None
+        self.slow = slow  # (player, seconds per discard) or None
         self.penalties = []
 
     def apply(self, table, event) -> list:
         self.t += STEP
         if self.journal is not None:
-            self.journal.input(event)        # before the engine sees it (DESIGN.md)
+            self.journal.input(event)  # before the engine sees it (DESIGN.md)
         out = table.apply(event)
         if self.journal is not None:
             self.journal.outputs(out)
@@ -104,32 +115,45 @@ class Game:
         if not made:
             return
         name, event = made
-        if name == "false_win" and (table.last_draw == "claim" or table.referee.no_win[
-                player.seat] or table.score_for(player.seat, None,
-                                                table.hands[player.seat][-1]).legal):
+        if name == "false_win" and (
+            table.last_draw == "claim"
+            or table.referee.no_win[player.seat]
+            or table.score_for(player.seat, None, table.hands[player.seat][-1]).legal
+        ):
             return
-        if name == "claim_without_tiles" and (table.referee.no_calls[player.seat]
-                                              or table.wall.live_count == 0):
-            return                 # refused for another reason than a false call
+        if name == "claim_without_tiles" and (
+            table.referee.no_calls[player.seat] or table.wall.live_count == 0
+        ):
+            return  # refused for another reason than a false call
         before = table.state, table.turn, [list(h) for h in table.hands]
         out = self.apply(table, event)
         self.mistakes[name] += 1
         named = {o.penalty["offence"] for o in out if isinstance(o, ev.Alert) and o.penalty}
         if named & EXPECTED_OFFENCE[name] and before == (
-                table.state, table.turn, [list(h) for h in table.hands]):
+            table.state,
+            table.turn,
+            [list(h) for h in table.hands],
+        ):
             self.caught[name] += 1
-        for alert in (o for o in out if isinstance(o, ev.Alert) and o.id in
-                      table.referee.pending):
-            self.apply(table, ev.Ruling(self.t, None, alert.id, True))   # the referee agrees
+        for alert in (o for o in out if isinstance(o, ev.Alert) and o.id in table.referee.pending):
+            self.apply(table, ev.Ruling(self.t, None, alert.id, True))  # the referee agrees
 
     def play_hand(self) -> None:
         ids = tiles.physical_set(self.ruleset.table_rules.flowers)
         self.rng.shuffle(ids)
         table = self.session.new_table(
-            build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t)
+            build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t
+        )
         if self.journal is not None:
-            self.journal.hand(self.ruleset.name, self.session.hand_number, table.walls, self.t,
-                              table.chips, table.doubling, table.last_deal)
+            self.journal.hand(
+                self.ruleset.name,
+                self.session.hand_number,
+                table.walls,
+                self.t,
+                table.chips,
+                table.doubling,
+                table.last_deal,
+            )
         seat_player = [self.players[self.session.player_at(s)] for s in range(4)]
         for p, player in enumerate(seat_player):
             player.seat = p
@@ -137,9 +161,14 @@ class Game:
             self.step(table, seat_player)
         for penalty in table.referee.applied:
             if penalty.points:
-                self.penalties.append({"seat": "ESWN"[self.session.player_at(penalty.seat)],
-                                       "rule": penalty.rule, "points": penalty.points,
-                                       "hand": self.session.hand_number})
+                self.penalties.append(
+                    {
+                        "seat": "ESWN"[self.session.player_at(penalty.seat)],
+                        "rule": penalty.rule,
+                        "points": penalty.points,
+                        "hand": self.session.hand_number,
+                    }
+                )
         row = self.session.record(table)
         self.counts["wins" if row.result == "win" else "draws"] += 1
         if sum(row.changes) != 0:
@@ -151,28 +180,44 @@ class Game:
         state, turn = table.state, table.turn
         if state in ("dice", "second_roll"):
             roller = 0 if state == "dice" else dice_seat(sum(table.first_dice), 0)
-            self.apply(table, ev.DiceRolled(self.t, roller, (self.rng.randint(1, 6),
-                                                             self.rng.randint(1, 6))))
+            self.apply(
+                table,
+                ev.DiceRolled(self.t, roller, (self.rng.randint(1, 6), self.rng.randint(1, 6))),
+            )
         elif state == "draw":
             other = seat_player[(turn + self.rng.randint(1, 3)) % 4]
             self.try_mistake(table, other, "others_turn")
             self.apply(table, ev.TileDrawn(self.t, turn))
         elif state == "discard":
             owing = next((s for s in range(4) if table.owes[s]), None)
-            waiting = None if table.discards else next(
-                (s for s in range(4) if s != turn and any(
-                    tiles.is_flower(tiles.kind_of(x)) for x in table.hands[s])), None)
+            waiting = (
+                None
+                if table.discards
+                else next(
+                    (
+                        s
+                        for s in range(4)
+                        if s != turn
+                        and any(tiles.is_flower(tiles.kind_of(x)) for x in table.hands[s])
+                    ),
+                    None,
+                )
+            )
             if owing is not None:
                 self.apply(table, ev.TileDrawn(self.t, owing))
             elif waiting is not None and not any(
-                    tiles.is_flower(tiles.kind_of(x)) for x in table.hands[turn]):
+                tiles.is_flower(tiles.kind_of(x)) for x in table.hands[turn]
+            ):
                 flower = next(x for x in table.hands[waiting] if tiles.is_flower(tiles.kind_of(x)))
                 self.apply(table, ev.FlowerExposed(self.t, waiting, flower))
             else:
                 self.try_mistake(table, seat_player[turn], "own_turn")
                 move = seat_player[turn].turn(table, self.t)
-                if isinstance(move, ev.TileDiscarded) and self.slow and \
-                        self.session.player_at(turn) == self.slow[0]:
+                if (
+                    isinstance(move, ev.TileDiscarded)
+                    and self.slow
+                    and self.session.player_at(turn) == self.slow[0]
+                ):
                     start = max(table.clocks.started[turn], table.clocks.free_until)
                     self.t = max(self.t, start + self.slow[1] - STEP)
                     move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
@@ -190,19 +235,25 @@ class Game:
             self.apply(table, ev.ClaimWindowClosed(self.t, None))
 
     def summary(self, hands: int, seconds: float) -> dict:
-        return {"ruleset": self.ruleset.name, "hands": hands, "wins": self.counts["wins"],
-                "draws": self.counts["draws"], "events": self.counts["events"],
-                "alerts": self.counts["alerts"],
-                "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
-                "invariant_violations": len(self.violations),
-                "mistakes": {"injected": sum(self.mistakes.values()),
-                             "caught": sum(self.caught.values()),
-                             "by_type": {k: [self.mistakes[k], self.caught[k]]
-                                         for k in sorted(self.mistakes)}},
-                "scores": list(self.session.scores),
-                "games": self.session.games,
-                "penalties": self.penalties,
-                "hands_per_second": round(hands / seconds, 1) if seconds else None}
+        return {
+            "ruleset": self.ruleset.name,
+            "hands": hands,
+            "wins": self.counts["wins"],
+            "draws": self.counts["draws"],
+            "events": self.counts["events"],
+            "alerts": self.counts["alerts"],
+            "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
+            "invariant_violations": len(self.violations),
+            "mistakes": {
+                "injected": sum(self.mistakes.values()),
+                "caught": sum(self.caught.values()),
+                "by_type": {k: [self.mistakes[k], self.caught[k]] for k in sorted(self.mistakes)},
+            },
+            "scores": list(self.session.scores),
+            "games": self.session.games,
+            "penalties": self.penalties,
+            "hands_per_second": round(hands / seconds, 1) if seconds else None,
+        }
 
 
 def table_number(game: Game) -> int:
@@ -214,6 +265,7 @@ def run(args) -> int:
     journal = None
     if args.journal:
         from firmware.journal import Journal, JournalError
+
         try:
             journal = Journal(args.journal)
         except JournalError as err:
@@ -221,8 +273,13 @@ def run(args) -> int:
             return 2
     game = Game(ruleset, args.seed, args.mistakes, args.slow_seat, journal)
     start = time.perf_counter()
-    for _ in tqdm(range(args.hands), desc=f"{ruleset.name} hands", unit="hand",
-                  disable=args.json or not sys.stderr.isatty(), file=sys.stderr):
+    for _ in tqdm(
+        range(args.hands),
+        desc=f"{ruleset.name} hands",
+        unit="hand",
+        disable=args.json or not sys.stderr.isatty(),
+        file=sys.stderr,
+    ):
         game.play_hand()
     summary = game.summary(args.hands, time.perf_counter() - start)
     if journal is not None:
@@ -235,9 +292,11 @@ def run(args) -> int:
 
 
 def _print_summary(summary: dict, game: Game) -> None:
-    print(f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
-          f"{summary['draws']} exhaustive draws, {summary['events']} events, "
-          f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s")
+    print(
+        f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
+        f"{summary['draws']} exhaustive draws, {summary['events']} events, "
+        f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s"
+    )
     for rule, n in summary["alerts_by_rule"].items():
         print(f"  alerts under {rule}: {n}")
     m = summary["mistakes"]
@@ -247,11 +306,16 @@ def _print_summary(summary: dict, game: Game) -> None:
     for problem in game.violations[:5]:
         print(f"    {problem}")
     for number, game_row in enumerate(summary["games"], 1):
-        print(f"  game {number}: {game_row['hands']} hands, ended: {game_row['ended']}; "
-              f"chips {game_row['chips']}")
+        print(
+            f"  game {number}: {game_row['hands']} hands, ended: {game_row['ended']}; "
+            f"chips {game_row['chips']}"
+        )
     print("  score sheet:")
     for row in game.session.sheet:
-        print(f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
-              + "  ".join(f"{c:+5d}" for c in row.changes)
-              + "   totals " + " ".join(f"{s:+d}" for s in row.totals)
-              + ("  x2" if row.doubled else ""))
+        print(
+            f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
+            + "  ".join(f"{c:+5d}" for c in row.changes)
+            + "   totals "
+            + " ".join(f"{s:+d}" for s in row.totals)
+            + ("  x2" if row.doubled else "")
+        )

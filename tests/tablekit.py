@@ -59,8 +59,9 @@ def _named(spec) -> dict[int, str]:
     return dict(spec) if isinstance(spec, dict) else dict(enumerate(spec))
 
 
-def stacked_walls(ruleset, dice, hands=("", "", "", ""), draws=None, replacements=None,
-                  seed=0) -> list[list[int]]:
+def stacked_walls(
+    ruleset, dice, hands=("", "", "", ""), draws=None, replacements=None, seed=0
+) -> list[list[int]]:
     """Walls (walls[seat] = tile ids as laid) that deal `hands` and give `draws` and
     `replacements` (see the module docstring) under `dice`."""
     rules = ruleset.table_rules
@@ -69,7 +70,7 @@ def stacked_walls(ruleset, dice, hands=("", "", "", ""), draws=None, replacement
     pool = {kind: [] for kind in range(tiles.KINDS + tiles.FLOWER_KINDS)}
     for tile_id in tiles.physical_set(rules.flowers):
         pool[tiles.kind_of(tile_id)].append(tile_id)
-    layout: dict[int, int] = {}        # flat place -> tile id
+    layout: dict[int, int] = {}  # flat place -> tile id
 
     def put(place: int, kind: int) -> None:
         if place in layout:
@@ -96,10 +97,10 @@ def stacked_walls(ruleset, dice, hands=("", "", "", ""), draws=None, replacement
     dealt_places = [p for hand in dealt for p in hand if p not in layout]
     live_places = [p for p in live if p not in layout]
     taken = set(layout) | set(dealt_places) | set(live_places)
-    other_places = [p for p in range(4 * per_wall) if p not in taken]     # the dead wall
-    filler = plain[:len(dealt_places)]
-    rest = plain[len(dealt_places):]
-    filler += rest[:len(rest) // 2] + flowers + rest[len(rest) // 2:]
+    other_places = [p for p in range(4 * per_wall) if p not in taken]  # the dead wall
+    filler = plain[: len(dealt_places)]
+    rest = plain[len(dealt_places) :]
+    filler += rest[: len(rest) // 2] + flowers + rest[len(rest) // 2 :]
     places = dealt_places + live_places + other_places
     assert len(places) == len(filler)
     layout.update(zip(places, filler))
@@ -109,21 +110,33 @@ def stacked_walls(ruleset, dice, hands=("", "", "", ""), draws=None, replacement
 def snapshot(table: Table):
     """Everything an input may change: compared before and after a refused input."""
     wall = table.wall
-    return copy.deepcopy((table.state, table.turn, table.hands, table.melds, table.flowers,
-                          table.rivers, table.discards, table.owes, table.calls,
-                          table.added_kong, table.last_draw,
-                          wall.remaining() if wall else None,
-                          wall.live_count if wall else None))
+    return copy.deepcopy(
+        (
+            table.state,
+            table.turn,
+            table.hands,
+            table.melds,
+            table.flowers,
+            table.rivers,
+            table.discards,
+            table.owes,
+            table.calls,
+            table.added_kong,
+            table.last_draw,
+            wall.remaining() if wall else None,
+            wall.live_count if wall else None,
+        )
+    )
 
 
 class Game:
     """A Table under a chosen deal, with a clock; invariants are checked after every input."""
 
-    def __init__(self, ruleset, dice, hands=("", "", "", ""), draws=None, replacements=None,
-                 seed=0):
+    def __init__(
+        self, ruleset, dice, hands=("", "", "", ""), draws=None, replacements=None, seed=0
+    ):
         self.ruleset, self.dice = ruleset, dice
-        self.table = Table(ruleset, stacked_walls(ruleset, dice, hands, draws, replacements,
-                                                  seed))
+        self.table = Table(ruleset, stacked_walls(ruleset, dice, hands, draws, replacements, seed))
         self.clock = 0.0
         self.log: list[ev.Event] = []
 
@@ -186,8 +199,9 @@ class Game:
         found = []
         for kind in tiles.parse(names) if isinstance(names, str) else names:
             tile_id = next((t for t in hand if tiles.kind_of(t) == kind), None)
-            assert tile_id is not None, (f"seat {seat} holds no {tiles.NAMES[kind]}: "
-                                         f"{tiles.format_tiles(self.kinds(seat))}")
+            assert tile_id is not None, (
+                f"seat {seat} holds no {tiles.NAMES[kind]}: {tiles.format_tiles(self.kinds(seat))}"
+            )
             hand.remove(tile_id)
             found.append(tile_id)
         return tuple(found)

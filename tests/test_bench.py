@@ -8,8 +8,13 @@ from tests.conftest import REPO
 
 
 def bench(*args) -> dict:
-    out = subprocess.run([sys.executable, "-m", "firmware.cli", "bench", *args, "--json"],
-                         cwd=REPO, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "bench", *args, "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)
 
 
@@ -18,8 +23,7 @@ def test_bench_score_reports_medians_and_ratios():
     result = bench("score", "--hands", "50")
     assert result["hands"] == 50
     for name in ("score", "win_check", "mahjong_hand_calculator", "mahjong_agari"):
-        assert result[name]["median_us"] > 0 and result[name]["p99_us"] >= \
-            result[name]["median_us"]
+        assert result[name]["median_us"] > 0 and result[name]["p99_us"] >= result[name]["median_us"]
     assert result["score_speedup"] > 0 and result["win_check_speedup"] > 0
 
 

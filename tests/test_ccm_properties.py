@@ -15,8 +15,14 @@ from hypothesis import strategies as st
 
 from engine import tiles
 from engine.rulesets.ccm2012.game_end import change_or_hold
-from engine.rulesets.ccm2012.settlement import chase_payments, chipless_win_fine, doubled
-from engine.rulesets.ccm2012.settlement import kong_payments, pay, win_payments
+from engine.rulesets.ccm2012.settlement import (
+    chase_payments,
+    chipless_win_fine,
+    doubled,
+    kong_payments,
+    pay,
+    win_payments,
+)
 from engine.scoring import win_from_json
 from firmware.config import load_ruleset
 from tests.strategies import a_set
@@ -29,14 +35,16 @@ SEATS = st.integers(0, 3)
 
 # --- strategies ---------------------------------------------------------------------------------
 
+
 @st.composite
 def a_hand(draw) -> dict:
     """A complete hand in the JSON form of `mjtable score`, won some random way."""
     used = Counter()
     melds, hand = [], []
-    if draw(st.integers(0, 4)) == 0:                      # seven pairs
-        for kind in draw(st.lists(st.integers(0, tiles.KINDS - 1), min_size=7, max_size=7,
-                                  unique=True)):
+    if draw(st.integers(0, 4)) == 0:  # seven pairs
+        for kind in draw(
+            st.lists(st.integers(0, tiles.KINDS - 1), min_size=7, max_size=7, unique=True)
+        ):
             hand += [kind, kind]
     else:
         for _ in range(4):
@@ -44,24 +52,40 @@ def a_hand(draw) -> dict:
             if held == "in hand":
                 hand += kinds
             else:
-                melds.append({"type": kind, "tiles": [tiles.NAMES[k] for k in kinds],
-                              "concealed": held == "concealed kong"})
+                melds.append(
+                    {
+                        "type": kind,
+                        "tiles": [tiles.NAMES[k] for k in kinds],
+                        "concealed": held == "concealed kong",
+                    }
+                )
         pair = draw(st.sampled_from([k for k in range(tiles.KINDS) if used[k] <= 2]))
         hand += [pair, pair]
     win = draw(st.sampled_from(hand))
     hand.remove(win)
     winner = draw(SEATS)
-    obj = {"concealed": [tiles.NAMES[k] for k in draw(st.permutations(hand))],
-           "win_tile": tiles.NAMES[win], "melds": melds, "winner_seat_index": winner,
-           "flowers": [tiles.NAMES[34 + f] for f in draw(st.sets(st.integers(0, 7)))]}
+    obj = {
+        "concealed": [tiles.NAMES[k] for k in draw(st.permutations(hand))],
+        "win_tile": tiles.NAMES[win],
+        "melds": melds,
+        "winner_seat_index": winner,
+        "flowers": [tiles.NAMES[34 + f] for f in draw(st.sets(st.integers(0, 7)))],
+    }
     if draw(st.booleans()):
         obj["self_drawn"] = True
-        obj["flags"] = draw(st.sets(st.sampled_from(["kong_replacement", "flower_replacement",
-                                                     "last_tile", "last_copy"]), max_size=2))
+        obj["flags"] = draw(
+            st.sets(
+                st.sampled_from(
+                    ["kong_replacement", "flower_replacement", "last_tile", "last_copy"]
+                ),
+                max_size=2,
+            )
+        )
     else:
         obj["discarder_seat_index"] = draw(st.sampled_from([s for s in range(4) if s != winner]))
-        obj["flags"] = draw(st.sets(st.sampled_from(["last_tile", "robbing_kong",
-                                                     "last_copy"]), max_size=1))
+        obj["flags"] = draw(
+            st.sets(st.sampled_from(["last_tile", "robbing_kong", "last_copy"]), max_size=1)
+        )
     obj["flags"] = sorted(obj["flags"])
     return obj
 
@@ -71,6 +95,7 @@ def scored(obj: dict):
 
 
 # --- scorer ---------------------------------------------------------------------------------------
+
 
 @PROPERTY
 @given(a_hand())
@@ -90,8 +115,7 @@ def test_additional_points_never_decide_legality(obj):
     """RULES.md 4.7: flowers and the situation of the win (additional points, 4.9) neither
     make nor unmake a win: the same tiles without them are legal exactly when the fans say."""
     result = scored(obj)
-    plain = scored({**obj, "flowers": [], "flags": [f for f in obj["flags"]
-                                                    if f == "last_copy"]})
+    plain = scored({**obj, "flowers": [], "flags": [f for f in obj["flags"] if f == "last_copy"]})
     if result.legal:
         assert plain.legal
         fans = [p for p in result.patterns if p.id.startswith("4.8.")]
@@ -112,8 +136,7 @@ def test_win_payments_follow_the_formula(obj):
     total, winner = result.total, obj["winner_seat_index"]
     assert sum(pay_) == 0
     if obj.get("self_drawn"):
-        assert pay_[winner] == 3 * total and all(pay_[s] == -total for s in range(4)
-                                                 if s != winner)
+        assert pay_[winner] == 3 * total and all(pay_[s] == -total for s in range(4) if s != winner)
     else:
         times = 3 if "robbing_kong" in obj["flags"] else 2
         assert pay_[obj["discarder_seat_index"]] == -times * total
@@ -131,6 +154,7 @@ def test_tile_order_does_not_matter(obj, rnd):
 
 # --- settlement -----------------------------------------------------------------------------------
 
+
 @st.composite
 def a_payment(draw):
     """Any payment the session can make: a win (liable or not), a kong, 追牌, the A-C14 fine,
@@ -140,10 +164,14 @@ def a_payment(draw):
     other = draw(st.sampled_from([s for s in range(4) if s != seat]))
     if what == "win":
         how = draw(st.sampled_from(["self", "discard", "robbed", "liable"]))
-        payment = win_payments(RATES, draw(st.integers(1, 200)), seat,
-                               discarder=None if how in ("self", "liable") else other,
-                               robbed_kong=how == "robbed",
-                               liable=other if how == "liable" else None)
+        payment = win_payments(
+            RATES,
+            draw(st.integers(1, 200)),
+            seat,
+            discarder=None if how in ("self", "liable") else other,
+            robbed_kong=how == "robbed",
+            liable=other if how == "liable" else None,
+        )
     elif what == "kong":
         kind = draw(st.sampled_from(["melded", "added", "concealed", "flower"]))
         payment = kong_payments(RATES, seat, kind, other if kind == "melded" else None)

@@ -42,38 +42,42 @@ def with_options(**options) -> Ccm2012:
 
 # --- the 12 fans (RULES.md 4.8) ----------------------------------------------------------------
 
-@pytest.mark.parametrize("hand, win, expected", [
-    # 4.8.1 花龍: 123m 456p 789s; 78s waits on 6s and 9s, so no single-tile bonus.
-    ("123m 456p 78s 234p 55s", "9s", {"4.8.1": 10, "4.9.7": 8}),
-    # 4.8.2 清龍: 123 456 789 of characters, closed wait on 8m.
-    ("123m 456m 79m 234p 55s", "8m", {"4.8.2": 10, "4.9.2": 4, "4.9.7": 8}),
-    # 4.8.3 組合龍 (shape 8, 組合龍2: knitted + chow + pair), edge wait 12s-3s.
-    ("147m 258p 369s 12s EE", "3s", {"4.8.3": 10, "4.9.2": 4, "4.9.7": 8}),
-    # 4.8.3 組合龍1 with its set declared (a claimed pung): no 門清.
-    ("147m 258p 369s E [CCC]", "E", {"4.8.3": 10, "4.9.2": 4}),
-    # 4.8.4 混一色: characters and honours; waits 1m 4m 9m.
-    ("123m 567m 99m 11m EEE", "9m", {"4.8.4": 20, "4.9.7": 8}),
-    # 4.8.5 對對和: four pungs and a pair, two suits and honours.
-    ("555m 99p CC [111s] [EEE]", "9p", {"4.8.5": 20}),
-    # 4.8.6 大亂 (十四不靠, shape 7, A-C6); 門清 not added (A-C11).
-    ("147m 258p 36s E S W N C", "F", {"4.8.6": 20}),
-    # 4.8.7 全求獨釣: four claimed sets, the win on the pair; the single-wait bonus stays (A-C7).
-    ("[123m] [456p] [678s] [EEE] S", "S", {"4.8.7": 20, "4.9.2": 4}),
-    # 4.8.8 夾絕張: the other three 5m are the winner's own exposed pung; closed 4-6.
-    ("46m [555m] 789p 789s 99s", "5m", {"4.8.8": 20, "4.9.2": 4}),
-    # 4.8.9 全大 (three 789 chows in any suits, A-C9).
-    ("789m 789p 78s 123p 99s", "9s", {"4.8.9": 20, "4.9.7": 8}),
-    # 4.8.9 全小, edge wait 12s-3s.
-    ("123m 123p 12s 55p EEE", "3s", {"4.8.9": 20, "4.9.2": 4, "4.9.7": 8}),
-    # 4.8.9 全中.
-    ("456m 456p 45s 99p 111s", "6s", {"4.8.9": 20, "4.9.7": 8}),
-    # 4.8.10 清一色: no 混一色 beside it (A-C7 full_flush_excludes_half_flush).
-    ("11m 234m 456m 678m 99m", "9m", {"4.8.10": 30, "4.9.7": 8}),
-    # 4.8.11 七對 + 混一色 (seed 第九條六(一)'s own example): no single-wait bonus, no 門清.
-    ("1122m 3344m 55m E CC", "E", {"4.8.4": 20, "4.8.11": 30}),
-    # 4.8.12 三箭刻 + 對對和; shanpon 2m/P.
-    ("22m PP [CCC] [FFF] 555p", "P", {"4.8.5": 20, "4.8.12": 30}),
-])
+
+@pytest.mark.parametrize(
+    "hand, win, expected",
+    [
+        # 4.8.1 花龍: 123m 456p 789s; 78s waits on 6s and 9s, so no single-tile bonus.
+        ("123m 456p 78s 234p 55s", "9s", {"4.8.1": 10, "4.9.7": 8}),
+        # 4.8.2 清龍: 123 456 789 of characters, closed wait on 8m.
+        ("123m 456m 79m 234p 55s", "8m", {"4.8.2": 10, "4.9.2": 4, "4.9.7": 8}),
+        # 4.8.3 組合龍 (shape 8, 組合龍2: knitted + chow + pair), edge wait 12s-3s.
+        ("147m 258p 369s 12s EE", "3s", {"4.8.3": 10, "4.9.2": 4, "4.9.7": 8}),
+        # 4.8.3 組合龍1 with its set declared (a claimed pung): no 門清.
+        ("147m 258p 369s E [CCC]", "E", {"4.8.3": 10, "4.9.2": 4}),
+        # 4.8.4 混一色: characters and honours; waits 1m 4m 9m.
+        ("123m 567m 99m 11m EEE", "9m", {"4.8.4": 20, "4.9.7": 8}),
+        # 4.8.5 對對和: four pungs and a pair, two suits and honours.
+        ("555m 99p CC [111s] [EEE]", "9p", {"4.8.5": 20}),
+        # 4.8.6 大亂 (十四不靠, shape 7, A-C6); 門清 not added (A-C11).
+        ("147m 258p 36s E S W N C", "F", {"4.8.6": 20}),
+        # 4.8.7 全求獨釣: four claimed sets, the win on the pair; the single-wait bonus stays (A-C7).
+        ("[123m] [456p] [678s] [EEE] S", "S", {"4.8.7": 20, "4.9.2": 4}),
+        # 4.8.8 夾絕張: the other three 5m are the winner's own exposed pung; closed 4-6.
+        ("46m [555m] 789p 789s 99s", "5m", {"4.8.8": 20, "4.9.2": 4}),
+        # 4.8.9 全大 (three 789 chows in any suits, A-C9).
+        ("789m 789p 78s 123p 99s", "9s", {"4.8.9": 20, "4.9.7": 8}),
+        # 4.8.9 全小, edge wait 12s-3s.
+        ("123m 123p 12s 55p EEE", "3s", {"4.8.9": 20, "4.9.2": 4, "4.9.7": 8}),
+        # 4.8.9 全中.
+        ("456m 456p 45s 99p 111s", "6s", {"4.8.9": 20, "4.9.7": 8}),
+        # 4.8.10 清一色: no 混一色 beside it (A-C7 full_flush_excludes_half_flush).
+        ("11m 234m 456m 678m 99m", "9m", {"4.8.10": 30, "4.9.7": 8}),
+        # 4.8.11 七對 + 混一色 (seed 第九條六(一)'s own example): no single-wait bonus, no 門清.
+        ("1122m 3344m 55m E CC", "E", {"4.8.4": 20, "4.8.11": 30}),
+        # 4.8.12 三箭刻 + 對對和; shanpon 2m/P.
+        ("22m PP [CCC] [FFF] 555p", "P", {"4.8.5": 20, "4.8.12": 30}),
+    ],
+)
 def test_each_fan(hand, win, expected):
     """RULES.md 4.8: each of the 12 fans with its value, alone or with what it brings along;
     T is the sum (4.11)."""
@@ -85,8 +89,7 @@ def test_each_fan(hand, win, expected):
 
 def test_all_pungs_all_melded_adds_all_pungs():
     """RULES.md 4.8.7, A-C8: 全求獨釣 made of four pungs also scores 對對和."""
-    assert ids(score("[111m] [555p] [888s] [EEE] S", "S")) == {"4.8.5": 20, "4.8.7": 20,
-                                                              "4.9.2": 4}
+    assert ids(score("[111m] [555p] [888s] [EEE] S", "S")) == {"4.8.5": 20, "4.8.7": 20, "4.9.2": 4}
 
 
 def test_all_melded_concealed_kong_option():
@@ -94,8 +97,10 @@ def test_all_melded_concealed_kong_option():
     other fan, no win) unless all_melded_allows_concealed_kong."""
     hand = "[123m] [456p] [678s] (EEEE) S"
     assert not score(hand, "S").legal
-    assert ids(score(hand, "S", ruleset=with_options(all_melded_allows_concealed_kong=True))) \
-        == {"4.8.7": 20, "4.9.2": 4}
+    assert ids(score(hand, "S", ruleset=with_options(all_melded_allows_concealed_kong=True))) == {
+        "4.8.7": 20,
+        "4.9.2": 4,
+    }
 
 
 def test_all_melded_single_wait_option():
@@ -116,7 +121,10 @@ def test_last_copy_closed_wait_from_the_flag():
 def test_last_copy_edge_wait():
     """RULES.md 4.8.8: 夾絕張 includes the edge wait on the last copy (邊張聽絕張)."""
     assert ids(score("12m 234p 456p 678s 99s", "3m", flags=["last_copy"])) == {
-        "4.8.8": 20, "4.9.2": 4, "4.9.7": 8}
+        "4.8.8": 20,
+        "4.9.2": 4,
+        "4.9.7": 8,
+    }
 
 
 def test_last_copy_needs_the_lower_reading_to_be_single():
@@ -137,7 +145,10 @@ def test_full_flush_half_flush_option():
     """A-C7: with full_flush_excludes_half_flush false a full flush also scores 混一色."""
     ruleset = with_options(full_flush_excludes_half_flush=False)
     assert ids(score("11m 234m 456m 678m 99m", "9m", ruleset=ruleset)) == {
-        "4.8.4": 20, "4.8.10": 30, "4.9.7": 8}
+        "4.8.4": 20,
+        "4.8.10": 30,
+        "4.9.7": 8,
+    }
 
 
 def test_knitted_gap_is_no_single_tile_win():
@@ -154,18 +165,20 @@ def test_thirteen_orphans_is_no_ccm_shape():
 
 # --- no fan, no win (RULES.md 4.7, seed 第九條一(二) 無番禁和牌) ------------------------------------
 
+
 def test_additional_points_alone_do_not_make_a_win():
     """RULES.md 4.7/4.8: a complete hand with flowers, 門清 and the last tile but no fan is
     refused, and the reason names the rule."""
-    result = score("123m 456p 78s 234p 55s", "6s", discarder=None, flags=["last_tile"],
-                   flowers="1f 2f 6f")
+    result = score(
+        "123m 456p 78s 234p 55s", "6s", discarder=None, flags=["last_tile"], flowers="1f 2f 6f"
+    )
     assert not result.legal and result.total is None and result.payments is None
     assert "RULES.md 4.8" in result.reason and "4.7" in result.reason
 
 
 # --- additional points (RULES.md 4.9) ---------------------------------------------------------
 
-QINGLONG = "123m 456m 79m 234p 55s"      # 清龍, concealed, closed wait on 8m: 10 + 4 + 8
+QINGLONG = "123m 456m 79m 234p 55s"  # 清龍, concealed, closed wait on 8m: 10 + 4 + 8
 
 
 def test_flowers_two_points_each():
@@ -182,11 +195,14 @@ def test_flower_kong_flowers_option():
     assert ids(score(QINGLONG, "8m", flowers="1f 2f 3f 4f 5f", ruleset=ruleset))["4.9.1"] == 10
 
 
-@pytest.mark.parametrize("hand, win", [
-    (QINGLONG, "8m"),                                # 夾 closed
-    ("123m 456m 789m 12p 55s", "3p"),                # 邊張 edge 12-3
-    ("123m 456m 789m 789p 5s", "5s"),                # 單吊 on the pair
-])
+@pytest.mark.parametrize(
+    "hand, win",
+    [
+        (QINGLONG, "8m"),  # 夾 closed
+        ("123m 456m 789m 12p 55s", "3p"),  # 邊張 edge 12-3
+        ("123m 456m 789m 789p 5s", "5s"),  # 單吊 on the pair
+    ],
+)
 def test_single_tile_win(hand, win):
     """RULES.md 4.9: closed, edge and pair waits on one tile earn 4."""
     assert ids(score(hand, win))["4.9.2"] == 4
@@ -236,8 +252,9 @@ def test_seven_pairs_and_fourteen_singles_concealed_option():
     assert "4.9.7" in ids(score("147m 258p 36s E S W N C", "F", ruleset=ruleset))
 
 
-@pytest.mark.parametrize("flag, discarder", [("flower_replacement", S),
-                                             ("kong_replacement", S), ("robbing_kong", None)])
+@pytest.mark.parametrize(
+    "flag, discarder", [("flower_replacement", S), ("kong_replacement", S), ("robbing_kong", None)]
+)
 def test_flags_that_contradict_the_win(flag, discarder):
     """RULES.md 4.9/4.11: replacement wins are self-draws; robbing a kong has the konger as
     discarder."""
@@ -254,6 +271,7 @@ def test_robbed_tile_cannot_be_held():
 
 # --- free arrangement ---------------------------------------------------------------------------
 
+
 def test_best_reading_is_scored():
     """RULES.md 4.8 (as WSOM's free arrangement, §1.1): 111222333m read as three 123 chows
     gives 全小 (58 with 清一色 and 門清), as pungs only 38: the higher counts."""
@@ -267,6 +285,7 @@ def test_pungs_reading_beats_chows():
 
 
 # --- payments and RULES.md 4.11's worked examples -------------------------------------------------
+
 
 def test_worked_example_26():
     """RULES.md 4.11 table row 1-2: 清龍 10 + 門清 8 + single wait 4 + 2 flowers 4 = 26; the
@@ -313,6 +332,7 @@ def test_discard_win_pays_twice():
 
 # --- config ---------------------------------------------------------------------------------------
 
+
 def test_values_come_from_the_config():
     """RULES.md 4.8/4.9 values live in config/rules/ccm2012.toml: changing one changes T."""
     config = copy.deepcopy(CONFIG)
@@ -321,8 +341,10 @@ def test_values_come_from_the_config():
     assert score(QINGLONG, "8m", flowers="1f 5f", ruleset=build(config)).total == 12 + 2 + 4 + 8
 
 
-@pytest.mark.parametrize("section, key", [("fans", "4.8.5"), ("additional", "4.9.3"),
-                                          ("payments", "liable"), ("instant", "chase_each")])
+@pytest.mark.parametrize(
+    "section, key",
+    [("fans", "4.8.5"), ("additional", "4.9.3"), ("payments", "liable"), ("instant", "chase_each")],
+)
 def test_config_entries_are_checked(section, key):
     """A missing value is refused, naming it."""
     config = copy.deepcopy(CONFIG)
@@ -347,10 +369,17 @@ def test_chinese_names_in_the_config():
 
 # --- mjtable score --------------------------------------------------------------------------------
 
+
 def mjtable_score(*lines: dict) -> list[dict]:
-    run = subprocess.run([sys.executable, "-m", "firmware.cli", "score", "--ruleset", "ccm2012",
-                          "--json", "-"], cwd=REPO, capture_output=True, text=True, timeout=60,
-                         input="".join(json.dumps(line) + "\n" for line in lines), check=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "score", "--ruleset", "ccm2012", "--json", "-"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        check=True,
+    )
     return [json.loads(line) for line in run.stdout.splitlines()]
 
 
@@ -358,16 +387,34 @@ def test_cli_prints_fans_total_and_payments():
     """RULES.md 4.11 row 1 through `mjtable score --ruleset ccm2012 --json -`: fans and
     additional points with their values, T = 26 and the payments; a flower-replacement
     self-draw; a fan-less hand refused."""
-    qinglong = {"concealed": "123m 456m 79m 234p 55s", "win_tile": "8m", "flowers": ["1f", "5f"],
-                "winner_seat_index": 0, "discarder_seat_index": 3}
-    flower = {**qinglong, "discarder_seat_index": None, "self_drawn": True,
-              "flags": ["flower_replacement"], "id": "flower"}
-    no_fan = {"concealed": "123m 456p 78s 234p 55s", "win_tile": "6s", "winner_seat_index": 1,
-              "discarder_seat_index": 0}
+    qinglong = {
+        "concealed": "123m 456m 79m 234p 55s",
+        "win_tile": "8m",
+        "flowers": ["1f", "5f"],
+        "winner_seat_index": 0,
+        "discarder_seat_index": 3,
+    }
+    flower = {
+        **qinglong,
+        "discarder_seat_index": None,
+        "self_drawn": True,
+        "flags": ["flower_replacement"],
+        "id": "flower",
+    }
+    no_fan = {
+        "concealed": "123m 456p 78s 234p 55s",
+        "win_tile": "6s",
+        "winner_seat_index": 1,
+        "discarder_seat_index": 0,
+    }
     first, second, third = mjtable_score(qinglong, flower, no_fan)
     assert first["legal"] and first["total"] == 26 and first["payments"] == [52, 0, 0, -52]
     assert [(p["id"], p["points"]) for p in first["patterns"]] == [
-        ("4.8.2", 10), ("4.9.1", 4), ("4.9.2", 4), ("4.9.7", 8)]
+        ("4.8.2", 10),
+        ("4.9.1", 4),
+        ("4.9.2", 4),
+        ("4.9.7", 8),
+    ]
     assert first["patterns"][0]["name"] == "Pure Straight"
     assert second["id"] == "flower" and second["total"] == 32
     assert second["payments"] == [96, -32, -32, -32]
@@ -376,8 +423,25 @@ def test_cli_prints_fans_total_and_payments():
 
 def test_cli_typed_hand_breakdown():
     """RULES.md 4.8/4.9: the readable breakdown lists each item and T."""
-    run = subprocess.run([sys.executable, "-m", "firmware.cli", "score", "--ruleset", "ccm2012",
-                          "1122m 3344m 55m E CC", "--win", "E", "--discarder", "S"], cwd=REPO,
-                         capture_output=True, text=True, timeout=60, check=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "firmware.cli",
+            "score",
+            "--ruleset",
+            "ccm2012",
+            "1122m 3344m 55m E CC",
+            "--win",
+            "E",
+            "--discarder",
+            "S",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert "Seven Pairs" in run.stdout and "Half Flush" in run.stdout
     assert "50" in run.stdout and "S -100" in run.stdout

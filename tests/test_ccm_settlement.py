@@ -8,14 +8,33 @@ Seats are 0..3 = E S W N of the hand.
 import pytest
 
 from engine import tiles
-from engine.rulesets.ccm2012.game_end import change_or_hold, game_over, is_first
-from engine.rulesets.ccm2012.game_end import release_held, win_banned
-from engine.rulesets.ccm2012.liability import Claim, flush_display, hung_zone, liable_player
-from engine.rulesets.ccm2012.liability import streak_pairs
-from engine.rulesets.ccm2012.settlement import Rates, chase_payer, chase_payments
-from engine.rulesets.ccm2012.settlement import chipless_win_fine, counter_clockwise_from
-from engine.rulesets.ccm2012.settlement import discard_win_blocked, doubled, kong_payments
-from engine.rulesets.ccm2012.settlement import pay, transfers, win_payments
+from engine.rulesets.ccm2012.game_end import (
+    change_or_hold,
+    game_over,
+    is_first,
+    release_held,
+    win_banned,
+)
+from engine.rulesets.ccm2012.liability import (
+    Claim,
+    flush_display,
+    hung_zone,
+    liable_player,
+    streak_pairs,
+)
+from engine.rulesets.ccm2012.settlement import (
+    Rates,
+    chase_payer,
+    chase_payments,
+    chipless_win_fine,
+    counter_clockwise_from,
+    discard_win_blocked,
+    doubled,
+    kong_payments,
+    pay,
+    transfers,
+    win_payments,
+)
 from firmware.config import load_ruleset
 
 RATES = load_ruleset("ccm2012").rates
@@ -33,15 +52,28 @@ def claim(claimer, feeder, text="123m") -> Claim:
 
 # --- rates from the config -------------------------------------------------------------------
 
+
 def test_rates_are_the_configured_ones():
     """RULES.md 4.10/4.11, A-C12/A-C13: the config's numbers reach the payments."""
-    assert RATES == Rates(discard=2, self_draw_each=1, robbed_kong=3, liable=3,
-                          chipless_win_fine_each=10, melded_kong=12, added_kong_each=4,
-                          concealed_kong_each=6, flower_kong_each=8, chase_each=4,
-                          doubling_factor=2, cap_at_chips=True, block_win_from_chipless=True)
+    assert Rates(
+        discard=2,
+        self_draw_each=1,
+        robbed_kong=3,
+        liable=3,
+        chipless_win_fine_each=10,
+        melded_kong=12,
+        added_kong_each=4,
+        concealed_kong_each=6,
+        flower_kong_each=8,
+        chase_each=4,
+        doubling_factor=2,
+        cap_at_chips=True,
+        block_win_from_chipless=True,
+    ) == RATES
 
 
 # --- on the spot: kongs and 追牌 (RULES.md 4.10) -------------------------------------------------
+
 
 def test_melded_kong_paid_by_its_feeder():
     """RULES.md 4.10: an exposed kong is 4 a player, all 12 paid by the player who fed it."""
@@ -81,17 +113,21 @@ def test_chase_four_players_one_tile():
     assert chase_payments(RATES, E) == (-12, 4, 4, 4)
 
 
-@pytest.mark.parametrize("discards", [
-    [(E, "9s"), (S, "9s"), (W, "9s")],                       # only three so far
-    [(E, "9s"), (S, "9s"), (W, "8s"), (N, "9s")],            # another tile between
-    [(E, "9s"), (W, "9s"), (N, "9s"), (E, "9s")],            # South's turn skipped by a call
-])
+@pytest.mark.parametrize(
+    "discards",
+    [
+        [(E, "9s"), (S, "9s"), (W, "9s")],  # only three so far
+        [(E, "9s"), (S, "9s"), (W, "8s"), (N, "9s")],  # another tile between
+        [(E, "9s"), (W, "9s"), (N, "9s"), (E, "9s")],  # South's turn skipped by a call
+    ],
+)
 def test_no_chase(discards):
     """RULES.md 4.10: 追牌 needs the four players one after another, one tile."""
     assert chase_payer([(seat, t(name)) for seat, name in discards]) is None
 
 
 # --- the win (RULES.md 4.11) ------------------------------------------------------------------
+
 
 def test_win_payment_formulas():
     """RULES.md 4.11: discard 2T by the discarder; self-draw T from each; robbed kong 3T by the
@@ -120,6 +156,7 @@ def test_doubling_once_never_more():
 
 
 # --- paying out of chips (A-C14, A-C15) ---------------------------------------------------------
+
 
 def test_payment_stops_at_the_payers_chips():
     """RULES.md 4.11, A-C14: "paid until the 100 are used up": a discarder with 30 pays 30."""
@@ -182,6 +219,7 @@ def test_fine_for_winning_from_a_chipless_player():
 
 # --- 包付 (RULES.md 4.12, A-C16, A-C8) -------------------------------------------------------------
 
+
 def test_three_claims_in_a_row_from_the_left():
     """RULES.md 4.12, A-C16: South claims (chow or pung) three times in a row from East, his
     left: if South wins East pays everything; if East wins South does (mutual); the others'
@@ -202,11 +240,15 @@ def test_a_claim_from_another_feeder_breaks_the_run():
 def test_punged_three_times_by_the_same_player():
     """RULES.md 4.12 (seed §34): a player punged three times in a row by the same player
     binds them, even when that player also claimed from others in between."""
-    claims = [claim(W, E, "111p"), claim(W, N, "222p"), claim(W, E, "333p"),
-              claim(W, E, "444p")]
+    claims = [claim(W, E, "111p"), claim(W, N, "222p"), claim(W, E, "333p"), claim(W, E, "444p")]
     assert streak_pairs(claims) == [(W, E)]
-    broken = [claim(W, E, "111p"), claim(N, E, "222p"), claim(W, E, "333p"),
-              claim(W, N, "555s"), claim(W, E, "444p")]
+    broken = [
+        claim(W, E, "111p"),
+        claim(N, E, "222p"),
+        claim(W, E, "333p"),
+        claim(W, N, "555s"),
+        claim(W, E, "444p"),
+    ]
     assert streak_pairs(broken) == []
 
 
@@ -236,9 +278,16 @@ def test_two_claims_are_no_flush_display():
     assert not flush_display([claim(N, W, "123s"), claim(N, E, "555s"), claim(N, S, "EEE")], N)
 
 
-@pytest.mark.parametrize("hung, zone", [
-    ("5m", "3m 4m 5m 6m 7m"), ("1p", "1p 2p 3p"), ("8s", "6s 7s 8s 9s"),
-    ("S", "E S W N"), ("F", "C F P")])
+@pytest.mark.parametrize(
+    "hung, zone",
+    [
+        ("5m", "3m 4m 5m 6m 7m"),
+        ("1p", "1p 2p 3p"),
+        ("8s", "6s 7s 8s 9s"),
+        ("S", "E S W N"),
+        ("F", "C F P"),
+    ],
+)
 def test_hung_tile_zone(hung, zone):
     """RULES.md 4.12 險牌(2), A-C8: the five tiles around the hung single (fewer at a suit's
     end), every wind for a wind, every dragon for a dragon."""
@@ -261,11 +310,15 @@ def test_streak_comes_before_danger_tiles():
 
 # --- the end of the game (RULES.md 4.13) ---------------------------------------------------------
 
-@pytest.mark.parametrize("chips, scheduled, time_up, words", [
-    ((0, 0, 200, 200), False, False, "two players"),
-    ((0, 120, 140, 140), True, False, "scheduled"),
-    ((0, 120, 140, 140), False, True, "time is up"),
-])
+
+@pytest.mark.parametrize(
+    "chips, scheduled, time_up, words",
+    [
+        ((0, 0, 200, 200), False, False, "two players"),
+        ((0, 120, 140, 140), True, False, "scheduled"),
+        ((0, 120, 140, 140), False, True, "time is up"),
+    ],
+)
 def test_game_over(chips, scheduled, time_up, words):
     """RULES.md 4.13 局結: two players without chips; the scheduled rounds done; time up."""
     assert words in game_over(chips, scheduled, time_up)
@@ -293,8 +346,7 @@ def test_non_leader_may_not_end_the_last_hand():
     take it."""
     chips = (100, 90, 100, 110)
     assert win_banned(RATES, chips, win_payments(RATES, 4, S, discarder=E), S, last_hand=True)
-    assert not win_banned(RATES, chips, win_payments(RATES, 20, S, discarder=E), S,
-                          last_hand=True)
+    assert not win_banned(RATES, chips, win_payments(RATES, 20, S, discarder=E), S, last_hand=True)
     assert not win_banned(RATES, chips, win_payments(RATES, 4, S, discarder=E), S)
 
 

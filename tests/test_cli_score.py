@@ -17,8 +17,10 @@ REPO = Path(__file__).resolve().parents[1]
 def _shared() -> Path:
     """shared/ sits beside the repository (/work/shared, or beside a CI clone)."""
     here = Path(__file__)
-    candidates = [here.resolve().parents[2] / "shared",
-                  here.absolute().parents[1].parent / "shared"]
+    candidates = [
+        here.resolve().parents[2] / "shared",
+        here.absolute().parents[1].parent / "shared",
+    ]
     for candidate in candidates:
         if (candidate / "rules" / "wsom_examples.jsonl").is_file():
             return candidate
@@ -26,16 +28,23 @@ def _shared() -> Path:
 
 
 EXAMPLES_FILE = _shared() / "rules" / "wsom_examples.jsonl"
-EXAMPLE_LINES = [line for line in EXAMPLES_FILE.read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+EXAMPLE_LINES = [
+    line for line in EXAMPLES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()
+]
 EXAMPLES = {e["id"]: e for e in map(json.loads, EXAMPLE_LINES)}
 RESULT_KEYS = {"legal", "patterns", "total", "payments", "reason"}
-TYPED = "111m 888m 444p 666s 5s"   # seed 000's 125 + 5 + 30 example, self-drawn by South
+TYPED = "111m 888m 444p 666s 5s"  # seed 000's 125 + 5 + 30 example, self-drawn by South
 
 
 def mjtable(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "firmware.cli", *args], cwd=REPO, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli", *args],
+        cwd=REPO,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def lines(text: str) -> list[str]:
@@ -61,6 +70,7 @@ def variant(example_id: str, **changes) -> str:
 
 
 # --- the examples of RULES.md §2 ----------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def examples_run():
@@ -91,6 +101,7 @@ def test_example_scores_as_expected(examples_run, example_id):
 
 # --- bad input lines ----------------------------------------------------------------------------
 
+
 def test_bad_lines_are_named_on_stderr_and_the_rest_still_scored():
     """RULES.md §2 JSON form: a line that is not a hand (not JSON, unknown tile, 15 tiles, unknown
     flag) is reported on stderr with its id and problem, exit status 2, while every good line
@@ -99,14 +110,19 @@ def test_bad_lines_are_named_on_stderr_and_the_rest_still_scored():
     bad_tile["concealed"] = ["0m" if t == "5s" else t for t in bad_tile["concealed"]]
     fifteen = dict(EXAMPLES["wsom-ex-066"], id="fifteen")
     fifteen["concealed"] = fifteen["concealed"] + ["9p"]
-    stdin = "\n".join([
-        variant("wsom-ex-002"),
-        '{"id": "broken", "concealed": [',
-        json.dumps(bad_tile),
-        json.dumps(fifteen),
-        variant("wsom-ex-002", id="bad-flag", flags=["double_wind"]),
-        variant("wsom-ex-081"),
-    ]) + "\n"
+    stdin = (
+        "\n".join(
+            [
+                variant("wsom-ex-002"),
+                '{"id": "broken", "concealed": [',
+                json.dumps(bad_tile),
+                json.dumps(fifteen),
+                variant("wsom-ex-002", id="bad-flag", flags=["double_wind"]),
+                variant("wsom-ex-081"),
+            ]
+        )
+        + "\n"
+    )
     run = mjtable("score", "--json", "-", stdin=stdin)
 
     assert run.returncode == 2
@@ -126,9 +142,13 @@ def test_bad_lines_are_named_on_stderr_and_the_rest_still_scored():
 def test_expect_flags_and_unknown_keys_are_ignored():
     """RULES.md §2: flags starting with `expect_` are annotations for tests and other keys are
     extras, so neither changes the score."""
-    example = EXAMPLES["wsom-ex-057"]     # a Final Draw hand: its real flag must still count
-    line = variant("wsom-ex-057", flags=example["flags"] + ["expect_something_new"],
-                   table_serial="T-0042", referee={"name": "A. Referee"})
+    example = EXAMPLES["wsom-ex-057"]  # a Final Draw hand: its real flag must still count
+    line = variant(
+        "wsom-ex-057",
+        flags=example["flags"] + ["expect_something_new"],
+        table_serial="T-0042",
+        referee={"name": "A. Referee"},
+    )
     run = mjtable("score", "--json", "-", stdin=line + "\n")
     assert run.returncode == 0, run.stderr
     [result] = [json.loads(out) for out in lines(run.stdout)]
@@ -177,14 +197,18 @@ def test_meld_concealed_must_be_true_or_false():
 
 # --- the typed form -----------------------------------------------------------------------------
 
+
 def test_typed_hand_prints_a_readable_breakdown():
     """RULES.md 1.1 seed example (125 + 5 + 30 = 160) and 1.3 self-draw payment: the typed form
     prints each pattern's name and points, the Total and who pays what."""
     run = mjtable("score", TYPED, "--win", "5s", "--self-drawn", "--seat", "S")
     assert run.returncode == 0, run.stderr
     out = run.stdout.splitlines()
-    for name, points in [("Concealed Hand", 5), ("All Triplets", 30),
-                         ("Four Concealed Triplets", 125)]:
+    for name, points in [
+        ("Concealed Hand", 5),
+        ("All Triplets", 30),
+        ("Four Concealed Triplets", 125),
+    ]:
         assert any(name in line and line.split()[-1] == str(points) for line in out), name
     [total] = [line for line in out if "Total" in line]
     assert total.split()[-1] == "160"
@@ -198,19 +222,22 @@ def test_installed_mjtable_script_gives_the_same_breakdown():
     if not script.exists():
         pytest.skip("mjtable is not installed beside this Python (pip install -e .)")
     args = ["score", TYPED, "--win", "5s", "--self-drawn", "--seat", "S"]
-    run = subprocess.run([str(script), *args], cwd=REPO, capture_output=True, text=True,
-                         timeout=60)
+    run = subprocess.run([str(script), *args], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout == mjtable(*args).stdout
 
 
-@pytest.mark.parametrize("args, problem", [
-    ([], "hand"),
-    ([TYPED, "--self-drawn"], "--win"),
-    ([TYPED, "--win", "5s"], "--self-drawn"),
-    ([TYPED.replace("5s", "0s"), "--win", "5s", "--self-drawn"], "0s"),
-    ([TYPED, "--win", "5x", "--self-drawn"], "5x"),
-], ids=["no-hand", "no-win", "no-how", "bad-tile", "bad-win-tile"])
+@pytest.mark.parametrize(
+    "args, problem",
+    [
+        ([], "hand"),
+        ([TYPED, "--self-drawn"], "--win"),
+        ([TYPED, "--win", "5s"], "--self-drawn"),
+        ([TYPED.replace("5s", "0s"), "--win", "5s", "--self-drawn"], "0s"),
+        ([TYPED, "--win", "5x", "--self-drawn"], "5x"),
+    ],
+    ids=["no-hand", "no-win", "no-how", "bad-tile", "bad-win-tile"],
+)
 def test_wrong_command_line_is_one_clear_line(args, problem):
     """A wrong typed command exits 2 with one line naming what is wrong, and no traceback."""
     run = mjtable("score", *args)
@@ -236,10 +263,13 @@ def score_with(path: Path) -> subprocess.CompletedProcess:
     return mjtable("score", "--ruleset", str(path), "--json", "-", stdin=EXAMPLE_LINES[1] + "\n")
 
 
-@pytest.mark.parametrize("old,new,entry", [
-    ("standard_score = 30\n", "", "scoring.standard_score"),      # missing
-    ("limit = 320", 'limit = "none"', "scoring.limit"),            # a word for a number
-])
+@pytest.mark.parametrize(
+    "old,new,entry",
+    [
+        ("standard_score = 30\n", "", "scoring.standard_score"),  # missing
+        ("limit = 320", 'limit = "none"', "scoring.limit"),  # a word for a number
+    ],
+)
 def test_broken_ruleset_names_file_and_entry(tmp_path, old, new, entry):
     """A head referee's edited ruleset with a missing or mistyped entry is refused: exit 2,
     naming the file and the entry, before any hand is scored."""

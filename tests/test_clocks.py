@@ -5,20 +5,28 @@ import pytest
 
 from engine.clocks import Clocks, Timing
 
-WSOM = Timing(discard_limit=15, first_discard_limit=15, hand_limit=180, free_after_deal=15,
-              block=15)
-CCM = Timing(discard_limit=10, first_discard_limit=20, hand_limit=None, free_after_deal=0,
-             block=10, call_limit=3)
+WSOM = Timing(
+    discard_limit=15, first_discard_limit=15, hand_limit=180, free_after_deal=15, block=15
+)
+CCM = Timing(
+    discard_limit=10,
+    first_discard_limit=20,
+    hand_limit=None,
+    free_after_deal=0,
+    block=10,
+    call_limit=3,
+)
 
 
-@pytest.mark.parametrize("seconds,blocks", [(15.0, 0), (15.01, 1), (30.0, 1), (30.5, 2),
-                                            (45.0, 2), (60.0, 3)])
+@pytest.mark.parametrize(
+    "seconds,blocks", [(15.0, 0), (15.01, 1), (30.0, 1), (30.5, 2), (45.0, 2), (60.0, 3)]
+)
 def test_wsom_every_started_15_seconds_over(seconds, blocks):
     """RULES.md 3.12, A-W14: exactly 15.0 s is not over; each started 15 s beyond it is one
     block (5 points)."""
     clocks = Clocks(WSOM)
     clocks.deal(0.0)
-    clocks.discard(0, 15.0)                 # East used his free preparation
+    clocks.discard(0, 15.0)  # East used his free preparation
     clocks.start(1, 100.0)
     over = clocks.discard(1, 100.0 + seconds)
     assert sum(o.blocks for o in over if o.limit == "discard") == blocks
@@ -39,7 +47,7 @@ def test_wsom_hand_budget_of_three_minutes_applies_too():
     """RULES.md 3.12: 180 s a hand per player; both limits apply. Twelve turns of 16 s: each
     over the turn limit by 1 s; the hand budget is passed at the 12th turn (192 s)."""
     clocks = Clocks(WSOM)
-    clocks.deal(-100.0)                      # preparation long over
+    clocks.deal(-100.0)  # preparation long over
     t, found = 0.0, []
     for _ in range(12):
         clocks.start(2, t)
@@ -57,7 +65,7 @@ def test_referee_pause_stops_every_clock():
     assert clocks.pause(5.0) and not clocks.pause(6.0)
     assert clocks.snapshot(50.0)[1]["turn_left"] == 10.0
     assert clocks.resume(60.0)
-    assert clocks.discard(1, 70.0) == []     # 5 s + 10 s counted
+    assert clocks.discard(1, 70.0) == []  # 5 s + 10 s counted
 
 
 def test_ccm_dealer_has_20_seconds_then_10():

@@ -23,6 +23,7 @@ from firmware.service import Service
 
 class StillShuffler:
     """A shuffler standing ready: the desk only reads it."""
+
     state, set_in_play, set_ready, counts, fault = "ready", "A", "B", (34, 34, 34, 34), None
 
     def poll(self, t):
@@ -43,13 +44,14 @@ def desk(tmp_path):
     ruleset = load_ruleset("wsom2006")
     journal = Journal(tmp_path / "j.sqlite")
     clock = Clock()
-    service = Service(profile, ruleset, profile.tags, journal, clock, StillShuffler(),
-                      out=lambda line: None)
+    service = Service(
+        profile, ruleset, profile.tags, journal, clock, StillShuffler(), out=lambda line: None
+    )
     order = tiles.physical_set(False)
     random.Random(5).shuffle(order)
     service.walls_ready = build_walls(order, 17)
     service._new_hand(clock.t, "A")
-    service.apply(ev.DiceRolled(clock.t, 0, (3, 4)))          # RULES.md 3.4: two rolls
+    service.apply(ev.DiceRolled(clock.t, 0, (3, 4)))  # RULES.md 3.4: two rolls
     service.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5)))
     assert service.table.state == "discard"
     yield Desk(service, "test table")
@@ -82,14 +84,14 @@ def test_resume_when_running_is_refused_with_the_engines_reason(desk):
 def test_a_ruling_applies_the_proposed_penalty(desk):
     """RULES.md 3.6: an early draw waits for the referee; his ruling applies it."""
     service = desk.service
-    service.apply(ev.TileDrawn(service.clock(), 2))          # West draws while East plays
+    service.apply(ev.TileDrawn(service.clock(), 2))  # West draws while East plays
     alert = next(a for a in desk.alerts.values() if a["needs_ruling"])
     assert alert["state"] == "open"
     result = act(desk, "rule", {"alert": alert["id"], "apply": True})
     assert any(e["type"] == "PenaltyApplied" for e in result["events"])
     assert desk.alerts[alert["id"]]["state"] == "applied"
     with pytest.raises(ActionRefused):
-        act(desk, "rule", {"alert": alert["id"], "apply": False})   # ruled already
+        act(desk, "rule", {"alert": alert["id"], "apply": False})  # ruled already
 
 
 def test_acknowledging_a_fault_marks_it_and_is_journaled(desk):
@@ -149,6 +151,7 @@ def test_updates_reach_every_open_page_and_the_public_one_hides_the_hands(desk):
         tile = service.table.hands[0][-1]
         service.apply(ev.TileDiscarded(service.clock(), 0, tile))
         return public.get_nowait(), referee.get_nowait()
+
     public, referee = asyncio.run(scenario())
     assert [e["type"] for e in public["events"]] == ["Discarded"]
     assert all("hand" not in seat for seat in public["state"]["seats"])
@@ -161,6 +164,7 @@ def test_a_full_page_queue_drops_the_oldest_update(desk):
         for _ in range(150):
             desk.publish([])
         return queue
+
     queue = asyncio.run(scenario())
     assert queue.qsize() == 100
     assert queue.get_nowait()["seq"] == 51

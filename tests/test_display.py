@@ -20,11 +20,12 @@ from starlette.testclient import TestClient
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
-from firmware.display import ActionRefused, app as display_app
+from firmware.display import ActionRefused
+from firmware.display import app as display_app
 from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import LIMIT, OK, THROTTLED, WINDOW, WRONG, RefereeAuth
 from firmware.display.state import TableView, public_event, table_state
-from tests.tablekit import E, N, S, W, Game, of
+from tests.tablekit import E, Game, N, S, W, of
 
 PIN = "2468"
 WSOM_DICE = ((3, 4), (2, 3))
@@ -33,12 +34,12 @@ CCM_DICE = (3, 4)
 
 # -- a table to look at ----------------------------------------------------------------------
 
+
 def wsom_scene(wsom) -> Game:
     """East konges four 7p (concealed) and discards 9s; South pungs it and discards N; West's
     empty call is penalised with two penalty tiles (RULES.md 3.11, 3.9); play goes on to the
     13th discard, then a wrong call of two of a seat's tiles awaits the referee's ruling."""
-    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""],
-                replacements=["C"])
+    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
     game.start()
     game.kong(E, "7p 7p 7p 7p")
     game.draw(E)
@@ -89,18 +90,39 @@ def view_of(game: Game, now: float | None = None) -> TableView:
     applied = {p.alert for p in of(game.log, ev.PenaltyApplied)}
     broken = of(game.log, ev.WallBroken)[0]
     return TableView(
-        table_name="T07", session=session, table=game.table,
+        table_name="T07",
+        session=session,
+        table=game.table,
         now=game.clock if now is None else now,
-        alerts=[dict(a.to_json(), state="applied" if a.id in applied else "open")
-                for a in of(game.log, ev.Alert)],
-        faults=[{"id": 1, "t": 3.0, "device": "reader N", "kind": "unplugged",
-                 "message": "North's rack reader stopped answering",
-                 "advice": "check its USB cable", "cleared": False}],
+        alerts=[
+            dict(a.to_json(), state="applied" if a.id in applied else "open")
+            for a in of(game.log, ev.Alert)
+        ],
+        faults=[
+            {
+                "id": 1,
+                "t": 3.0,
+                "device": "reader N",
+                "kind": "unplugged",
+                "message": "North's rack reader stopped answering",
+                "advice": "check its USB cable",
+                "cleared": False,
+            }
+        ],
         log=[e.to_json() for e in game.log],
-        shuffler={"state": "shuffling", "set_in_play": "A", "set_ready": False,
-                  "counts": {"lane 1": 34, "lane 2": 33}, "fault": None},
-        dice={"dice": list(broken.dice), "source": "electronic",
-              "break": {"seat": "ESWN"[broken.seat], "stacks": broken.stacks}})
+        shuffler={
+            "state": "shuffling",
+            "set_in_play": "A",
+            "set_ready": False,
+            "counts": {"lane 1": 34, "lane 2": 33},
+            "fault": None,
+        },
+        dice={
+            "dice": list(broken.dice),
+            "source": "electronic",
+            "break": {"seat": "ESWN"[broken.seat], "stacks": broken.stacks},
+        },
+    )
 
 
 def concealed_tiles(table) -> set[int]:
@@ -148,6 +170,7 @@ def leaks(document: dict, table) -> tuple[set[int], set[str]]:
 
 # -- the source the service will be ----------------------------------------------------------
 
+
 class FakeSource:
     """A DisplaySource over a TableView: it records the referee's actions and publishes one
     update per change to every open stream, dropping the oldest for a full queue."""
@@ -156,7 +179,7 @@ class FakeSource:
         self.view = view
         self.table_name = view.table_name
         self.acts: list[tuple[str, dict]] = []
-        self.refusal: str | None = None       # the message of ActionRefused, when set
+        self.refusal: str | None = None  # the message of ActionRefused, when set
         self.seq = 0
         self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
 
@@ -185,8 +208,11 @@ class FakeSource:
         """One change, from any thread: each stream gets the document of its view."""
         self.seq += 1
         for queue, referee, loop in list(self.subscribers):
-            update = {"seq": self.seq, "state": self.snapshot(referee),
-                      "events": [e if referee else public_event(e) for e in events]}
+            update = {
+                "seq": self.seq,
+                "state": self.snapshot(referee),
+                "events": [e if referee else public_event(e) for e in events],
+            }
             loop.call_soon_threadsafe(_put_dropping_oldest, queue, update)
 
 
@@ -241,6 +267,7 @@ def as_sent(document: dict) -> dict:
 
 # -- the state document ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("make", [wsom_scene, ccm_scene], ids=["wsom", "ccm"])
 def test_public_view_shows_no_concealed_tile(make, wsom, ccm):
     """Issue 6: the public view names no concealed tile anywhere (hands, drawn tiles, the
@@ -263,12 +290,11 @@ def test_public_view_keeps_what_lies_face_up(scene):
     public = table_state(view_of(scene), referee=False)
     west = public["seats"][W]
     assert {t["id"] for t in west["penalty_tiles"]} == set(scene.table.referee.penalty_tiles[W])
-    assert {t["state"] for t in west["penalty_tiles"]} == {"dead"}     # he has discarded since
+    assert {t["state"] for t in west["penalty_tiles"]} == {"dead"}  # he has discarded since
     kong = public["seats"][E]["melds"][0]
     assert kong["concealed"] and kong["tiles"] == [{"back": True}] * 4
     pending = [a for a in public["alerts"] if a["state"] == "open" and a["penalty"]]
-    assert pending and all(a["penalty"]["penalty_tiles"] == [{"back": True}] * 2
-                           for a in pending)
+    assert pending and all(a["penalty"]["penalty_tiles"] == [{"back": True}] * 2 for a in pending)
 
 
 def test_referee_view_has_the_hands_and_the_kong_faces(scene):
@@ -299,9 +325,13 @@ def test_document_has_the_centre_of_the_table(scene):
     assert doc["wall"] == {"live": table.wall.live_count, "dead": 14}
     assert doc["dice"]["break"] == {"seat": "W", "stacks": 12}
     assert [(s["seat"], s["player"], s["score"]) for s in doc["seats"]] == [
-        ("E", 0, 120), ("S", 1, -40), ("W", 2, 35), ("N", 3, -115)]
+        ("E", 0, 120),
+        ("S", 1, -40),
+        ("W", 2, 35),
+        ("N", 3, -115),
+    ]
     assert [[t["id"] for t in s["river"]] for s in doc["seats"]] == table.rivers
-    json.dumps(doc, allow_nan=False)       # plain JSON: a browser can read it
+    json.dumps(doc, allow_nan=False)  # plain JSON: a browser can read it
 
 
 def test_turn_and_hand_clocks_at_table_time(scene):
@@ -335,9 +365,13 @@ def late_discards(game, times: int, late: float) -> None:
         game.apply(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
 
 
-@pytest.mark.parametrize("rules, times, change", [
-    ("wsom", 1, [-5, 0, 0, 0]),       # RULES.md 3.12/3.13: 5 a started 15 s, from the offender
-    ("ccm", 2, [-30, 10, 10, 10])])   # RULES.md 4.14/4.15: a warning, then 10 to each other
+@pytest.mark.parametrize(
+    "rules, times, change",
+    [
+        ("wsom", 1, [-5, 0, 0, 0]),  # RULES.md 3.12/3.13: 5 a started 15 s, from the offender
+        ("ccm", 2, [-30, 10, 10, 10]),
+    ],
+)  # RULES.md 4.14/4.15: a warning, then 10 to each other
 def test_a_penalty_applied_in_the_hand_shows_beside_the_score(rules, times, change, request):
     """A time penalty applies at once; the score changes only when the hand is settled, so the
     seat shows what the hand's penalties will do to it meanwhile."""
@@ -363,7 +397,11 @@ def test_between_hands_the_scores_stay(wsom):
     doc = table_state(TableView("T07", session, None, 0.0), referee=True)
     assert (doc["state"], doc["turn"], doc["wall"]) == ("between_hands", None, None)
     assert [(s["seat"], s["player"], s["score"], s["hand"]) for s in doc["seats"]] == [
-        ("E", 1, 20, []), ("S", 2, 30, []), ("W", 3, -60, []), ("N", 0, 10, [])]
+        ("E", 1, 20, []),
+        ("S", 2, 30, []),
+        ("W", 3, -60, []),
+        ("N", 0, 10, []),
+    ]
 
 
 def test_public_log_hides_draws_deal_and_concealed_kong(scene):
@@ -400,6 +438,7 @@ def test_public_view_passes_on_only_the_named_fields_of_records(source, scene):
 
 # -- the API and the referee's credentials ---------------------------------------------------
 
+
 def test_public_state_is_the_public_document(client, source):
     """Issue 6: GET /api/state is the public view, without hands."""
     response = client.get("/api/state")
@@ -431,7 +470,7 @@ def test_throttle_lifts_a_minute_after_the_wrong_pins():
     assert [auth.check_pin("9", t) for t in range(LIMIT)] == [WRONG] * LIMIT
     assert auth.check_pin(PIN, LIMIT) == THROTTLED
     assert auth.check_pin(PIN, WINDOW - 0.1) == THROTTLED
-    assert auth.check_pin(PIN, WINDOW) == OK            # the first wrong PIN is a minute old
+    assert auth.check_pin(PIN, WINDOW) == OK  # the first wrong PIN is a minute old
 
 
 def test_login_sets_a_session_cookie(client):
@@ -463,9 +502,14 @@ def test_login_without_a_pin_text_names_the_pin(client, login):
 
 
 ACTIONS = [
-    ("ack", {"alert": 3}), ("ack", {"fault": 1}), ("rule", {"alert": 3, "apply": False}),
-    ("pause", {}), ("resume", {}), ("correct", {"tile": 17, "zone": "river S"}),
-    ("confirm_score", {"hand": 1}), ("void_hand", {}),
+    ("ack", {"alert": 3}),
+    ("ack", {"fault": 1}),
+    ("rule", {"alert": 3, "apply": False}),
+    ("pause", {}),
+    ("resume", {}),
+    ("correct", {"tile": 17, "zone": "river S"}),
+    ("confirm_score", {"hand": 1}),
+    ("void_hand", {}),
     ("sign_sheet", {"hand": 1, "referee": "K. Tanaka"}),
 ]
 
@@ -493,20 +537,23 @@ def test_unknown_action_is_404(client, source):
     assert source.acts == []
 
 
-@pytest.mark.parametrize("action, body, field", [
-    ("rule", {"alert": 3}, "apply"),
-    ("rule", {"alert": 3, "apply": 1}, "apply"),
-    ("rule", {"alert": "3", "apply": True}, "alert"),
-    ("ack", {}, "alert"),
-    ("ack", {"alert": 3, "fault": 1}, "alert"),
-    ("ack", {"alert": -1}, "alert"),
-    ("correct", {"tile": 144, "zone": "river"}, "tile"),
-    ("correct", {"tile": 17, "zone": " "}, "zone"),
-    ("confirm_score", {"hand": 0}, "hand"),
-    ("sign_sheet", {"hand": 1}, "referee"),
-    ("pause", {"now": True}, "now"),
-    ("pause", [], "body"),
-])
+@pytest.mark.parametrize(
+    "action, body, field",
+    [
+        ("rule", {"alert": 3}, "apply"),
+        ("rule", {"alert": 3, "apply": 1}, "apply"),
+        ("rule", {"alert": "3", "apply": True}, "alert"),
+        ("ack", {}, "alert"),
+        ("ack", {"alert": 3, "fault": 1}, "alert"),
+        ("ack", {"alert": -1}, "alert"),
+        ("correct", {"tile": 144, "zone": "river"}, "tile"),
+        ("correct", {"tile": 17, "zone": " "}, "zone"),
+        ("confirm_score", {"hand": 0}, "hand"),
+        ("sign_sheet", {"hand": 1}, "referee"),
+        ("pause", {"now": True}, "now"),
+        ("pause", [], "body"),
+    ],
+)
 def test_bad_body_is_422_naming_the_field(client, source, action, body, field):
     """Issue 6: a body the action cannot take is refused with 422 naming the field."""
     response = client.post(f"/api/referee/{action}", json=body, headers=referee())
@@ -536,11 +583,13 @@ def test_the_page_and_its_files_are_served_without_outside_links(client):
     for name in ("display.js", "display.css"):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200
-        assert not re.search(r"""(src=|href=|url\(|import |fetch\()\s*["']?https?:""",
-                             response.text + page.text)
+        assert not re.search(
+            r"""(src=|href=|url\(|import |fetch\()\s*["']?https?:""", response.text + page.text
+        )
 
 
 # -- the live stream -------------------------------------------------------------------------
+
 
 def read_event(lines) -> dict:
     """The fields of the next SSE event (comments kept under ':')."""
@@ -568,7 +617,8 @@ def test_stream_sends_the_document_then_each_update(client, source):
         update = read_event(lines)
         assert update["id"] == "1"
         assert json.loads(update["data"]) == as_sent(
-            {"seq": 1, "state": source.snapshot(False), "events": [discard]})
+            {"seq": 1, "state": source.snapshot(False), "events": [discard]}
+        )
     assert source.subscribers == []
 
 
@@ -599,5 +649,5 @@ def test_stopping_the_server_ends_open_streams(source):
             lines = response.iter_lines()
             read_event(lines)
             server.should_exit = True
-            assert list(lines) == []             # the end of the body, without an error
+            assert list(lines) == []  # the end of the body, without an error
     assert source.subscribers == [] and app.state.streams == set()

@@ -22,26 +22,45 @@ from pathlib import Path
 import httpx
 import pytest
 
-from firmware.journal import Journal
 from firmware.display.app import create_app
+from firmware.journal import Journal
 from tests.conftest import REPO
-from tests.test_display import (PIN, FakeSource, leaks, read_event, running_server, tile_ids,
-                                view_of, wsom_scene)
+from tests.test_display import (
+    PIN,
+    FakeSource,
+    leaks,
+    read_event,
+    running_server,
+    tile_ids,
+    view_of,
+    wsom_scene,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOT = REPO / "docs" / "display.png"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-REFEREE = {"Authorization": f"Bearer {PIN}"}       # config/tables/sim.toml's referee PIN
-START_SECONDS = 30      # bounds on waiting for the run: to serve, to deal, to show a fault
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee PIN
+START_SECONDS = 30  # bounds on waiting for the run: to serve, to deal, to show a fault
 PLAY_SECONDS = 40
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing: "
-                                "install Debian's chromium and fonts-noto-cjk to run the "
-                                "browser tests (never `playwright install`)")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="/usr/bin/chromium is missing: "
+    "install Debian's chromium and fonts-noto-cjk to run the "
+    "browser tests (never `playwright install`)",
+)
 
 
 # -- the table: `mjtable run` in a subprocess ---------------------------------------------------
+
 
 class Run:
     """`mjtable run` on the simulated table with its display on a free port."""
@@ -53,13 +72,32 @@ class Run:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        with open(self.output, "w") as out:      # a file, not a pipe: the run prints a lot
+        with open(self.output, "w") as out:  # a file, not a pipe: the run prints a lot
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "firmware.cli", "run", "--port", str(self.port),
-                 "--speed", "5", "--seed", "3", "--journal", str(self.journal),
-                 "--faults", "slow=E,foreign=1"], cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
-        self.wait_until(lambda: f"referee display: {self.base}/" in self.output.read_text(),
-                        "print the display's address")
+                [
+                    sys.executable,
+                    "-m",
+                    "firmware.cli",
+                    "run",
+                    "--port",
+                    str(self.port),
+                    "--speed",
+                    "5",
+                    "--seed",
+                    "3",
+                    "--journal",
+                    str(self.journal),
+                    "--faults",
+                    "slow=E,foreign=1",
+                ],
+                cwd=REPO,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.wait_until(
+            lambda: f"referee display: {self.base}/" in self.output.read_text(),
+            "print the display's address",
+        )
         self.wait_until(self._answers, "answer /api/state")
 
     def _answers(self) -> bool:
@@ -71,8 +109,9 @@ class Run:
     def wait_until(self, ready, what: str, seconds: float = START_SECONDS):
         deadline = time.monotonic() + seconds
         while not (result := ready()):
-            assert self.process.poll() is None, f"mjtable run ended before it could {what}:\n" \
-                + self.output.read_text()
+            assert self.process.poll() is None, (
+                f"mjtable run ended before it could {what}:\n" + self.output.read_text()
+            )
             assert time.monotonic() < deadline, f"mjtable run did not {what} in {seconds} s"
             time.sleep(0.1)
         return result
@@ -82,9 +121,11 @@ class Run:
 
     def in_play(self) -> dict:
         """The referee's document once the hand is dealt and play is on."""
+
         def dealt():
             state = self.referee_state()
             return state if state["state"] in ("draw", "discard", "claim_window") else None
+
         return self.wait_until(dealt, "deal a hand")
 
     def stop(self) -> int:
@@ -109,6 +150,7 @@ def table(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
@@ -117,7 +159,7 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})   # a 10-inch screen
+    context = browser.new_context(viewport={"width": 1280, "height": 800})  # a 10-inch screen
     yield context.new_page()
     context.close()
 
@@ -130,13 +172,19 @@ def log_in(page, base):
 
 
 def turn_clocks(page) -> dict[str, tuple[bool, str]]:
-    return {c["seat"]: (c["running"], c["time"]) for c in page.eval_on_selector_all(
-        "[data-seat]", """seats => seats.map(s => ({seat: s.dataset.seat,
+    return {
+        c["seat"]: (c["running"], c["time"])
+        for c in page.eval_on_selector_all(
+            "[data-seat]",
+            """seats => seats.map(s => ({seat: s.dataset.seat,
             running: s.querySelector('.clock-turn').hasAttribute('data-running'),
-            time: s.querySelector('.clock-turn .time').textContent}))""")}
+            time: s.querySelector('.clock-turn .time').textContent}))""",
+        )
+    }
 
 
 # -- the real table ---------------------------------------------------------------------------
+
 
 def test_referee_logs_in_and_sees_four_seats_with_live_clocks(page, table):
     """Issue 6: the referee page asks for the PIN (a wrong one is refused), then shows the
@@ -161,10 +209,13 @@ def test_referee_logs_in_and_sees_four_seats_with_live_clocks(page, table):
     def ticked():
         nonlocal before
         now = turn_clocks(page)
-        moved = any(running and before[seat][0] and before[seat][1] != shown
-                    for seat, (running, shown) in now.items())
+        moved = any(
+            running and before[seat][0] and before[seat][1] != shown
+            for seat, (running, shown) in now.items()
+        )
         before = now
         return moved
+
     table.wait_until(ticked, "show a turn clock counting")
 
 
@@ -181,6 +232,7 @@ def test_an_event_is_on_the_page_within_a_second(page, table):
     def newer():
         entry = table.referee_state()["log"][-1]
         return entry if entry != seen else None
+
     for _ in range(3):
         newest = table.wait_until(newer, "log a new event")
         asked = time.monotonic()
@@ -213,12 +265,23 @@ def concealed(referee_state: dict) -> set[int]:
 def hidden_fields(document: dict) -> list[str]:
     """What in a public document or update would show a concealed tile, named."""
     found = [f"{s['seat']}'s hand" for s in document.get("seats", ()) if "hand" in s]
-    found += [f"{s['seat']}'s concealed kong" for s in document.get("seats", ())
-              for m in s["melds"] if m["concealed"] and any("id" in t for t in m["tiles"])]
+    found += [
+        f"{s['seat']}'s concealed kong"
+        for s in document.get("seats", ())
+        for m in s["melds"]
+        if m["concealed"] and any("id" in t for t in m["tiles"])
+    ]
     for event in document.get("log", []) + document.get("events", []):
         kind = event.get("type")
-        if kind in ("Drew", "Fault") and "tile" in event or kind == "Dealt" and "hands" in \
-                event or kind == "Konged" and event.get("kind") == "concealed" and "tiles" in event:
+        if (
+            (kind in ("Drew", "Fault")
+            and "tile" in event)
+            or (kind == "Dealt"
+            and "hands" in event)
+            or (kind == "Konged"
+            and event.get("kind") == "concealed"
+            and "tiles" in event)
+        ):
             found.append(f"{kind} at {event['t']}")
     return found
 
@@ -235,7 +298,7 @@ def read_stream(url: str, headers: dict, updates: int = 8, seconds: float = 15) 
                 if "data" in event:
                     messages.append(json.loads(event["data"]))
     except httpx.ReadTimeout:
-        pass                        # a quiet table: what came is enough
+        pass  # a quiet table: what came is enough
     return messages
 
 
@@ -250,11 +313,14 @@ def test_public_page_and_stream_show_no_concealed_tile(page, table):
     assert page.locator("#login").is_hidden() and page.locator("[data-seat]").count() == 4
     assert page.locator(".hand .tile:not(.penalty):not([data-tile='back'])").count() == 0
 
-    def shown_while_still():        # the page's tiles while the hands stood still
+    def shown_while_still():  # the page's tiles while the hands stood still
         hidden = concealed(table.referee_state())
-        shown = {int(i) for i in page.eval_on_selector_all(
-            "[data-id]", "nodes => nodes.map(n => n.dataset.id)")}
+        shown = {
+            int(i)
+            for i in page.eval_on_selector_all("[data-id]", "nodes => nodes.map(n => n.dataset.id)")
+        }
         return (hidden, shown) if concealed(table.referee_state()) == hidden else None
+
     hidden, shown = table.wait_until(shown_while_still, "stand still")
     assert hidden and not hidden & shown
 
@@ -263,8 +329,11 @@ def test_public_page_and_stream_show_no_concealed_tile(page, table):
         referee = pool.submit(read_stream, f"{table.base}/api/referee/stream", REFEREE)
         public, referee = public.result(), referee.result()
     assert public and public[0]["seq"] is None
-    assert [problem for message in public for problem in hidden_fields(
-        dict(message["state"], events=message["events"]))] == []
+    assert [
+        problem
+        for message in public
+        for problem in hidden_fields(dict(message["state"], events=message["events"]))
+    ] == []
     same_moment = {m["seq"]: m for m in referee if m["seq"] is not None}
     pairs = [(m, same_moment[m["seq"]]) for m in public if m["seq"] in same_moment]
     assert pairs, "no update came on both streams"
@@ -299,10 +368,12 @@ def test_a_fault_is_acknowledged_by_its_button_and_journaled(page, table):
     with Journal(table.journal, create=False) as journal:
         devices = [row.data() for row in journal.rows() if row.kind == "device"]
     assert {"type": "Acknowledged", "fault": fault_id} in [
-        {k: v for k, v in d.items() if k != "t"} for d in devices]
+        {k: v for k, v in d.items() if k != "t"} for d in devices
+    ]
 
 
 # -- what the run cannot show on cue: the fake source over a WSOM scene -------------------------
+
 
 @pytest.fixture
 def display(wsom):
@@ -335,8 +406,11 @@ def test_a_proposed_penalty_is_ruled_by_its_buttons(page, display):
     buttons; Apply sends the ruling for that alert."""
     base, source, game = display
     log_in(page, base)
-    waiting = next(a for a in source.view.alerts if a["state"] == "open" and a["penalty"]
-                   and a["penalty"]["confirm"])
+    waiting = next(
+        a
+        for a in source.view.alerts
+        if a["state"] == "open" and a["penalty"] and a["penalty"]["confirm"]
+    )
     item = page.locator(f"#alerts [data-alert-id='{waiting['id']}']")
     assert item.locator("button.waive").is_visible()
     item.locator("button.apply").click()
@@ -351,6 +425,8 @@ def test_public_page_shows_a_concealed_kong_face_down(page, display):
     page.goto(base + "/table")
     page.wait_for_selector("[data-seat] .hand .tile")
     assert page.locator("[data-seat='E'] .meld.concealed .tile[data-tile='back']").count() == 4
-    shown = {int(i) for i in page.eval_on_selector_all("[data-id]",
-                                                       "nodes => nodes.map(n => n.dataset.id)")}
+    shown = {
+        int(i)
+        for i in page.eval_on_selector_all("[data-id]", "nodes => nodes.map(n => n.dataset.id)")
+    }
     assert shown and leaks({"tiles": sorted(shown)}, game.table) == (set(), set())

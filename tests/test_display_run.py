@@ -20,6 +20,10 @@ def test_bench_display_reports_latency_percentiles_and_target():
 
 def test_bench_refuses_to_time_nothing():
     """Bad input gets a message naming it: --hands must be at least one."""
-    done = subprocess.run([sys.executable, "-m", "firmware.cli", "bench", "display", "--hands",
-                           "0"], cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "bench", "display", "--hands", "0"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and "--hands 0" in done.stderr

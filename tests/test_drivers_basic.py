@@ -21,8 +21,8 @@ def test_simulated_pins_record_outputs_and_fire_edges():
     seen = []
     gpio.add_event_detect(27, gpio.FALLING, callback=seen.append, bouncetime=50)
     assert gpio.drive(27, 0, t=1.0) and seen == [27]
-    assert not gpio.drive(27, 1, t=1.01)                  # a rising edge: not watched
-    assert not gpio.drive(27, 0, t=1.02)                  # within the 50-ms bounce time
+    assert not gpio.drive(27, 1, t=1.01)  # a rising edge: not watched
+    assert not gpio.drive(27, 0, t=1.02)  # within the 50-ms bounce time
     assert gpio.drive(27, 1, t=1.5) is False and gpio.drive(27, 0, t=1.6) and seen == [27, 27]
 
 
@@ -52,6 +52,7 @@ def test_edges_reach_the_event_loop_from_another_thread():
         gpio.add_event_detect(5, gpio.BOTH, callback=callback)
         await asyncio.to_thread(gpio.drive, 5, 1, 0.0)
         return await asyncio.wait_for(queue.get(), 2)
+
     assert asyncio.run(main()) == Edge(5, 1, 7.0)
 
 
@@ -60,11 +61,13 @@ def test_electronic_dice_record_their_source():
     rolls = [ElectronicDice(source=random.Random(3)).roll() for _ in range(50)]
     assert all(r.source == "electronic" and len(r.values) == 2 for r in rolls)
     assert all(2 <= r.total <= 12 for r in rolls)
-    assert ElectronicDice().roll().source == "electronic"      # the OS source by default
+    assert ElectronicDice().roll().source == "electronic"  # the OS source by default
 
 
-@pytest.mark.parametrize("values,problem", [((3,), "2 dice"), ((0, 4), "1 to 6"),
-                                            ((7, 1), "1 to 6"), ((True, 2), "1 to 6")])
+@pytest.mark.parametrize(
+    "values,problem",
+    [((3,), "2 dice"), ((0, 4), "1 to 6"), ((7, 1), "1 to 6"), ((True, 2), "1 to 6")],
+)
 def test_physical_dice_reject_impossible_reports(values, problem):
     """A sensor or referee report that no two dice can show is refused, naming why."""
     with pytest.raises(DiceError, match=problem):
@@ -76,6 +79,7 @@ def test_button_press_reported_once_through_contact_bounce():
     """DESIGN.md drivers/buttons.py: a press bouncing for a few ms is one press; a second
     press needs a release first."""
     from drivers.buttons import ButtonPress, Buttons
+
     gpio = open_pins("sim")
     gpio.setmode(gpio.BCM)
     now = [0.0]
@@ -94,6 +98,7 @@ def test_button_press_reported_once_through_contact_bounce():
 def test_button_layout_errors_are_named():
     """A table profile naming an unknown button or seat is refused with the pin named."""
     from drivers.buttons import Buttons
+
     gpio = open_pins("sim")
     gpio.setmode(gpio.BCM)
     with pytest.raises(ValueError, match="pin 9: 'chow' of seat 0"):

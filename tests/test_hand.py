@@ -11,8 +11,18 @@ from collections import Counter
 import pytest
 
 from engine import tiles
-from engine.hand import CHOW, KONG, PAIR, PUNG, counts, decompositions, is_seven_pairs
-from engine.hand import is_thirteen_orphans, is_win, waits
+from engine.hand import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    counts,
+    decompositions,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    is_win,
+    waits,
+)
 
 
 def c(text: str) -> bytearray:
@@ -35,6 +45,7 @@ def names(kinds) -> list[str]:
 
 # --- decompositions -----------------------------------------------------------------------------
 
+
 def test_triplets_and_sequences_are_both_readings():
     """RULES.md 1.1 free arrangement: 111222333m can be three pungs or three identical chows,
     and the scorer needs both readings to pick the better one."""
@@ -56,7 +67,8 @@ def test_pair_position_gives_different_readings():
 def test_honours_only_form_pungs_and_the_pair():
     """RULES.md 1.1: honour tiles have no sequences, so EEE SSS CC is read one way only."""
     assert readings("123m 789p EEE SSS CC") == {
-        groups("chow 1m", "chow 7p", "pung E", "pung S", "pair C")}
+        groups("chow 1m", "chow 7p", "pung E", "pung S", "pair C")
+    }
 
 
 def test_a_hand_that_does_not_split_has_no_reading():
@@ -69,7 +81,8 @@ def test_concealed_four_of_a_kind_is_a_pung_plus_a_tile_never_a_kong():
     """RULES.md 1.2 (4.3 Kongs) and 3.7: a kong exists only when declared, so four concealed 1m
     in 1111m 23m are a pung and a chow."""
     assert readings("1111m 23m 456p 789s 55s") == {
-        groups("pung 1m", "chow 1m", "chow 4p", "chow 7s", "pair 5s")}
+        groups("pung 1m", "chow 1m", "chow 4p", "chow 7s", "pair 5s")
+    }
     # Four honours alike cannot be split at all while concealed.
     assert readings("EEEE 123m 456p 789s 5s") == set()
     assert not is_win(c("EEEE 123m 456p 789s 5s"))
@@ -90,8 +103,11 @@ def test_every_reading_uses_exactly_the_hand_and_never_a_kong():
             assert kinds.count(PAIR) == 1 and len(kinds) == 5
             rebuilt = Counter()
             for kind, first in reading:
-                rebuilt.update({CHOW: [first, first + 1, first + 2], PUNG: [first] * 3,
-                                PAIR: [first] * 2}[kind])
+                rebuilt.update(
+                    {CHOW: [first, first + 1, first + 2], PUNG: [first] * 3, PAIR: [first] * 2}[
+                        kind
+                    ]
+                )
             assert rebuilt == Counter(hand), tiles.format_tiles(hand)
             checked += 1
     assert checked >= 500
@@ -99,29 +115,45 @@ def test_every_reading_uses_exactly_the_hand_and_never_a_kong():
 
 # --- is_win -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hand, melds", [
-    ("123m 456p 789s EEE CC", 0),           # four sets and a pair
-    ("111m 999m 111p 999p EE", 0),          # all pungs
-    ("23m 4m 55s", 3),                      # beside three declared sets
-    ("PP", 4),                              # four declared sets and the pair
-    ("11m 22p 33s EE SS CC PP", 0),         # seven pairs
-    ("1m 9m 1p 9p 1s 9s E S W N C F P P", 0),  # thirteen terminals
-], ids=["standard", "all-pungs", "three-melds", "four-melds", "seven-pairs", "thirteen"])
+
+@pytest.mark.parametrize(
+    "hand, melds",
+    [
+        ("123m 456p 789s EEE CC", 0),  # four sets and a pair
+        ("111m 999m 111p 999p EE", 0),  # all pungs
+        ("23m 4m 55s", 3),  # beside three declared sets
+        ("PP", 4),  # four declared sets and the pair
+        ("11m 22p 33s EE SS CC PP", 0),  # seven pairs
+        ("1m 9m 1p 9p 1s 9s E S W N C F P P", 0),  # thirteen terminals
+    ],
+    ids=["standard", "all-pungs", "three-melds", "four-melds", "seven-pairs", "thirteen"],
+)
 def test_the_three_winning_shapes(hand, melds):
     """RULES.md 1.1: regular hands, seven pairs and thirteen terminals are the winning shapes."""
     assert is_win(c(hand), melds)
 
 
-@pytest.mark.parametrize("hand, melds", [
-    ("123m 456p 789s EEE C F", 0),          # no pair
-    ("123m 456p 789s EE CC", 0),            # one tile short of a set
-    ("123m 456p 789s EEE CC", 1),           # a set too many beside the meld
-    ("11m 22p 33s EE", 2),                  # pairs beside melds are not seven pairs
-    ("11m 22p 33s EE SS CCC P", 0),         # six pairs and a triplet
-    ("1m 9m 1p 9p 1s 9s E S W N C F 2m 2m", 0),  # a 2m instead of the 13th terminal
-    ("1m 9m 1p 9p 1s 9s E S W N C F F F", 0),    # one kind missing, two extra
-], ids=["no-pair", "short", "too-many", "pairs-beside-melds", "pairs-and-triplet",
-        "thirteen-with-simple", "thirteen-missing-kind"])
+@pytest.mark.parametrize(
+    "hand, melds",
+    [
+        ("123m 456p 789s EEE C F", 0),  # no pair
+        ("123m 456p 789s EE CC", 0),  # one tile short of a set
+        ("123m 456p 789s EEE CC", 1),  # a set too many beside the meld
+        ("11m 22p 33s EE", 2),  # pairs beside melds are not seven pairs
+        ("11m 22p 33s EE SS CCC P", 0),  # six pairs and a triplet
+        ("1m 9m 1p 9p 1s 9s E S W N C F 2m 2m", 0),  # a 2m instead of the 13th terminal
+        ("1m 9m 1p 9p 1s 9s E S W N C F F F", 0),  # one kind missing, two extra
+    ],
+    ids=[
+        "no-pair",
+        "short",
+        "too-many",
+        "pairs-beside-melds",
+        "pairs-and-triplet",
+        "thirteen-with-simple",
+        "thirteen-missing-kind",
+    ],
+)
 def test_non_winning_hands(hand, melds):
     """RULES.md 1.1: only those three shapes may win; anything else is refused."""
     assert not is_win(c(hand), melds)
@@ -143,11 +175,12 @@ def test_seven_pairs_and_thirteen_terminals_need_the_exact_tiles():
     assert is_seven_pairs(c("11m 22p 33s EE SS CC PP"))
     assert not is_seven_pairs(c("11m 22p 333s EE SS CC P"))
     assert is_thirteen_orphans(c("1m 9m 1p 9p 1s 9s E S W N C F P 9s"))
-    assert not is_thirteen_orphans(c("1m 9m 1p 9p 1s 9s E S W N C F P"))   # 13 tiles
+    assert not is_thirteen_orphans(c("1m 9m 1p 9p 1s 9s E S W N C F P"))  # 13 tiles
     assert not is_thirteen_orphans(c("1m 9m 1p 9p 1s 9s E S W N C F 5m 5m"))
 
 
 # --- waits --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("suit", "mps")
 def test_nine_gates_waits_on_all_nine_tiles_of_its_suit(suit):
@@ -192,6 +225,7 @@ def test_no_wait_on_a_fifth_tile():
 
 # --- differential test against the riichi `mahjong` package ---------------------------------------
 
+
 def random_regular_hand(rng: random.Random, sets: int = 4) -> list[int]:
     """`sets` random chows/pungs and a pair, no kind more than four times."""
     while True:
@@ -232,15 +266,18 @@ def test_is_win_agrees_with_riichi_mahjong_package():
     to_riichi = list(range(tiles.EAST))
     to_riichi += [constants.EAST, constants.SOUTH, constants.WEST, constants.NORTH]
     to_riichi += [constants.CHUN, constants.HATSU, constants.HAKU]
-    assert [to_riichi[k] for k in (tiles.RED, tiles.GREEN, tiles.WHITE)] == \
-        [constants.CHUN, constants.HATSU, constants.HAKU]
+    assert [to_riichi[k] for k in (tiles.RED, tiles.GREEN, tiles.WHITE)] == [
+        constants.CHUN,
+        constants.HATSU,
+        constants.HAKU,
+    ]
     agari = Agari()
 
     rng = random.Random(2006)
-    hands = []    # (concealed tiles, declared melds beside them)
+    hands = []  # (concealed tiles, declared melds beside them)
     for _ in range(2000):
         hands.append((random_deal(rng, range(tiles.KINDS), 14), 0))
-    for _ in range(1500):    # one suit (plus a few honours): far more of these are wins
+    for _ in range(1500):  # one suit (plus a few honours): far more of these are wins
         suit = rng.randrange(3)
         kinds = list(range(9 * suit, 9 * suit + 9)) + rng.sample(range(27, 34), rng.randrange(3))
         melds = rng.randrange(4)
@@ -255,7 +292,7 @@ def test_is_win_agrees_with_riichi_mahjong_package():
         else:
             hand = random_regular_hand(rng, 4 - melds)
         hands.append((hand, melds))
-        near = list(hand)        # the same hand with one tile swapped: mostly not a win
+        near = list(hand)  # the same hand with one tile swapped: mostly not a win
         near[rng.randrange(len(near))] = rng.randrange(tiles.KINDS)
         if max(Counter(near).values()) <= 4:
             hands.append((near, melds))
@@ -269,7 +306,8 @@ def test_is_win_agrees_with_riichi_mahjong_package():
         expected = agari.is_agari(theirs)
         wins += expected
         if is_win(ours, melds, four_as_two_pairs=False) != expected:
-            disagreements.append(f"{tiles.format_tiles(hand)} + {melds} melds: riichi says "
-                                 f"{expected}")
+            disagreements.append(
+                f"{tiles.format_tiles(hand)} + {melds} melds: riichi says {expected}"
+            )
     assert not disagreements, f"{len(disagreements)} disagreements, e.g. {disagreements[:5]}"
     assert 1500 < wins < len(hands) - 2000, "the sample should hold many wins and non-wins"

@@ -28,13 +28,18 @@ def journaled_game(path, ruleset="wsom2006", hands=3, seed=7, mistakes=0.05) -> 
 
 def rows(path) -> list[tuple]:
     with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT seq, kind, json, prev_hash, hash FROM journal "
-                            "ORDER BY seq").fetchall()
+        return conn.execute(
+            "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"
+        ).fetchall()
 
 
 def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "firmware.cli", *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli", *map(str, args)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +93,7 @@ def test_rows_are_hash_chained(wsom_journal):
         head = digest
     assert table[0][1] == "hand" and table[1][1] == "input"
     hand = json.loads(table[0][2])
-    assert set(hand) == {"ruleset", "hand_number", "walls", "chips", "t", "doubling",
-                         "last_deal"}
+    assert set(hand) == {"ruleset", "hand_number", "walls", "chips", "t", "doubling", "last_deal"}
     assert hand["ruleset"] == "wsom2006" and hand["hand_number"] == 1
 
 
@@ -97,8 +101,20 @@ def test_cli_simulate_journal_then_replay(tmp_path):
     """`mjtable simulate --journal PATH` then `mjtable replay PATH [--json]`: exit 0 and a
     summary of hands, inputs, outputs, mismatches."""
     path = tmp_path / "cli.db"
-    sim = cli("simulate", "--ruleset", "ccm2012", "--hands", "2", "--seed", "4",
-              "--mistakes", "0.05", "--json", "--journal", path)
+    sim = cli(
+        "simulate",
+        "--ruleset",
+        "ccm2012",
+        "--hands",
+        "2",
+        "--seed",
+        "4",
+        "--mistakes",
+        "0.05",
+        "--json",
+        "--journal",
+        path,
+    )
     assert sim.returncode == 0, sim.stderr
     assert json.loads(sim.stdout)["hands"] == 2
     out = cli("replay", path)
@@ -114,8 +130,9 @@ def test_tampered_row_is_detected_by_verify_and_replay(wsom_journal, tmp_path):
     path = copy_journal(wsom_journal[0], tmp_path / "t.db")
     seq, _, text, _, _ = next(r for r in rows(path) if r[1] == "output" and r[0] > 50)
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE journal SET json = ? WHERE seq = ?",
-                     (text.replace('"t":', '"t":1', 1), seq))
+        conn.execute(
+            "UPDATE journal SET json = ? WHERE seq = ?", (text.replace('"t":', '"t":1', 1), seq)
+        )
     with Journal(path, create=False) as journal:
         broken = journal.verify()
     assert broken is not None and broken.seq == seq and "edited" in broken.reason
@@ -148,8 +165,10 @@ def test_rehashed_forgery_is_a_replay_mismatch(wsom_journal, tmp_path):
                 obj["t"] += 1
                 text = canonical(obj)
             digest = link(head, text)
-            conn.execute("UPDATE journal SET json = ?, prev_hash = ?, hash = ? WHERE seq = ?",
-                         (text, head, digest, seq))
+            conn.execute(
+                "UPDATE journal SET json = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                (text, head, digest, seq),
+            )
             head = digest
     with Journal(path, create=False) as journal:
         assert journal.verify() is None
@@ -166,18 +185,19 @@ def test_crash_before_outputs_input_is_reapplied_and_chain_continues(wsom_journa
     table = rows(path)
     last_input = max(r[0] for r in table if r[1] == "input")
     lost = [json.loads(r[2]) for r in table if r[0] > last_input]
-    assert lost                                 # the hand's end: Won or ExhaustiveDraw
-    with sqlite3.connect(path) as conn:         # the crash: outputs never written
+    assert lost  # the hand's end: Won or ExhaustiveDraw
+    with sqlite3.connect(path) as conn:  # the crash: outputs never written
         conn.execute("DELETE FROM journal WHERE seq > ?", (last_input,))
     with Journal(path, create=False) as journal:
         assert journal.verify() is None
-        assert journal.seq == last_input and journal.pending() == json.loads(table[-1 - len(
-            lost)][2])
+        assert journal.seq == last_input and journal.pending() == json.loads(
+            table[-1 - len(lost)][2]
+        )
         result = replay(journal)
         assert result.mismatches == 0 and result.recovered == journal.pending()
         assert [o.to_json() for o in result.recovered_outputs] == lost
         assert result.table.ended
-        journal.outputs(result.recovered_outputs)      # the service resumes
+        journal.outputs(result.recovered_outputs)  # the service resumes
     with Journal(path, create=False) as journal:
         assert journal.verify() is None and journal.pending() is None
         assert journal.seq == len(table) and journal.head == table[-1][4]
@@ -202,7 +222,7 @@ def test_wal_and_synchronous_full(tmp_path):
     path = tmp_path / "p.db"
     for _ in range(2):
         with Journal(path) as journal:
-            assert journal.pragmas() == {"journal_mode": "wal", "synchronous": 2}   # 2 = FULL
+            assert journal.pragmas() == {"journal_mode": "wal", "synchronous": 2}  # 2 = FULL
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 

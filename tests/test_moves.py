@@ -11,9 +11,9 @@ WSOM: RULES.md 3.6 (turns), 3.7 (calls and kongs), 3.8 (winning); CCM: 4.5 (flow
 from engine import events as ev
 from engine import tiles
 from engine.moves import HOLD, SIDES, Interpreter, Irregular
-from tests.tablekit import E, N, S, W, Game, break_for
+from tests.tablekit import E, Game, N, S, W, break_for
 
-WSOM_DICE = ((3, 4), (2, 3))       # East's 7 counts West, who rolls 5
+WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5
 CCM_DICE = (3, 4)
 CLAIM_WINDOW = 2.0
 
@@ -25,15 +25,17 @@ class Hand:
         self.game = Game(ruleset, dice, **layout)
         self.table = self.game.table
         self.dealer_side = dealer_side
-        self.interp = Interpreter(self.table, dealer_side, claim_window=CLAIM_WINDOW,
-                                  settle=settle)
+        self.interp = Interpreter(self.table, dealer_side, claim_window=CLAIM_WINDOW, settle=settle)
         self.outputs: list[ev.Event] = []
         rules = self.table.rules
         if rules.two_roll_break:
             first, second = dice
-            self.apply([ev.DiceRolled(0.0, E, first), ev.DiceRolled(0.5, break_for(rules,
-                                                                                  dice).seat,
-                                                                   second)])
+            self.apply(
+                [
+                    ev.DiceRolled(0.0, E, first),
+                    ev.DiceRolled(0.5, break_for(rules, dice).seat, second),
+                ]
+            )
         else:
             self.apply([ev.DiceRolled(0.0, E, dice)])
 
@@ -104,6 +106,7 @@ class Hand:
 
 # The deal, draws and discards ---------------------------------------------------------------
 
+
 def test_deal_is_not_input_then_a_discard_and_a_draw(wsom):
     """Issue 4, RULES.md 3.6: the deal's 53 tiles going from the walls to the racks are the
     Dealt output already, not draws; a tile from a rack into the same side's river is that
@@ -162,6 +165,7 @@ def test_flower_laid_out_is_exposed_and_replaced(ccm):
 
 # Kongs on one's own turn (RULES.md 3.7) ------------------------------------------------------
 
+
 def test_concealed_kong_laid_out_in_two_halves_is_one_kong(wsom):
     """RULES.md 3.7: four of a kind laid out on one's turn is one KongDeclared, however the
     tiles arrive: the first two are nothing yet, the fourth makes the kong."""
@@ -206,14 +210,14 @@ def test_added_kong(wsom):
 
 # Calls on a discard (RULES.md 3.7) -----------------------------------------------------------
 
+
 def test_pung_laid_out_is_declared_when_the_window_closes(wsom):
     """RULES.md 3.7: tiles laid out during the claim window are a call, declared when the
     window's time is over: nothing before claim_window seconds, then the pung and the close."""
     hand = pung_by_west(wsom, dealer_side=3)
     assert hand.poll(4.9) == []
     meant = hand.poll(5.0)
-    pair = tuple(t for t in hand.table.melds[W][0].tiles
-                 if t != hand.table.melds[W][0].claimed)
+    pair = tuple(t for t in hand.table.melds[W][0].tiles if t != hand.table.melds[W][0].claimed)
     assert meant == [ev.ClaimDeclared(5.0, W, "pung", pair), ev.ClaimWindowClosed(5.0, None)]
     assert hand.table.turn == W and hand.of(ev.Claimed)[0].from_seat == E
 
@@ -228,8 +232,10 @@ def test_window_waits_for_a_call_half_laid_out(wsom):
     hand.lay_out(4.5, W, [first])
     assert hand.poll(5.0) == []
     hand.lay_out(5.6, W, [second])
-    assert hand.poll(5.6) == [ev.ClaimDeclared(5.6, W, "pung", (first, second)),
-                              ev.ClaimWindowClosed(5.6, None)]
+    assert hand.poll(5.6) == [
+        ev.ClaimDeclared(5.6, W, "pung", (first, second)),
+        ev.ClaimWindowClosed(5.6, None),
+    ]
 
 
 def test_pung_declared_when_the_claimer_takes_the_discard_first(wsom):
@@ -241,7 +247,7 @@ def test_pung_declared_when_the_claimer_takes_the_discard_first(wsom):
     assert [type(m) for m in meant] == [ev.ClaimDeclared, ev.ClaimWindowClosed]
     assert meant[0].claim == "pung" and meant[0].seat == W
     assert hand.table.melds[W][0].claimed == discard
-    assert hand.poll(6.0) == []          # the window is closed: nothing more to declare
+    assert hand.poll(6.0) == []  # the window is closed: nothing more to declare
 
 
 def test_three_tiles_laid_out_are_a_kong_claim(wsom):
@@ -251,8 +257,10 @@ def test_three_tiles_laid_out_are_a_kong_claim(wsom):
     hand.discard(3.0, E, hand.own(E, "9s")[0])
     three = hand.own(N, "9s 9s 9s")
     assert hand.lay_out(3.5, N, three) == []
-    assert hand.poll(5.0) == [ev.ClaimDeclared(5.0, N, "kong", three),
-                              ev.ClaimWindowClosed(5.0, None)]
+    assert hand.poll(5.0) == [
+        ev.ClaimDeclared(5.0, N, "kong", three),
+        ev.ClaimWindowClosed(5.0, None),
+    ]
     assert [k.kind for k in hand.of(ev.Konged)] == ["melded"]
 
 
@@ -263,8 +271,10 @@ def test_chow_laid_out_by_the_next_player(wsom):
     hand.discard(3.0, E, hand.own(E, "5p")[0])
     run = hand.own(S, "4p 6p")
     hand.lay_out(3.5, S, run)
-    assert hand.poll(5.0) == [ev.ClaimDeclared(5.0, S, "chow", run),
-                              ev.ClaimWindowClosed(5.0, None)]
+    assert hand.poll(5.0) == [
+        ev.ClaimDeclared(5.0, S, "chow", run),
+        ev.ClaimWindowClosed(5.0, None),
+    ]
     assert hand.of(ev.Claimed)[0].claim == "chow"
 
 
@@ -292,7 +302,7 @@ def test_call_taken_back_before_the_close_is_not_declared(wsom):
 
 # Win presses (RULES.md 3.8) ------------------------------------------------------------------
 
-READY_SOUTH = ["5p", "123m 456m 789m 123p 5p", "", ""]      # South waits on 5p
+READY_SOUTH = ["5p", "123m 456m 789m 123p 5p", "", ""]  # South waits on 5p
 
 
 def test_win_press_during_the_claim_window_is_a_win_call(wsom):
@@ -323,8 +333,14 @@ def test_self_drawn_win_pressed_before_the_draw_is_confirmed(wsom):
     """Issue 4: a press is read `settle` seconds late, once the moves made before it are
     confirmed: South's win press right after his draw is his self-drawn win, not a call on
     East's discard (whose window is still open when the button is seen)."""
-    hand = Hand(wsom, WSOM_DICE, dealer_side=3, settle=0.75,
-                hands=["C", READY_SOUTH[1], "", ""], draws=["5p"])
+    hand = Hand(
+        wsom,
+        WSOM_DICE,
+        dealer_side=3,
+        settle=0.75,
+        hands=["C", READY_SOUTH[1], "", ""],
+        draws=["5p"],
+    )
     hand.deal()
     hand.discard(3.0, E, hand.own(E, "C")[0])
     assert hand.press_win(3.5, S) == []
@@ -359,6 +375,7 @@ def test_held_press_that_never_makes_sense_is_declared_after_the_hold(wsom):
 
 # Movements the readers did not see step by step ------------------------------------------------
 
+
 def test_wall_to_river_jump_of_the_expected_tile_is_a_draw_and_a_discard(wsom):
     """Issue 4: the next player's tile seen leaving the wall and next in his river (the
     rack sweep missed it) is his draw and his discard, after the calls close."""
@@ -367,8 +384,11 @@ def test_wall_to_river_jump_of_the_expected_tile_is_a_draw_and_a_discard(wsom):
     hand.discard(3.0, E)
     tile = hand.table.wall.tile_at(hand.table.wall.next_draw_position)
     meant = hand.move(4.0, tile, hand.wall_of(tile), hand.zone("river", S))
-    assert meant == [ev.ClaimWindowClosed(4.0, None), ev.TileDrawn(4.0, S, tile),
-                     ev.TileDiscarded(4.0, S, tile)]
+    assert meant == [
+        ev.ClaimWindowClosed(4.0, None),
+        ev.TileDrawn(4.0, S, tile),
+        ev.TileDiscarded(4.0, S, tile),
+    ]
     assert hand.table.rivers[S] == [tile] and hand.table.state == "claim_window"
 
 
@@ -393,7 +413,7 @@ def test_wall_to_river_jump_of_another_tile_is_irregular(wsom):
     hand.deal()
     hand.discard(3.0, E)
     wall = hand.table.wall
-    other = wall.tile_at(wall.next_replacement_position)       # the tail, not the head
+    other = wall.tile_at(wall.next_replacement_position)  # the tail, not the head
     meant = hand.interp.move(4.0, other, hand.wall_of(other), hand.zone("river", S))
     assert len(meant) == 1 and isinstance(meant[0], Irregular)
     assert meant[0].tile == other and hand.table.state == "claim_window"
@@ -411,7 +431,7 @@ def test_inexplicable_movement_is_irregular_and_keeps_the_tile_hidden(wsom):
     note = meant[0]
     assert note.tile == tile and note.side == (S + 2) % 4
     assert "7m" not in note.message and "hand rack" in note.message
-    assert hand.table.hands[E].count(tile) == 1         # nothing applied
+    assert hand.table.hands[E].count(tile) == 1  # nothing applied
 
 
 def test_river_tile_taken_without_a_granted_call_is_irregular(wsom):
@@ -420,7 +440,7 @@ def test_river_tile_taken_without_a_granted_call_is_irregular(wsom):
     hand = Hand(wsom, WSOM_DICE, dealer_side=1)
     hand.deal()
     hand.discard(3.0, E)
-    hand.poll(5.0)                                       # nobody called
+    hand.poll(5.0)  # nobody called
     discard = hand.table.rivers[E][0]
     meant = hand.interp.move(6.0, discard, hand.zone("river", E), hand.zone("melds", W))
     assert len(meant) == 1 and isinstance(meant[0], Irregular)

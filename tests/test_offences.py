@@ -5,7 +5,7 @@ applies or waives it with a Ruling; applied penalties take away what the rule bo
 """
 
 from engine import events as ev
-from tests.tablekit import E, N, S, W, Game, of
+from tests.tablekit import E, Game, N, S, W, of
 
 WSOM_DICE = ((3, 4), (2, 3))
 
@@ -32,8 +32,10 @@ def test_drawing_twice_is_big_wrong_count_and_takes_win_and_calls(wsom):
     assert game.table.referee.no_win[E] and game.table.referee.no_calls[E]
     assert "lost the right to win" in game.refused(ev.WinDeclared, E).message
     game.discard(E, "C")
-    assert "lost the right to call" in game.refused(
-        ev.ClaimDeclared, E, claim="pung", tiles=game.table.hands[E][:2]).message
+    assert (
+        "lost the right to call"
+        in game.refused(ev.ClaimDeclared, E, claim="pung", tiles=game.table.hands[E][:2]).message
+    )
 
 
 def test_a_waived_penalty_takes_nothing(wsom):
@@ -42,7 +44,7 @@ def test_a_waived_penalty_takes_nothing(wsom):
     alert = game.refused(ev.TileDrawn, E)
     assert rule_on(game, alert, apply=False) == [ev.PenaltyWaived(game.clock, E, alert.id)]
     assert not game.table.referee.no_win[E]
-    assert "no penalty awaits" in rule_on(game, alert)[0].message    # ruled once only
+    assert "no penalty awaits" in rule_on(game, alert)[0].message  # ruled once only
 
 
 def test_discarding_out_of_turn_is_small_wrong_count(wsom):
@@ -75,11 +77,10 @@ def test_empty_call_makes_two_penalty_tiles_live_then_dead(wsom):
     assert alert.penalty["offence"] == "empty_call" and alert.penalty["rule"] == "RULES.md 3.11"
     applied = of(rule_on(game, alert), ev.PenaltyApplied)[0]
     marked = applied.penalty_tiles
-    assert len(marked) == 2 and game.table.referee.penalty_tiles[S] == {
-        t: "live" for t in marked}
+    assert len(marked) == 2 and game.table.referee.penalty_tiles[S] == {t: "live" for t in marked}
     game.close()
     game.draw(S)
-    game.ok(ev.TileDiscarded, S, tile=marked[0])          # a live penalty tile may go
+    game.ok(ev.TileDiscarded, S, tile=marked[0])  # a live penalty tile may go
     assert game.table.referee.penalty_tiles[S] == {marked[1]: "dead"}
     game.close()
     game.play_through(until=lambda g: g.table.turn == S)
@@ -124,7 +125,8 @@ def test_overtime_penalty_applies_at_once(wsom):
     assert of(out, ev.Discarded)
     applied = of(out, ev.PenaltyApplied)
     assert [(p.offence, p.points, p.rule) for p in applied] == [
-        ("overtime_discard", 5, "RULES.md 3.12")]
+        ("overtime_discard", 5, "RULES.md 3.12")
+    ]
     assert not of(out, ev.Alert)[0].needs_ruling
 
 
@@ -132,7 +134,7 @@ def test_serious_overtime_asks_the_referee_about_a_forfeit(wsom):
     """RULES.md 3.12, A-W15: 85 points of time penalties in one hand: forfeit unless the
     referee finds it justified; the points themselves apply at once."""
     game = wsom_game(wsom, hands=["C", "", "", ""])
-    game.clock += 15 + 15 + 16 * 15 - 1            # 16 started blocks over: 80 points
+    game.clock += 15 + 15 + 16 * 15 - 1  # 16 started blocks over: 80 points
     out = game.apply(ev.TileDiscarded, E, tile=game.own(E, "C")[0])
     # 255 s counted: 240 over the turn (16 blocks) and 75 over the hand budget (5 blocks)
     assert sum(p.points for p in of(out, ev.PenaltyApplied)) == 80 + 25
@@ -237,6 +239,7 @@ def wsom_with(change) -> object:
 
     from engine.rulesets import build
     from tests.conftest import REPO
+
     config = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
     change(config)
     return build(config)
@@ -260,17 +263,20 @@ def test_chicken_hand_is_a_false_win_unless_assisted(wsom):
     """A-W12: "strict" (the default) makes a chicken hand a false win with penalty tiles
     (3.11); "assisted" turns it down before it is laid down, without penalty."""
     assert chicken_call(wsom).penalty["offence"] == "false_win"
-    quiet = chicken_call(wsom_with(lambda c: c["options"].update(
-        chicken_declaration="assisted")))
+    quiet = chicken_call(wsom_with(lambda c: c["options"].update(chicken_declaration="assisted")))
     assert quiet.penalty is None and "complete but may not win" in quiet.message
 
 
 def test_win_on_a_kong_replacement_that_is_the_seabed(wsom):
     """A-W10: the kong supplement that is the seabed earns Final Draw and Win on Kong; with
     the option off, Win on Kong only."""
-    for ruleset, flags in ((wsom, {"kong_replacement", "final_draw"}),
-                           (wsom_with(lambda c: c["wall"].update(
-                               final_draw_with_win_on_kong=False)), {"kong_replacement"})):
+    for ruleset, flags in (
+        (wsom, {"kong_replacement", "final_draw"}),
+        (
+            wsom_with(lambda c: c["wall"].update(final_draw_with_win_on_kong=False)),
+            {"kong_replacement"},
+        ),
+    ):
         game = wsom_game(ruleset)
         table = game.table
         table.seabed_drawn, table.last_draw, table.calls_made = True, "kong", True

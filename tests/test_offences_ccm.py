@@ -5,7 +5,7 @@ seed 004 §296-298); the 10-s discard limit takes the general escalation of 4.15
 """
 
 from engine import events as ev
-from tests.tablekit import E, N, S, W, Game, of
+from tests.tablekit import E, Game, N, S, W, of
 
 CCM_DICE = (3, 4)
 
@@ -101,8 +101,7 @@ def test_false_win_complete_shape_is_mechanical_play(ccm):
     assert alert.penalty["offence"] == "false_win" and alert.penalty["points"] == 10
     rule_on(game, alert)
     assert game.table.referee.mechanical[E]
-    assert "mechanically" in game.refused(ev.TileDiscarded, E,
-                                          tile=game.table.hands[E][0]).message
+    assert "mechanically" in game.refused(ev.TileDiscarded, E, tile=game.table.hands[E][0]).message
 
 
 def test_incomplete_false_win_loses_the_right_to_win(ccm):
@@ -150,6 +149,7 @@ def test_penalty_points_keep_the_units_of_a_c18():
 
     from engine.rulesets import ConfigError, build
     from tests.conftest import REPO
+
     config = tomllib.loads((REPO / "config" / "rules" / "ccm2012.toml").read_text("utf-8"))
     config["penalties"]["empty_call"]["points"] = [10, 15]
     with pytest.raises(ConfigError, match="penalties.empty_call.points: 15"):
@@ -162,7 +162,7 @@ def test_a_win_that_would_end_the_game_is_refused_to_a_player_not_first(ccm):
     would be first after it may end the game so."""
     for chips, allowed in (([1, 100, 0, 300], False), ([1, 300, 0, 100], True)):
         game = Game(ccm, CCM_DICE, hands=["9p", "123m 456m 789m 123p 9p", "", ""])
-        game.table.chips = list(chips)      # West has nothing left; East's 1 is his last
+        game.table.chips = list(chips)  # West has nothing left; East's 1 is his last
         game.start()
         game.discard(E, "9p")
         if allowed:
@@ -186,7 +186,7 @@ def test_in_the_last_deal_a_win_passing_the_deal_is_refused_to_a_player_not_firs
     assert alert.rule == "RULES.md 4.13" and alert.penalty is None
     dealer = Game(ccm, CCM_DICE, hands=["123m 456m 789m 123p 9p 9p", "", "", ""])
     dealer.table.chips, dealer.table.last_deal = [100, 100, 100, 300], True
-    dealer.start()                      # East, not first after it either, wins on the deal
+    dealer.start()  # East, not first after it either, wins on the deal
     assert dealer.table.would_win(E, None, dealer.table.hands[E][-1])
 
 
@@ -194,6 +194,7 @@ def test_the_session_tells_the_table_its_last_deal(ccm):
     """RULES.md 4.13: the table knows when a passing deal ends the game by schedule."""
     from engine.session import Session
     from engine.wall import build_walls
+
     session = Session(ccm)
     walls = build_walls(list(range(144)), 18)
     assert not session.new_table(walls).last_deal

@@ -34,8 +34,9 @@ def test_the_simulated_profile_loads_with_every_device():
     assert p.zones_reader.path == p.stacker_reader.path == SIMULATED_PATH
     assert p.zones_reader.sweep_seconds == 0.25 and p.stacker_reader.sweep_seconds is None
     assert sorted(p.zones.values()) == sorted(ZONES) and p.zones[0] == "wall_E"
-    assert sorted(p.buttons.values()) == sorted((s, b) for s in range(4)
-                                                for b in ("dice", "claim", "win", "referee"))
+    assert sorted(p.buttons.values()) == sorted(
+        (s, b) for s in range(4) for b in ("dice", "claim", "win", "referee")
+    )
     assert p.shuffler_pins.lanes == (12, 13, 16, 19) and p.shuffler_timing.cycle_limit == 80.0
     assert p.debounce_seconds == 0.03 and p.claim_window_seconds == 2.0
     assert len(p.tags) == 288
@@ -46,10 +47,16 @@ def test_the_reference_pi_profile_describes_real_hardware():
     14/15), readers by their /dev/serial/by-id names, display on the venue network."""
     p = load_profile("reference-pi")
     assert not p.simulated and p.gpio_backend == "rpi" and p.host == "0.0.0.0"
-    pins = set(p.buttons) | {p.shuffler_pins.drop, p.shuffler_pins.plate, p.shuffler_pins.lift,
-                             p.shuffler_pins.centre_closed, p.shuffler_pins.lift_top,
-                             *p.shuffler_pins.lanes, *p.shuffler_pins.counters,
-                             *p.shuffler_pins.heads}
+    pins = set(p.buttons) | {
+        p.shuffler_pins.drop,
+        p.shuffler_pins.plate,
+        p.shuffler_pins.lift,
+        p.shuffler_pins.centre_closed,
+        p.shuffler_pins.lift_top,
+        *p.shuffler_pins.lanes,
+        *p.shuffler_pins.counters,
+        *p.shuffler_pins.heads,
+    }
     # 17 shuffler lines on the header (0..27), the UART's 14/15 left free; the seat buttons
     # come from the zone reader's board (drivers/README.md SeatButton), not from pins.
     assert len(pins) == 17 and pins <= set(range(28)) - {14, 15}
@@ -78,48 +85,106 @@ def test_an_unknown_profile_name_lists_the_known_ones():
 BROKEN_PROFILES = [
     # (what is wrong, text replaced in sim.toml, its replacement, the message must contain)
     ("missing key", "plate = 6 ", "", "[shuffler] plate: missing key"),
-    ("unknown key", 'name = "sim-1"', 'name = "sim-1"\ncolour = "red"',
-     "[table] colour: unknown key"),
+    (
+        "unknown key",
+        'name = "sim-1"',
+        'name = "sim-1"\ncolour = "red"',
+        "[table] colour: unknown key",
+    ),
     ("wrong type", "port = 8080", 'port = "8080"', "[display] port: expected an integer"),
-    ("bool for a number", "baud = 115200\nsweep", "baud = true\nsweep",
-     "[readers.zones] baud: expected an integer, got True"),
+    (
+        "bool for a number",
+        "baud = 115200\nsweep",
+        "baud = true\nsweep",
+        "[readers.zones] baud: expected an integer, got True",
+    ),
     ("zero duration", "settle = 2.0", "settle = 0", "[shuffler] settle: expected a positive"),
-    ("three lanes", "lanes = [12, 13, 16, 19]", "lanes = [12, 13, 16]",
-     "[shuffler] lanes: expected a list of 4 pins"),
-    ("pin used twice", "lift = 20", "lift = 5",
-     "[shuffler] lift: pin 5 is already used by [shuffler] drop"),
-    ("button on a shuffler pin", "E = { dice = 7,", "E = { dice = 18,",
-     "[buttons.E] dice: pin 18 is already used by [shuffler] lift_top"),
+    (
+        "three lanes",
+        "lanes = [12, 13, 16, 19]",
+        "lanes = [12, 13, 16]",
+        "[shuffler] lanes: expected a list of 4 pins",
+    ),
+    (
+        "pin used twice",
+        "lift = 20",
+        "lift = 5",
+        "[shuffler] lift: pin 5 is already used by [shuffler] drop",
+    ),
+    (
+        "button on a shuffler pin",
+        "E = { dice = 7,",
+        "E = { dice = 18,",
+        "[buttons.E] dice: pin 18 is already used by [shuffler] lift_top",
+    ),
     ("missing button", ", referee = 10 }", " }", "[buttons.E] referee: missing key"),
-    ("unknown seat", "debounce_ms = 30", "X = { dice = 1 }\ndebounce_ms = 30",
-     "[buttons] X: unknown key"),
-    ("antenna used twice", '15 = "melds_N"', '15 = "melds_N"\n00 = "wall_E"',
-     "[readers.zones.antennas] 00: antenna 0 is used twice"),
-    ("antenna out of range", '15 = "melds_N"', '15 = "melds_N"\n256 = "wall_E"',
-     "[readers.zones.antennas] 256: an antenna is a number 0..255"),
-    ("unknown zone", '11 = "river_N"', '11 = "river_X"',
-     "[readers.zones.antennas] 11: unknown zone 'river_X'"),
-    ("uncovered zone", '15 = "melds_N"', "", "[readers.zones.antennas]: no antenna lies "
-     "under melds_N"),
-    ("unknown ruleset", 'ruleset = "wsom2006"', 'ruleset = "mcr"',
-     "[table] ruleset: unknown ruleset 'mcr'"),
+    (
+        "unknown seat",
+        "debounce_ms = 30",
+        "X = { dice = 1 }\ndebounce_ms = 30",
+        "[buttons] X: unknown key",
+    ),
+    (
+        "antenna used twice",
+        '15 = "melds_N"',
+        '15 = "melds_N"\n00 = "wall_E"',
+        "[readers.zones.antennas] 00: antenna 0 is used twice",
+    ),
+    (
+        "antenna out of range",
+        '15 = "melds_N"',
+        '15 = "melds_N"\n256 = "wall_E"',
+        "[readers.zones.antennas] 256: an antenna is a number 0..255",
+    ),
+    (
+        "unknown zone",
+        '11 = "river_N"',
+        '11 = "river_X"',
+        "[readers.zones.antennas] 11: unknown zone 'river_X'",
+    ),
+    (
+        "uncovered zone",
+        '15 = "melds_N"',
+        "",
+        "[readers.zones.antennas]: no antenna lies under melds_N",
+    ),
+    (
+        "unknown ruleset",
+        'ruleset = "wsom2006"',
+        'ruleset = "mcr"',
+        "[table] ruleset: unknown ruleset 'mcr'",
+    ),
     ("unknown backend", 'backend = "sim"', 'backend = "pigpio"', "[gpio] backend: 'pigpio'"),
-    ("simulated reader on real hardware", "simulated = true", "simulated = false",
-     '[readers.zones] path: "sim" needs a simulated table'),
+    (
+        "simulated reader on real hardware",
+        "simulated = true",
+        "simulated = false",
+        '[readers.zones] path: "sim" needs a simulated table',
+    ),
     ("unknown section", "[tags]", "[lights]\n[tags]", "[lights]: unknown section"),
     ("missing section", '[gpio]\nbackend = "sim"', "", "[gpio]: missing section"),
-    ("missing registry", 'registry = "sim-tags.csv"', 'registry = "nope.csv"',
-     "[tags] registry: no such file"),
+    (
+        "missing registry",
+        'registry = "sim-tags.csv"',
+        'registry = "nope.csv"',
+        "[tags] registry: no such file",
+    ),
     ("not TOML", "port = 8080", "port = = 8080", "not valid TOML"),
-    ("unknown button wiring", 'wiring = "gpio"', 'wiring = "bluetooth"',
-     "[buttons] wiring: 'bluetooth'"),
+    (
+        "unknown button wiring",
+        'wiring = "gpio"',
+        'wiring = "bluetooth"',
+        "[buttons] wiring: 'bluetooth'",
+    ),
 ]
 
 
-@pytest.mark.parametrize("old, new, expected", [case[1:] for case in BROKEN_PROFILES],
-                         ids=[case[0] for case in BROKEN_PROFILES])
-def test_a_broken_profile_is_refused_naming_the_file_section_and_key(tmp_path, old, new,
-                                                                      expected):
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [case[1:] for case in BROKEN_PROFILES],
+    ids=[case[0] for case in BROKEN_PROFILES],
+)
+def test_a_broken_profile_is_refused_naming_the_file_section_and_key(tmp_path, old, new, expected):
     """Issue 4: a missing or unknown key, a wrong type, a pin or antenna used twice, an unknown
     zone... are refused at start-up, and the message says where."""
     assert old in SIM_TEXT
@@ -140,15 +205,21 @@ BROKEN_REGISTRIES = [
     ("unknown set", "e004000000000003,C,1,1m", "unknown set 'C'"),
     ("tile out of range", "e004000000000003,A,144,1f", "tile '144' is not a tile id 0..143"),
     ("tile not a number", "e004000000000003,A,-1,1m", "tile '-1' is not a tile id"),
-    ("set and tile twice", "e004000000000003,B,143,8f", "set B tile 143 already has a tag "
-     "on line 3"),
+    (
+        "set and tile twice",
+        "e004000000000003,B,143,8f",
+        "set B tile 143 already has a tag on line 3",
+    ),
     ("name disagrees", "e004000000000003,A,1,5m", "tile 1 is 1m, not '5m'"),
     ("missing field", "e004000000000003,A,1", "expected 4 fields"),
 ]
 
 
-@pytest.mark.parametrize("row, expected", [case[1:] for case in BROKEN_REGISTRIES],
-                         ids=[case[0] for case in BROKEN_REGISTRIES])
+@pytest.mark.parametrize(
+    "row, expected",
+    [case[1:] for case in BROKEN_REGISTRIES],
+    ids=[case[0] for case in BROKEN_REGISTRIES],
+)
 def test_a_broken_registry_is_refused_with_its_line_number(tmp_path, row, expected):
     """Issue 4: a bad hex, a duplicate tag, an unknown set, a tile id out of range, a (set,
     tile) given twice are refused with the registry's line number."""

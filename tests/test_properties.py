@@ -20,9 +20,9 @@ from firmware.config import load_ruleset
 from tests.strategies import a_set
 
 WSOM = load_ruleset("wsom2006")
-LIMIT = 320           # RULES.md 1.1
-STANDARD_SCORE = 30   # RULES.md 1.3
-MINIMUM = 5           # RULES.md 1.1
+LIMIT = 320  # RULES.md 1.1
+STANDARD_SCORE = 30  # RULES.md 1.3
+MINIMUM = 5  # RULES.md 1.1
 PROPERTY = settings(max_examples=300, deadline=None)
 
 SEATS = range(4)
@@ -30,6 +30,7 @@ EAST = 0
 
 
 # --- strategies ---------------------------------------------------------------------------------
+
 
 @st.composite
 def how_won(draw, declared: bool, has_kong: bool) -> dict:
@@ -41,24 +42,39 @@ def how_won(draw, declared: bool, has_kong: bool) -> dict:
             flags += [["kong_replacement"], ["kong_replacement", "final_draw"]]
         if winner == EAST and not declared:
             flags.append(["heaven"])
-        return {"self_drawn": True, "winner_seat_index": winner,
-                "discarder_seat_index": None, "responsible_seat_index": None,
-                "flags": draw(st.sampled_from(flags))}
+        return {
+            "self_drawn": True,
+            "winner_seat_index": winner,
+            "discarder_seat_index": None,
+            "responsible_seat_index": None,
+            "flags": draw(st.sampled_from(flags)),
+        }
     discarder = draw(st.sampled_from([s for s in SEATS if s != winner]))
     # Responsible: the discarder, an earlier discarder of the tile (follow-tile exemption) or
     # nobody when the winner discarded it first (RULES.md 1.3).
-    responsible = draw(st.sampled_from([discarder, None] + [s for s in SEATS
-                                                            if s not in (winner, discarder)]))
+    responsible = draw(
+        st.sampled_from([discarder, None] + [s for s in SEATS if s not in (winner, discarder)])
+    )
     flags = [[], ["final_discard"], ["robbing_kong"]]
     if discarder == EAST and not declared:
         flags.append(["earth"])
-    return {"self_drawn": False, "winner_seat_index": winner, "discarder_seat_index": discarder,
-            "responsible_seat_index": responsible, "flags": draw(st.sampled_from(flags))}
+    return {
+        "self_drawn": False,
+        "winner_seat_index": winner,
+        "discarder_seat_index": discarder,
+        "responsible_seat_index": responsible,
+        "flags": draw(st.sampled_from(flags)),
+    }
 
 
 def as_json(concealed: list[int], melds: list[dict], win_tile: int, how: dict) -> dict:
-    return {"id": "property", "concealed": [tiles.NAMES[k] for k in concealed],
-            "melds": melds, "win_tile": tiles.NAMES[win_tile], **how}
+    return {
+        "id": "property",
+        "concealed": [tiles.NAMES[k] for k in concealed],
+        "melds": melds,
+        "win_tile": tiles.NAMES[win_tile],
+        **how,
+    }
 
 
 @st.composite
@@ -68,13 +84,18 @@ def regular_wins(draw) -> dict:
     used.update([pair, pair])
     sets = [draw(a_set(used)) for _ in range(4)]
     concealed = [pair, pair] + [k for _, kinds, held in sets if held == "in hand" for k in kinds]
-    melds = [{"type": kind, "tiles": [tiles.NAMES[k] for k in kinds],
-              "concealed": held == "concealed kong"}
-             for kind, kinds, held in sets if held != "in hand"]
+    melds = [
+        {
+            "type": kind,
+            "tiles": [tiles.NAMES[k] for k in kinds],
+            "concealed": held == "concealed kong",
+        }
+        for kind, kinds, held in sets
+        if held != "in hand"
+    ]
     win_tile = draw(st.sampled_from(concealed))
     concealed.remove(win_tile)
-    how = draw(how_won(declared=bool(melds),
-                       has_kong=any(kind == "kong" for kind, _, _ in sets)))
+    how = draw(how_won(declared=bool(melds), has_kong=any(kind == "kong" for kind, _, _ in sets)))
     return as_json(concealed, melds, win_tile, how)
 
 
@@ -83,8 +104,11 @@ def seven_pairs_wins(draw) -> dict:
     """Seven pairs; four alike may stand as two pairs (config seven_pairs_four_of_a_kind)."""
     # Kinds held four times, as two pairs, if the ruleset allows it (A-W6).
     doubled = draw(st.integers(0, 3 if WSOM.options["seven_pairs_four_of_a_kind"] else 0))
-    kinds = draw(st.lists(st.integers(0, tiles.KINDS - 1), min_size=7 - doubled,
-                          max_size=7 - doubled, unique=True))
+    kinds = draw(
+        st.lists(
+            st.integers(0, tiles.KINDS - 1), min_size=7 - doubled, max_size=7 - doubled, unique=True
+        )
+    )
     kinds += kinds[:doubled]
     hand = [k for k in kinds for _ in range(2)]
     win_tile = draw(st.sampled_from(hand))
@@ -110,6 +134,7 @@ def shuffled(hand: dict, rnd) -> dict:
 
 
 # --- what every score must satisfy --------------------------------------------------------------
+
 
 def score(hand: dict):
     return WSOM.score(win_from_json(hand, WSOM.flags))
@@ -150,6 +175,7 @@ def check_score(hand: dict, result) -> None:
 
 
 # --- the properties -----------------------------------------------------------------------------
+
 
 @PROPERTY
 @given(regular_wins())

@@ -31,8 +31,8 @@ from drivers.readers import (
     SeatButton,
     Stacked,
     crc16,
-    encode_button,
     encode,
+    encode_button,
     encode_error,
     encode_heartbeat,
     encode_inventory,
@@ -70,7 +70,7 @@ def test_frame_layout_matches_the_examples_in_the_readme():
     """drivers/README.md: SYNC, LEN, CMD, PAYLOAD, CRC over LEN..PAYLOAD, worked examples."""
     assert encode_heartbeat(7) == bytes.fromhex("a55a00020307cf14")
     assert encode_stacked(5, b"abcd") == bytes.fromhex("a55a000802000504616263642551")
-    assert encode_error(2, 1) == bytes.fromhex("a55a0003040201" "2053")
+    assert encode_error(2, 1) == bytes.fromhex("a55a00030402012053")
     frame = encode_inventory(3, UID8[:2])
     assert frame[:2] == SYNC
     assert int.from_bytes(frame[2:4], "big") == len(frame) - 6 == 4 + 2 * 8
@@ -93,10 +93,10 @@ def test_encoders_refuse_what_the_contract_forbids():
 def test_a_seat_button_frame_round_trips_and_bad_codes_are_rejected():
     """drivers/README.md SeatButton: SIDE 0..3, BUTTON 0..3; anything else is not a press."""
     parser = FrameParser()
-    frames = b"".join(encode_button(side, button) for side in range(4)
-                      for button in BUTTON_CODES)
-    assert parser.feed(frames) == [SeatButton(side, button) for side in range(4)
-                                   for button in BUTTON_CODES]
+    frames = b"".join(encode_button(side, button) for side in range(4) for button in BUTTON_CODES)
+    assert parser.feed(frames) == [
+        SeatButton(side, button) for side in range(4) for button in BUTTON_CODES
+    ]
     bad_side = bytes([0x05, 4, 0])
     bad_button = bytes([0x05, 0, 4])
     for body in (bad_side, bad_button):
@@ -126,7 +126,7 @@ def test_frames_split_byte_by_byte_parse_once_complete():
     stream = b"".join(encode(r) for r in SAMPLES)
     out = []
     for i in range(len(stream)):
-        out += parser.feed(stream[i:i + 1])
+        out += parser.feed(stream[i : i + 1])
     assert out == SAMPLES
     assert parser.rejected == parser.garbage == parser.pending == 0
 
@@ -139,7 +139,9 @@ def test_garbage_before_and_between_frames_resyncs_and_is_counted():
     assert parser.feed(stream) == [SAMPLES[1], SAMPLES[5]]
     assert parser.garbage == 3 * len(noise)
     assert parser.pending == 1  # a trailing A5 may start the next frame
-    assert parser.feed(b"\x00") == [] and parser.pending == 0 and parser.garbage == 3 * len(noise) + 2
+    assert (
+        parser.feed(b"\x00") == [] and parser.pending == 0 and parser.garbage == 3 * len(noise) + 2
+    )
 
 
 def test_corrupt_crc_is_rejected_and_counted_next_frame_still_parses():
@@ -194,10 +196,16 @@ records = st.one_of(
         Inventory,
         st.integers(0, 255),
         st.sampled_from([4, 7, 8]).flatmap(
-            lambda n: st.lists(st.binary(min_size=n, max_size=n), max_size=20, unique=True).map(tuple)
+            lambda n: st.lists(st.binary(min_size=n, max_size=n), max_size=20, unique=True).map(
+                tuple
+            )
         ),
     ),
-    st.builds(Stacked, st.integers(0, 65535), st.sampled_from([4, 7, 8]).flatmap(lambda n: st.binary(min_size=n, max_size=n))),
+    st.builds(
+        Stacked,
+        st.integers(0, 65535),
+        st.sampled_from([4, 7, 8]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
+    ),
     st.builds(Heartbeat, st.integers(0, 255)),
     st.builds(ReaderError, st.integers(0, 255), st.integers(0, 255)),
 )
@@ -211,7 +219,7 @@ def test_fuzz_random_bytes_never_raise_and_every_byte_is_accounted(data, cuts):
     parser = FrameParser()
     got, pos = [], 0
     for n in cuts + [len(data)]:
-        got += parser.feed(data[pos:pos + n])
+        got += parser.feed(data[pos : pos + n])
         pos += n
     assert parser.garbage + parser.accepted_bytes + parser.pending == len(data)
     assert parser.frames == len(got)
@@ -228,7 +236,7 @@ def test_fuzz_records_survive_arbitrary_garbage_between_them(items, chunk):
     parser = FrameParser()
     got = []
     for i in range(0, len(stream), chunk):
-        got += parser.feed(stream[i:i + chunk])
+        got += parser.feed(stream[i : i + chunk])
     assert got == [r for _, r in items]
     assert parser.garbage + parser.accepted_bytes + parser.pending == len(stream)
 
@@ -320,8 +328,12 @@ def test_reader_reports_unplug_then_reconnects_by_the_same_path(device, tmp_path
 
         replugged = FakeDevice(device.link)  # like ttyUSB0 coming back as ttyUSB1
         try:
-            assert wait_for(lambda: Stacked(0, UID8[0]) in got.snapshot(),
-                            poke=lambda: reader.opened.is_set() and replugged.write(encode(Stacked(0, UID8[0]))))
+            assert wait_for(
+                lambda: Stacked(0, UID8[0]) in got.snapshot(),
+                poke=lambda: (
+                    reader.opened.is_set() and replugged.write(encode(Stacked(0, UID8[0])))
+                ),
+            )
         finally:
             reader.close()
             replugged.unplug()
@@ -343,8 +355,10 @@ def test_silent_reader_is_lost_and_back_when_it_speaks(device):
     with Reader(device.link, got, silence_timeout=0.2, backoff_max=0.1) as reader:
         assert wait_for(lambda: any(isinstance(r, ReaderLost) for r in got.snapshot()))
         assert "silent" in next(r for r in got.snapshot() if isinstance(r, ReaderLost)).reason
-        assert wait_for(lambda: Heartbeat(9) in got.snapshot(),
-                        poke=lambda: reader.opened.is_set() and device.write(encode(Heartbeat(9))))
+        assert wait_for(
+            lambda: Heartbeat(9) in got.snapshot(),
+            poke=lambda: reader.opened.is_set() and device.write(encode(Heartbeat(9))),
+        )
     records = got.snapshot()
     assert isinstance(records[0], ReaderLost) and isinstance(records[1], ReaderBack)
     assert records[2] == Heartbeat(9)
@@ -358,8 +372,10 @@ def test_missing_device_at_start_is_lost_then_back_when_plugged(tmp_path):
         assert wait_for(lambda: any(isinstance(r, ReaderLost) for r in got.snapshot()))
         dev = FakeDevice(link)
         try:
-            assert wait_for(lambda: ReaderError(1, 2) in got.snapshot(),
-                            poke=lambda: reader.opened.is_set() and dev.write(encode(ReaderError(1, 2))))
+            assert wait_for(
+                lambda: ReaderError(1, 2) in got.snapshot(),
+                poke=lambda: reader.opened.is_set() and dev.write(encode(ReaderError(1, 2))),
+            )
         finally:
             reader.close()
             dev.unplug()

@@ -72,8 +72,7 @@ def test_eight_hands_tracked_right_and_replayed_exactly(capsys, tmp_path):
     assert summary["hands"] == 8 and summary["ruleset"] == "wsom2006"
     tracking = summary["tracking"]
     assert tracking["inferred_wrong"] == 0 and tracking["missed"] == 0
-    assert tracking["true_moves"] > 8 * 100 and tracking["inferred_right"] == tracking[
-        "true_moves"]
+    assert tracking["true_moves"] > 8 * 100 and tracking["inferred_right"] == tracking["true_moves"]
     inputs = [data for kind, data in rows(journal) if kind == "input"]
     discards = [i for i in inputs if i["type"] == "TileDiscarded"]
     draws = [i for i in inputs if i["type"] == "TileDrawn"]
@@ -90,8 +89,18 @@ def test_dropped_and_ghost_reads_are_filtered(capsys, tmp_path, ruleset):
     wrongly, gets at least 99 % right and flags the rest to the referee (none missed
     silently); the filtered drops and ghosts are counted. CCM's flowers are tracked too."""
     journal = tmp_path / f"{ruleset}.sqlite"
-    summary, _ = run_table(capsys, journal, "--ruleset", ruleset, "--hands", "4",
-                           "--speed", "200", "--faults", "drop=0.05,ghost=0.01")
+    summary, _ = run_table(
+        capsys,
+        journal,
+        "--ruleset",
+        ruleset,
+        "--hands",
+        "4",
+        "--speed",
+        "200",
+        "--faults",
+        "drop=0.05,ghost=0.01",
+    )
     tracking = summary["tracking"]
     assert summary["hands"] == 4
     assert tracking["inferred_wrong"] == 0 and tracking["missed"] == 0
@@ -103,38 +112,46 @@ def test_dropped_and_ghost_reads_are_filtered(capsys, tmp_path, ruleset):
     assert replayed(journal).mismatches == 0
 
 
-@pytest.mark.parametrize("fault, device, kind, names_side, clears", [
-    ("jam", "shuffler", "jam", True, True),
-    ("lost", "shuffler", "count", True, True),
-    ("foreign", "tracking", "foreign", True, False),
-    ("unplug", "zone reader", "offline", False, True),
-])
+@pytest.mark.parametrize(
+    "fault, device, kind, names_side, clears",
+    [
+        ("jam", "shuffler", "jam", True, True),
+        ("lost", "shuffler", "count", True, True),
+        ("foreign", "tracking", "foreign", True, False),
+        ("unplug", "zone reader", "offline", False, True),
+    ],
+)
 def test_machine_and_reader_faults_are_reported_and_play_resumes(
-        capsys, tmp_path, fault, device, kind, names_side, clears):
+    capsys, tmp_path, fault, device, kind, names_side, clears
+):
     """Issue 4: a jammed lane, a lost tile, a foreign tile and an unplugged reader are each
     told to the referee (a Fault record in the journal saying where and what to do), cleared
     once put right, and play goes on: both hands are played and replay exactly."""
     journal = tmp_path / f"{fault}.sqlite"
-    summary, _ = run_table(capsys, journal, "--hands", "2", "--speed", "200",
-                           "--faults", f"{fault}=1")
+    summary, _ = run_table(
+        capsys, journal, "--hands", "2", "--speed", "200", "--faults", f"{fault}=1"
+    )
     assert summary["faults_injected"][fault] == 1
     assert summary["faults_detected"][fault] >= 1
     devices = [d for _, d in by_hand(journal, "device") if d["type"] == "Fault"]
-    raised = [d for d in devices if (d["device"], d["kind"]) == (device, kind)
-              and not d["cleared"]]
+    raised = [d for d in devices if (d["device"], d["kind"]) == (device, kind) and not d["cleared"]]
     assert raised, devices
     first = raised[0]
     assert first["advice"].strip()
     if names_side:
         assert SIDE_WORDS.search(first["message"]), first["message"]
     if clears:
-        assert any(d["cleared"] and d["id"] == first["id"] and d["t"] >= first["t"]
-                   for d in devices)
+        assert any(
+            d["cleared"] and d["id"] == first["id"] and d["t"] >= first["t"] for d in devices
+        )
     assert summary["hands"] == 2
     assert replayed(journal).mismatches == 0
     if fault == "unplug":
-        clocks = [(d["type"], d["t"]) for _, d in by_hand(journal, "input")
-                  if d["type"].startswith("Clocks")]
+        clocks = [
+            (d["type"], d["t"])
+            for _, d in by_hand(journal, "input")
+            if d["type"].startswith("Clocks")
+        ]
         assert [c[0] for c in clocks] == ["ClocksPaused", "ClocksResumed"]
         assert clocks[0][1] >= first["t"]
 
@@ -144,29 +161,40 @@ def test_slow_player_overtime_lands_on_his_seat(capsys, tmp_path):
     overtime penalty lands on the seat he holds in that hand (East sits on the side of the
     session's dealer, and the deal passes), never on another player's."""
     journal = tmp_path / "slow.sqlite"
-    _, out = run_table(capsys, journal, "--hands", "2", "--speed", "200", "--faults",
-                       "slow=W", summary=False)
-    dealer_side = {int(n): "ESWN".index(side) for n, side in
-                   re.findall(r"hand (\d+): East sits on the ([ESWN]) side", out)}
+    _, out = run_table(
+        capsys, journal, "--hands", "2", "--speed", "200", "--faults", "slow=W", summary=False
+    )
+    dealer_side = {
+        int(n): "ESWN".index(side)
+        for n, side in re.findall(r"hand (\d+): East sits on the ([ESWN]) side", out)
+    }
     slow_seat = {hand: ("ESWN".index("W") - side) % 4 for hand, side in dealer_side.items()}
     assert sorted(slow_seat) == [1, 2] and len(set(slow_seat.values())) == 2
-    penalised = [(hand, o["seat"]) for hand, o in by_hand(journal, "output")
-                 if o["type"] == "PenaltyApplied" and o["offence"].startswith("overtime")]
-    proposed = [(hand, o["seat"]) for hand, o in by_hand(journal, "output")
-                if o["type"] == "Alert" and o["penalty"]
-                and o["penalty"]["offence"].startswith("overtime")]
+    penalised = [
+        (hand, o["seat"])
+        for hand, o in by_hand(journal, "output")
+        if o["type"] == "PenaltyApplied" and o["offence"].startswith("overtime")
+    ]
+    proposed = [
+        (hand, o["seat"])
+        for hand, o in by_hand(journal, "output")
+        if o["type"] == "Alert" and o["penalty"] and o["penalty"]["offence"].startswith("overtime")
+    ]
     for hand in (1, 2):
         assert (hand, slow_seat[hand]) in penalised
     assert all(seat == slow_seat[hand] for hand, seat in penalised + proposed)
 
 
-@pytest.mark.parametrize("options, named", [
-    (["--faults", "bogus=1"], "bogus"),
-    (["--faults", "drop=2"], "drop=2"),
-    (["--speed", "0"], "--speed"),
-    (["--hands", "0"], "--hands"),
-    (["--profile", "nosuch"], "nosuch"),
-])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (["--faults", "bogus=1"], "bogus"),
+        (["--faults", "drop=2"], "drop=2"),
+        (["--speed", "0"], "--speed"),
+        (["--hands", "0"], "--hands"),
+        (["--profile", "nosuch"], "nosuch"),
+    ],
+)
 def test_bad_command_line_is_refused_with_one_line(capsys, tmp_path, options, named):
     """Issue 4, CLI: a bad option exits 2 with one line naming it, before anything starts
     (no journal is made), and never a traceback."""
@@ -177,7 +205,7 @@ def refused(capsys, tmp_path, options, named) -> str:
     journal = tmp_path / "never.sqlite"
     try:
         status = main(["run", "--port", "0", "--journal", str(journal), *options])
-    except SystemExit as stop:            # argparse refuses the option itself
+    except SystemExit as stop:  # argparse refuses the option itself
         status = stop.code
     out, err = capsys.readouterr()
     assert status == 2
@@ -193,8 +221,9 @@ def test_broken_profile_is_refused_naming_the_key(capsys, tmp_path):
     file, the section and the key."""
     text = (REPO / "config" / "tables" / "sim.toml").read_text()
     broken = tmp_path / "broken.toml"
-    broken.write_text("\n".join(line for line in text.splitlines()
-                                if not line.startswith("claim_window_seconds")))
+    broken.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("claim_window_seconds"))
+    )
     line = refused(capsys, tmp_path, ["--profile", str(broken)], "claim_window_seconds")
     assert "broken.toml" in line and "[table]" in line
 
@@ -215,12 +244,28 @@ def test_ctrl_c_stops_cleanly_and_the_journal_replays(tmp_path):
     the journal's chain verifies and it replays without a mismatch (the last hand unfinished)."""
     journal, errors = tmp_path / "stopped.sqlite", tmp_path / "stderr.txt"
     with errors.open("w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "run", "--speed", "20",
-                                 "--port", "0", "--journal", str(journal)], cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=err, text=True)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "firmware.cli",
+                "run",
+                "--speed",
+                "20",
+                "--port",
+                "0",
+                "--journal",
+                str(journal),
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+        )
     try:
-        assert wait_for_lines(proc, [r"hand 1: ", r"\bdiscards\b"], seconds=60), \
+        assert wait_for_lines(proc, [r"hand 1: ", r"\bdiscards\b"], seconds=60), (
             "no hand 1 and discard within 60 s"
+        )
         proc.send_signal(signal.SIGINT)
         status = proc.wait(timeout=10)
     finally:
@@ -233,7 +278,7 @@ def test_ctrl_c_stops_cleanly_and_the_journal_replays(tmp_path):
         assert j.verify() is None
         result = replay(j)
     assert result.hands >= 1 and result.inputs > 0 and result.mismatches == 0
-    assert not result.played[-1][1].ended        # stopped in the middle of a hand
+    assert not result.played[-1][1].ended  # stopped in the middle of a hand
 
 
 def test_a_restart_goes_on_with_the_session_and_voids_the_unfinished_hand(capsys, tmp_path):
@@ -242,15 +287,19 @@ def test_a_restart_goes_on_with_the_session_and_voids_the_unfinished_hand(capsys
     went back into the machine; the same dealer deals it again under the same number."""
     journal = tmp_path / "session.sqlite"
     first, _ = run_table(capsys, journal, "--hands", "2", "--speed", "200", "--seed", "4")
-    with Journal(journal) as j:                  # a power cut in hand 3: its walls and a roll
+    with Journal(journal) as j:  # a power cut in hand 3: its walls and a roll
         j.hand("wsom2006", 3, build_walls(list(range(136)), 17), 0.0)
         j.input(ev.DiceRolled(1.0, 0, (3, 4)))
-    _, out = run_table(capsys, journal, "--hands", "1", "--speed", "200", "--seed", "5",
-                       summary=False)
+    _, out = run_table(
+        capsys, journal, "--hands", "1", "--speed", "200", "--seed", "5", summary=False
+    )
     assert "hand 3 was not finished when the service stopped: void" in out
-    assert "resumed after hand 2: scores " + " ".join(
-        f"{side} {score:+d}" for side, score in zip("ESWN", first["scores"])) in out
-    assert re.search(r"hand 3: East sits on the W side", out)   # dealer passed twice
+    assert (
+        "resumed after hand 2: scores "
+        + " ".join(f"{side} {score:+d}" for side, score in zip("ESWN", first["scores"]))
+        in out
+    )
+    assert re.search(r"hand 3: East sits on the W side", out)  # dealer passed twice
     voided = [d for kind, d in rows(journal) if kind == "device" and d["type"] == "HandVoided"]
     assert [v["hand_number"] for v in voided] == [3]
     assert replayed(journal).mismatches == 0
@@ -267,8 +316,9 @@ def wait_for_lines(proc, patterns, seconds: float) -> bool:
     """Read the process's stdout (on a thread, so the wait is bounded) until every pattern
     has matched a line (True), or the time is up or the output ends (False)."""
     lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout] + [lines.put("")],
-                     daemon=True).start()
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in proc.stdout] + [lines.put("")], daemon=True
+    ).start()
     wanted = [re.compile(p) for p in patterns]
     deadline = time.monotonic() + seconds
     while wanted and time.monotonic() < deadline:

@@ -10,28 +10,35 @@ from engine.table import WinResult
 def finished(*results, penalties=()):
     """A finished hand as the Table leaves it: its wins, and the penalties its referee
     applied; no kong, no call, no discard."""
-    return SimpleNamespace(ended=True, results=list(results), kongs=[], flower_kongs=[],
-                           discards=[], claims_log=[], hands=[[], [], [], []],
-                           melds=[[], [], [], []],
-                           referee=SimpleNamespace(applied=list(penalties)))
+    return SimpleNamespace(
+        ended=True,
+        results=list(results),
+        kongs=[],
+        flower_kongs=[],
+        discards=[],
+        claims_log=[],
+        hands=[[], [], [], []],
+        melds=[[], [], [], []],
+        referee=SimpleNamespace(applied=list(penalties)),
+    )
 
 
 def penalty(seat, points, paid_to_others):
-    return Penalty(seat, "overtime_discard", "RULES.md x", points, paid_to_others, "", (),
-                   False, 1)
+    return Penalty(seat, "overtime_discard", "RULES.md x", points, paid_to_others, "", (), False, 1)
 
 
 def won(seat, payments, from_seat=None):
-    return WinResult(seat, from_seat, {"payments": payments, "total": max(payments or [0]),
-                                       "patterns": []}, 0)
+    return WinResult(
+        seat, from_seat, {"payments": payments, "total": max(payments or [0]), "patterns": []}, 0
+    )
 
 
 def test_wsom_deal_always_passes(wsom):
     """RULES.md 3.1: no dealer repeat in WSOM, after a dealer win or a draw alike."""
     session = Session(wsom)
-    session.record(finished(won(0, [30, -10, -10, -10])))       # the dealer wins
+    session.record(finished(won(0, [30, -10, -10, -10])))  # the dealer wins
     assert session.dealer == 1 and not session.doubling
-    session.record(finished())                                  # exhaustive draw
+    session.record(finished())  # exhaustive draw
     assert session.dealer == 2
 
 
@@ -49,7 +56,7 @@ def test_score_sheet_keeps_running_totals(wsom):
     """RULES.md 3.8: the referee records every hand; totals run across the sheet."""
     session = Session(wsom)
     session.record(finished(won(2, [-5, -5, 15, -5])))
-    session.record(finished(won(0, [45, -15, -15, -15])))   # player 1 deals and wins
+    session.record(finished(won(0, [45, -15, -15, -15])))  # player 1 deals and wins
     assert [row.totals for row in session.sheet] == [(-5, -5, 15, -5), (-20, 40, 0, -20)]
     assert [row.dealer for row in session.sheet] == [0, 1]
 
@@ -63,12 +70,17 @@ def test_ccm_dealer_repeats_and_doubles_within_the_chips(ccm):
     session.record(finished(won(0, [52, -52, 0, 0], from_seat=1)))
     assert session.dealer == 0 and session.doubling and session.scores == [152, 48, 100, 100]
     row = session.record(finished(won(0, [52, -52, 0, 0], from_seat=1)))
-    assert row.doubled and row.changes == (48, -48, 0, 0)           # 104 due, 48 held
+    assert row.doubled and row.changes == (48, -48, 0, 0)  # 104 due, 48 held
     row = session.record(finished(won(2, [0, 0, 52, -52], from_seat=3)))
     assert row.doubled and row.changes == (0, 0, 100, -100)
     assert row.totals == (200, 0, 200, 0)
-    assert session.games == [{"hands": 3, "ended": "two players have no chips left "
-                              "(RULES.md 4.13)", "chips": [200, 0, 200, 0]}]
+    assert session.games == [
+        {
+            "hands": 3,
+            "ended": "two players have no chips left (RULES.md 4.13)",
+            "chips": [200, 0, 200, 0],
+        }
+    ]
     assert session.scores == [100] * 4 and session.dealer == 0 and not session.doubling
 
 

@@ -3,14 +3,31 @@
 
 import pytest
 
-from drivers.shuffler import (SIDES, FaultCleared, Shuffler, ShufflerFault, ShufflerPins,
-                              ShufflerRefused, ShufflerStep, ShufflerTiming, WallsRaised,
-                              WallsReady)
+from drivers.shuffler import (
+    SIDES,
+    FaultCleared,
+    Shuffler,
+    ShufflerFault,
+    ShufflerPins,
+    ShufflerRefused,
+    ShufflerStep,
+    ShufflerTiming,
+    WallsRaised,
+    WallsReady,
+)
 from drivers.sim.mechanism import SimMechanism
 from drivers.sim.pins import SimulatedGPIO
 
-PINS = ShufflerPins(drop=5, plate=6, lanes=(12, 13, 16, 19), lift=20, centre_closed=21,
-                    counters=(22, 23, 24, 25), heads=(26, 27, 4, 17), lift_top=18)
+PINS = ShufflerPins(
+    drop=5,
+    plate=6,
+    lanes=(12, 13, 16, 19),
+    lift=20,
+    centre_closed=21,
+    counters=(22, 23, 24, 25),
+    heads=(26, 27, 4, 17),
+    lift_top=18,
+)
 MOTORS = (PINS.drop, PINS.plate, *PINS.lanes, PINS.lift)
 DT = 0.05
 
@@ -22,10 +39,11 @@ class Rig:
         self.per_lane, self.tick, self.t = per_lane, 0, 0.0
         self.gpio = SimulatedGPIO()
         self.records, self.stacked = [], []
-        self.shuffler = Shuffler(self.gpio, PINS, timing, per_lane, self.records.append,
-                                 clock=lambda: self.t)
+        self.shuffler = Shuffler(
+            self.gpio, PINS, timing, per_lane, self.records.append, clock=lambda: self.t
+        )
         self.mechanism = SimMechanism(self.gpio, PINS, per_lane, self.on_stacked)
-        self.tile_times = {}          # position -> when it was first stacked
+        self.tile_times = {}  # position -> when it was first stacked
         for name in "AB":
             self.mechanism.load(name, self.tags(name))
 
@@ -74,8 +92,12 @@ def test_a_cycle_builds_four_full_walls_in_a_normal_time(per_lane):
     ready = of(WallsReady, records)
     assert [r.tile_set for r in ready] == ["A"] and ready[0].counts == (per_lane,) * 4
     assert 18 <= ready[0].seconds <= 35
-    assert [s.step for s in of(ShufflerStep, records)] == ["dropping", "shuffling",
-                                                           "stacking", "ready"]
+    assert [s.step for s in of(ShufflerStep, records)] == [
+        "dropping",
+        "shuffling",
+        "stacking",
+        "ready",
+    ]
     positions = sorted(p for p, _ in rig.stacked)
     assert positions == list(range(4 * per_lane))
     assert sorted(tag for _, tag in rig.stacked) == sorted(rig.tags("A"))
@@ -92,9 +114,14 @@ def test_each_step_runs_only_its_own_motor():
     def note(r):
         seen.setdefault(r.shuffler.state, set()).add(tuple(r.motors_on()))
         return r.shuffler.state == "ready"
+
     rig.run(note)
-    assert seen == {"dropping": {(PINS.drop,)}, "shuffling": {(PINS.plate,)},
-                    "stacking": {PINS.lanes}, "ready": {()}}
+    assert seen == {
+        "dropping": {(PINS.drop,)},
+        "shuffling": {(PINS.plate,)},
+        "stacking": {PINS.lanes},
+        "ready": {()},
+    }
 
 
 def test_raising_starts_the_other_sets_cycle_and_the_sets_alternate():
@@ -107,7 +134,7 @@ def test_raising_starts_the_other_sets_cycle_and_the_sets_alternate():
     assert rig.shuffler.set_in_play == "A" and rig.shuffler.state == "dropping"
     records = rig.run_to("ready")
     assert [r.tile_set for r in of(WallsReady, records)] == ["B"]
-    rig.mechanism.load("A", rig.tags("A")[::-1])        # the players push set A in
+    rig.mechanism.load("A", rig.tags("A")[::-1])  # the players push set A in
     rig.shuffler.raise_walls(rig.t)
     records = rig.run_to("ready")
     assert [r.tile_set for r in of(WallsRaised, records)] == ["B"]
@@ -135,13 +162,15 @@ def test_a_jammed_lane_stops_everything_and_names_its_side():
     fault = of(ShufflerFault, records)[0]
     assert (fault.kind, fault.lane, fault.count, fault.step) == ("jam", 1, 10, "stacking")
     assert "South" in fault.message and "South stacking head" in fault.advice
-    last_tile = rig.tile_times[34 + 9]                          # the South lane's tenth
+    last_tile = rig.tile_times[34 + 9]  # the South lane's tenth
     timing = ShufflerTiming()
-    assert fault.t - last_tile <= min(timing.lane_stall,
-                                      rig.mechanism.tile_seconds + timing.head_blocked) + DT
+    assert (
+        fault.t - last_tile
+        <= min(timing.lane_stall, rig.mechanism.tile_seconds + timing.head_blocked) + DT
+    )
     assert rig.motors_on() == [] and rig.shuffler.fault == fault
     assert rig.shuffler.raise_walls(rig.t) is False and not rig.gpio.input(PINS.lift)
-    assert rig.shuffler.retry(rig.t) is False                  # the tile is still stuck
+    assert rig.shuffler.retry(rig.t) is False  # the tile is still stuck
     assert "South" in of(ShufflerRefused, rig.records)[-1].message
     rig.mechanism.clear_jam()
     rig.stacked.clear()
@@ -162,12 +191,13 @@ def test_a_lost_tile_keeps_the_walls_down_until_it_is_back(per_lane):
     rig.shuffler.start(rig.t)
     records = rig.run_to("fault")
     faults = of(ShufflerFault, records)
-    assert [(f.kind, f.lane, f.count, f.expected) for f in faults] == \
-        [("count", 2, per_lane - 1, per_lane)]
+    assert [(f.kind, f.lane, f.count, f.expected) for f in faults] == [
+        ("count", 2, per_lane - 1, per_lane)
+    ]
     assert f"West wall has {per_lane - 1} of {per_lane} tiles" in faults[0].advice
     assert "missing tile" in faults[0].advice and rig.motors_on() == []
     assert rig.shuffler.raise_walls(rig.t) is False
-    rig.shuffler.retry(rig.t)                                   # the tile is still lost
+    rig.shuffler.retry(rig.t)  # the tile is still lost
     records = rig.run_to("fault", "ready")
     assert rig.shuffler.state == "fault" and not of(WallsReady, records)
     rig.mechanism.return_tile()
@@ -223,7 +253,7 @@ def test_walls_the_stacker_did_not_read_are_rejected_and_built_again():
     ready = of(WallsReady, rig.run_to("ready"))[0]
     assert ready.tile_set == "A" and sorted(p for p, _ in rig.stacked) == list(range(136))
     building = started()
-    assert not building.shuffler.reject_walls(0.0, "x", "y")     # nothing ready to reject
+    assert not building.shuffler.reject_walls(0.0, "x", "y")  # nothing ready to reject
 
 
 def test_walls_stuck_on_the_way_up_time_out_and_rise_again_on_retry():
@@ -262,9 +292,12 @@ def test_every_fault_says_what_to_do_and_where(inject):
     """issue 4: the referee is told which side and what to do: advice is never empty, and a
     fault in a lane names its side in the message and the advice."""
     rig = Rig()
-    {"jam": lambda m: m.jam(0, 5), "lose": lambda m: m.lose_tile(1),
-     "foreign": lambda m: m.add_foreign(2, b"ZZZZ"),
-     "drop": lambda m: setattr(m, "drop_seconds", 9.0)}[inject](rig.mechanism)
+    {
+        "jam": lambda m: m.jam(0, 5),
+        "lose": lambda m: m.lose_tile(1),
+        "foreign": lambda m: m.add_foreign(2, b"ZZZZ"),
+        "drop": lambda m: setattr(m, "drop_seconds", 9.0),
+    }[inject](rig.mechanism)
     rig.shuffler.start(rig.t)
     for fault in of(ShufflerFault, rig.run_to("fault")):
         assert fault.advice and fault.message
@@ -284,16 +317,17 @@ def test_a_lane_that_stops_without_a_blocked_head_is_a_jam():
         if pin is not None:
             gpio.drive(pin, level, t)
         shuffler.poll(t)
+
     gpio.drive(PINS.centre_closed, 1)
     shuffler.start(0.0)
     at(1.0, PINS.centre_closed, 0)
     at(2.0, PINS.centre_closed, 1)
     at(8.0)
     assert shuffler.state == "stacking"
-    tick = 160                                      # 8.0 s: stacking began
+    tick = 160  # 8.0 s: stacking began
     while shuffler.state == "stacking":
         tick += 1
-        k, beat = divmod(tick - 162, 6)             # a tile every 0.3 s from 8.1 s
+        k, beat = divmod(tick - 162, 6)  # a tile every 0.3 s from 8.1 s
         for lane in range(4):
             if beat == 0 and 0 <= k < (34 if lane < 3 else 20):
                 at(tick * DT, PINS.counters[lane], 1)
@@ -301,7 +335,7 @@ def test_a_lane_that_stops_without_a_blocked_head_is_a_jam():
         at(tick * DT)
     fault, last_north = shuffler.fault, (162 + 6 * 19) * DT
     assert fault.t == pytest.approx(last_north + 3.0, abs=DT)
-    assert all(n < 34 for n in shuffler.counts[:3])     # the other lanes were still going
+    assert all(n < 34 for n in shuffler.counts[:3])  # the other lanes were still going
     assert (fault.kind, fault.lane, fault.count) == ("jam", 3, 20) and "North" in fault.advice
     assert not any(gpio.input(pin) for pin in MOTORS)
 
@@ -316,14 +350,26 @@ def test_commands_out_of_turn_are_refused_with_a_reason():
     assert all(r.message for r in of(ShufflerRefused, rig.records))
 
 
-@pytest.mark.parametrize("change,problem", [
-    ({"lanes": (1, 2, 3)}, "lanes needs 4 pins"),
-    ({"lift": 21}, "pin 21 is both lift and centre_closed"),
-    ({"plate": -1}, "plate -1 is not a pin number")])
+@pytest.mark.parametrize(
+    "change,problem",
+    [
+        ({"lanes": (1, 2, 3)}, "lanes needs 4 pins"),
+        ({"lift": 21}, "pin 21 is both lift and centre_closed"),
+        ({"plate": -1}, "plate -1 is not a pin number"),
+    ],
+)
 def test_a_wrong_pin_layout_is_refused_by_name(change, problem):
     """A profile mistake is named at start-up, not found at the table."""
-    fields = dict(drop=5, plate=6, lanes=(12, 13, 16, 19), lift=20, centre_closed=21,
-                  counters=[22, 23, 24, 25], heads=(26, 27, 4, 17), lift_top=18)
+    fields = dict(
+        drop=5,
+        plate=6,
+        lanes=(12, 13, 16, 19),
+        lift=20,
+        centre_closed=21,
+        counters=[22, 23, 24, 25],
+        heads=(26, 27, 4, 17),
+        lift_top=18,
+    )
     with pytest.raises(ValueError, match=problem):
         ShufflerPins(**{**fields, **change})
     assert ShufflerPins(**fields).counters == (22, 23, 24, 25)

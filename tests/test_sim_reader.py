@@ -29,7 +29,7 @@ from firmware.profile import sim_tag
 from tests.test_readers import Collected, wait_for
 
 TAGS = [sim_tag("A", tile) for tile in range(144)]
-WALLS = {antenna: TAGS[9 * antenna: 9 * antenna + 9] for antenna in range(16)}
+WALLS = {antenna: TAGS[9 * antenna : 9 * antenna + 9] for antenna in range(16)}
 
 
 @pytest.fixture
@@ -63,8 +63,14 @@ def test_frames_arrive_parsed_and_in_order_none_rejected(tmp_path):
             sim.heartbeat()
             sim.heartbeat()
             sim.error(ERR_ANTICOLLISION, 2)
-            sent = [Inventory(3, tuple(TAGS[:5])), Inventory(4, ()), Stacked(0, TAGS[7]),
-                    Heartbeat(0), Heartbeat(1), ReaderError(ERR_ANTICOLLISION, 2)]
+            sent = [
+                Inventory(3, tuple(TAGS[:5])),
+                Inventory(4, ()),
+                Stacked(0, TAGS[7]),
+                Heartbeat(0),
+                Heartbeat(1),
+                ReaderError(ERR_ANTICOLLISION, 2),
+            ]
             assert wait_for(lambda: len(got.snapshot()) >= len(sent))
         finally:
             reader.close()
@@ -84,8 +90,11 @@ def test_fault_free_sweep_reports_every_tag_on_its_antenna(sim):
         assert wait_for(lambda: len(got.snapshot()) >= 3)
     finally:
         reader.close()
-    assert got.snapshot() == [Inventory(0, tuple(TAGS[:9])), Inventory(1, ()),
-                              Inventory(2, tuple(TAGS[20:29]))]
+    assert got.snapshot() == [
+        Inventory(0, tuple(TAGS[:9])),
+        Inventory(1, ()),
+        Inventory(2, tuple(TAGS[20:29])),
+    ]
     assert sim.injected == {"drop": 0, "ghost": 0}
 
 
@@ -157,8 +166,10 @@ def test_unplug_is_reader_lost_and_replug_is_reader_back_then_frames(sim):
 
         sim.replug()
         assert os.path.exists(sim.link)  # the link resolves to the new pty
-        assert wait_for(lambda: Stacked(0, TAGS[0]) in got.snapshot(),
-                        poke=lambda: reader.opened.is_set() and sim.stacked(0, TAGS[0]))
+        assert wait_for(
+            lambda: Stacked(0, TAGS[0]) in got.snapshot(),
+            poke=lambda: reader.opened.is_set() and sim.stacked(0, TAGS[0]),
+        )
     finally:
         reader.close()
     records = got.snapshot()
@@ -173,8 +184,9 @@ def test_a_host_that_does_not_read_never_blocks_the_simulator(sim):
     """Issue 4: the simulator only queues frames, so a full pty buffer (the host not reading
     yet) never blocks it; once the host reads, frames come in the order sent, none reordered."""
     count = 20000  # 320 kB: far more than a pty buffers
-    sender = threading.Thread(target=lambda: [sim.stacked(i, TAGS[1]) for i in range(count)],
-                              daemon=True)
+    sender = threading.Thread(
+        target=lambda: [sim.stacked(i, TAGS[1]) for i in range(count)], daemon=True
+    )
     sender.start()
     sender.join(10)
     assert not sender.is_alive()

@@ -29,10 +29,10 @@ def test_thousand_hands_keep_every_invariant(ruleset):
         game = play(ruleset, 250, seed)
         assert game.violations == []
         assert game.counts["wins"] + game.counts["draws"] == 250
-        start = game.ruleset.table_rules.start_chips or 0     # CCM: 100 chips each (4.13)
+        start = game.ruleset.table_rules.start_chips or 0  # CCM: 100 chips each (4.13)
         for chips in [game.session.scores] + [g["chips"] for g in game.session.games]:
             assert sum(chips) == 4 * start and (not start or min(chips) >= 0)
-        assert game.counts["alerts"] == 0           # honest players break no rule
+        assert game.counts["alerts"] == 0  # honest players break no rule
 
 
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
@@ -41,8 +41,12 @@ def test_every_mistake_is_caught_and_play_goes_on(ruleset):
     call without the tiles and a false win each get the alert naming their rule; the hand
     goes on to its end."""
     game = play(ruleset, 40, 7, mistakes=0.05)
-    assert set(game.mistakes) == {"draw_out_of_turn", "wrong_count", "claim_without_tiles",
-                                  "false_win"}
+    assert set(game.mistakes) == {
+        "draw_out_of_turn",
+        "wrong_count",
+        "claim_without_tiles",
+        "false_win",
+    }
     assert game.caught == game.mistakes
     assert game.violations == []
     assert game.counts["wins"] + game.counts["draws"] == 40
@@ -57,13 +61,31 @@ def test_simulated_players_win_hands():
 
 def test_same_seed_same_games_through_the_cli():
     """`mjtable simulate --seed S` repeats: two runs print the same summary (but speed)."""
+
     def run():
-        out = subprocess.run([sys.executable, "-m", "firmware.cli", "simulate", "--hands", "6",
-                              "--seed", "11", "--json", "--mistakes", "0.02"], cwd=REPO,
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "firmware.cli",
+                "simulate",
+                "--hands",
+                "6",
+                "--seed",
+                "11",
+                "--json",
+                "--mistakes",
+                "0.02",
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         summary = json.loads(out)
         summary.pop("hands_per_second")
         return summary
+
     first = run()
     assert first == run()
     assert first["hands"] == 6 and first["invariant_violations"] == 0
@@ -80,7 +102,8 @@ def test_slow_seat_wsom():
     assert all(p["points"] % 5 == 0 and p["rule"] == "RULES.md 3.12" for p in game.penalties)
     assert {p["hand"] for p in game.penalties} == {1, 2, 3, 4}
     assert sum(p["points"] for p in game.penalties) == -game.session.sheet[-1].totals[1] + sum(
-        row.changes[1] for row in game.session.sheet)
+        row.changes[1] for row in game.session.sheet
+    )
 
 
 def test_slow_seat_ccm():

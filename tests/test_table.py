@@ -13,10 +13,10 @@ from engine import events as ev
 from engine import tiles
 from engine.table import Table
 from engine.wall import build_walls
-from tests.tablekit import E, N, S, W, Game, of
+from tests.tablekit import E, Game, N, S, W, of
 
-WSOM_DICE = ((3, 4), (2, 3))       # East's 7 counts West, who rolls 5: 12 tail stacks
-CCM_DICE = (3, 4)                  # the seed's example: 7, the opposite wall, 7th stack
+WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5: 12 tail stacks
+CCM_DICE = (3, 4)  # the seed's example: 7, the opposite wall, 7th stack
 
 
 def kind(tile_id: int) -> str:
@@ -44,12 +44,16 @@ def east_discards(game: Game, name: str | None = None) -> None:
 
 # WSOM 2006: break and deal (RULES.md 3.3, 3.4) ---------------------------------------------------
 
-@pytest.mark.parametrize("first, second, opener, stacks", [
-    ((3, 4), (2, 3), W, 12),        # 7: opposite
-    ((1, 1), (6, 6), S, 14),        # 2: right neighbour
-    ((6, 6), (6, 6), N, 24),        # 12: left neighbour, past his 17 stacks
-    ((2, 3), (1, 3), E, 9),         # 5: East himself rolls again
-])
+
+@pytest.mark.parametrize(
+    "first, second, opener, stacks",
+    [
+        ((3, 4), (2, 3), W, 12),  # 7: opposite
+        ((1, 1), (6, 6), S, 14),  # 2: right neighbour
+        ((6, 6), (6, 6), N, 24),  # 12: left neighbour, past his 17 stacks
+        ((2, 3), (1, 3), E, 9),  # 5: East himself rolls again
+    ],
+)
 def test_wsom_two_roll_break(wsom, first, second, opener, stacks):
     """RULES.md 3.3, 3.4: East's roll counts the 開門人, who rolls again; the sum of both rolls
     is the number of tail stacks."""
@@ -99,6 +103,7 @@ def test_wsom_deal_gives_east_14_and_the_others_13(wsom):
 
 # WSOM: turns (RULES.md 3.6) ---------------------------------------------------------------------
 
+
 def test_wsom_east_discards_first(wsom):
     """RULES.md 3.4, 3.6, 3.10: East, holding 14, discards first: East drawing would hold too
     many tiles (大相公), South drawing reaches for the wall out of turn, South discarding
@@ -123,7 +128,7 @@ def test_wsom_draw_out_of_turn_refused_and_play_goes_on(wsom):
         alert = game.refused(ev.TileDrawn, seat)
         assert alert.rule == "RULES.md 3.6" and "out of turn" in alert.message
     wrong = game.table.wall.tile_at(game.table.wall.next_replacement_position)
-    alert = game.refused(ev.TileDrawn, S, tile=wrong)           # the sensors saw the tail
+    alert = game.refused(ev.TileDrawn, S, tile=wrong)  # the sensors saw the tail
     assert alert.rule == "RULES.md 3.4" and alert.needs_ruling
     drew = game.draw(S)
     assert (drew.seat, kind(drew.tile), drew.replacement) == (S, "F", False)
@@ -141,6 +146,7 @@ def test_wsom_discard_of_a_tile_not_held_refused(wsom):
 
 # WSOM: claims and priority (RULES.md 3.7) -------------------------------------------------------
 
+
 def test_wsom_chow_only_from_the_left_and_only_a_run(wsom):
     """RULES.md 3.7: only South (East's right neighbour, whose left player is East) may chow
     East's 3m, and only with tiles that make a run with it."""
@@ -154,8 +160,7 @@ def test_wsom_chow_only_from_the_left_and_only_a_run(wsom):
     game.claim(S, "chow", "2m 4m")
     out = game.close()
     claimed = game.table.discards[-1][1]
-    assert out == [ev.Claimed(game.clock, S, "chow", tuple(sorted(mine + (claimed,))), claimed,
-                              E)]
+    assert out == [ev.Claimed(game.clock, S, "chow", tuple(sorted(mine + (claimed,))), claimed, E)]
     assert game.table.state == "discard" and game.table.turn == S
     assert game.table.rivers[E] == []
 
@@ -180,35 +185,32 @@ def test_wsom_melded_kong_replacement_from_the_tail_a_w11(wsom):
     """RULES.md 3.5, 3.7, A-W11: West holds three 5p and calls kong on East's 5p (big melded
     kong): Claimed and Konged(melded); he must draw the replacement from the tail before
     discarding; the dead wall stays 14 and the live wall shrinks by one."""
-    game = wsom_game(wsom, hands=["5p", "", "5p 5p 5p", ""], draws=["S"],
-                     replacements=["C"])
+    game = wsom_game(wsom, hands=["5p", "", "5p 5p 5p", ""], draws=["S"], replacements=["C"])
     wall = game.table.wall
     game.discard(E, "5p")
     game.claim(W, "kong", "5p 5p 5p")
     live = wall.live_count
     out = game.close()
     assert [type(o) for o in out] == [ev.Claimed, ev.Konged]
-    assert (out[1].seat, out[1].kind, [kind(t) for t in out[1].tiles]) == (W, "melded",
-                                                                          ["5p"] * 4)
-    assert game.refused(ev.TileDiscarded, W, tile=game.table.hands[W][0]).rule == \
-        "RULES.md 3.7"
+    assert (out[1].seat, out[1].kind, [kind(t) for t in out[1].tiles]) == (W, "melded", ["5p"] * 4)
+    assert game.refused(ev.TileDiscarded, W, tile=game.table.hands[W][0]).rule == "RULES.md 3.7"
     drew = game.draw(W)
     assert (drew.seat, drew.replacement, kind(drew.tile)) == (W, True, "C")
     assert wall.live_count == live - 1 and len(wall.dead_wall_tiles) == 14
     game.discard(W, "C")
     game.close()
     assert game.table.turn == N
-    assert kind(game.draw(N).tile) == "S"             # the head is where it was
+    assert kind(game.draw(N).tile) == "S"  # the head is where it was
 
 
 def test_wsom_concealed_kong_on_own_turn_not_right_after_a_pung(wsom):
     """RULES.md 3.7: East konges four 7p from his dealt 14 (Konged concealed, replacement
     from the tail); South may not kong out of turn, nor right after his pung of East's 9s, but
     may on his own next draw."""
-    game = wsom_game(wsom, hands=["7p 7p 7p 7p 9s", "6p 6p 6p 6p 9s 9s N", "", ""],
-                     replacements=["C", "F"])
-    assert game.refused(ev.KongDeclared, S, tiles=game.own(S, "6p 6p 6p 6p")).rule == \
-        "RULES.md 3.6"
+    game = wsom_game(
+        wsom, hands=["7p 7p 7p 7p 9s", "6p 6p 6p 6p 9s 9s N", "", ""], replacements=["C", "F"]
+    )
+    assert game.refused(ev.KongDeclared, S, tiles=game.own(S, "6p 6p 6p 6p")).rule == "RULES.md 3.6"
     out = game.kong(E, "7p 7p 7p 7p")
     assert [(o.seat, o.kind) for o in of(out, ev.Konged)] == [(E, "concealed")]
     assert game.table.melds[E][0].concealed
@@ -230,8 +232,12 @@ def added_kong_game(wsom) -> Game:
     """East discards 6s, South pungs it and later draws the fourth 6s (his 4th draw of the
     hand: West, North, East, then South draw after his pung). West waits on 3s/6s:
     123s 789s 45s EEE SS (Mixed One-Suit, Nine-Tile Straight, Concealed Hand)."""
-    game = wsom_game(wsom, hands=["6s", "6s 6s N", "123s 789s 45s EEE SS", ""],
-                     draws={3: "6s"}, replacements=["C"])
+    game = wsom_game(
+        wsom,
+        hands=["6s", "6s 6s N", "123s 789s 45s EEE SS", ""],
+        draws={3: "6s"},
+        replacements=["C"],
+    )
     game.discard(E, "6s")
     game.claim(S, "pung", "6s 6s")
     game.close()
@@ -292,8 +298,9 @@ def test_wsom_win_beats_pung(wsom):
 def test_wsom_two_win_calls_only_the_nearest_wins_a_w17(wsom):
     """RULES.md 3.7, A-W17 (截和): South discards 9p; East and North both call win: North, the
     nearer in turn order after South (West, North, East), is the only winner."""
-    game = wsom_game(wsom, hands=["123s 456s 789s 111p 9p N", "", "",
-                                  "123m 456m 789m 123p 9p"], draws=["9p"])
+    game = wsom_game(
+        wsom, hands=["123s 456s 789s 111p 9p N", "", "", "123m 456m 789m 123p 9p"], draws=["9p"]
+    )
     east_discards(game, "N")
     game.draw(S)
     game.discard(S, "9p")
@@ -337,20 +344,24 @@ def test_wsom_false_win_no_pattern_refused(wsom):
 
 # WSOM: seabed and riverbed (RULES.md 3.5, A-W10) ------------------------------------------------
 
+
 @pytest.mark.parametrize("ending", ["nobody wins", "West wins"])
 def test_wsom_last_live_tile(wsom, ending):
     """RULES.md 3.5, A-W10: the 69th draw is the seabed, South's: he may not kong with it; his
     discard (the riverbed E) may not be punged, only won on (Final Discard flag); with no win
     the hand is an exhaustive draw."""
-    game = wsom_game(wsom, hands=["", "5p 5p 5p E", "123m 456m 789m 111p E", "E E"],
-                     draws={-1: "5p"})
+    game = wsom_game(
+        wsom, hands=["", "5p 5p 5p E", "123m 456m 789m 111p E", "E E"], draws={-1: "5p"}
+    )
     game.play_through(until=lambda g: g.table.wall.live_count == 0)
     assert game.table.turn == S and kind(game.table.hands[S][-1]) == "5p"
     alert = game.refused(ev.KongDeclared, S, tiles=game.own(S, "5p 5p 5p 5p"))
     assert alert.rule == "RULES.md 3.5"
     game.discard(S, "E")
-    assert game.refused(ev.ClaimDeclared, N, claim="pung",
-                        tiles=game.own(N, "E E")).rule == "RULES.md 3.5"
+    assert (
+        game.refused(ev.ClaimDeclared, N, claim="pung", tiles=game.own(N, "E E")).rule
+        == "RULES.md 3.5"
+    )
     if ending == "West wins":
         game.claim(W, "win")
         won = of(game.close(), ev.Won)
@@ -366,8 +377,12 @@ def test_wsom_kong_on_the_second_to_last_tile_its_replacement_is_the_seabed_a_w1
     """A-W10, A-W11: East draws the 68th tile (one live tile left) and konges: allowed; the
     replacement from the tail is then the last live tile, and a win on it is both Final Draw
     and Win on Kong."""
-    game = wsom_game(wsom, hands=["7s 7s 7s 123m 456m 789m 9p", "", "", ""], draws={67: "7s"},
-                     replacements=["9p"])
+    game = wsom_game(
+        wsom,
+        hands=["7s 7s 7s 123m 456m 789m 9p", "", "", ""],
+        draws={67: "7s"},
+        replacements=["9p"],
+    )
     game.play_through(until=lambda g: g.table.wall.live_count == 1)
     assert game.table.turn == E and kind(game.table.hands[E][-1]) == "7s"
     game.kong(E, "7s 7s 7s 7s")
@@ -378,6 +393,7 @@ def test_wsom_kong_on_the_second_to_last_tile_its_replacement_is_the_seabed_a_w1
 
 
 # WSOM: special wins (RULES.md 1.2 patterns 9.x, 3.8, A-W9) --------------------------------------
+
 
 def test_wsom_heaven_east_wins_on_the_dealt_tiles(wsom):
     """RULES.md 1.2 (pattern 9.4.1), A-W9: East declares a win on his 14 dealt tiles:
@@ -392,8 +408,7 @@ def test_wsom_heaven_east_wins_on_the_dealt_tiles(wsom):
 def test_wsom_heaven_cancelled_by_easts_kong_a_w9(wsom):
     """A-W9: heaven is a win on the dealt 14 with no kong: after konging 7s and winning on the
     replacement East has Win on Kong, not heaven."""
-    game = wsom_game(wsom, hands=["7s 7s 7s 7s 123m 456m 789m 9p", "", "", ""],
-                     replacements=["9p"])
+    game = wsom_game(wsom, hands=["7s 7s 7s 7s 123m 456m 789m 9p", "", "", ""], replacements=["9p"])
     game.kong(E, "7s 7s 7s 7s")
     game.draw(E)
     won = of(game.ok(ev.WinDeclared, E), ev.Won)
@@ -426,8 +441,9 @@ def test_wsom_earth_cancelled_by_easts_kong_a_w9(wsom):
 def test_wsom_self_drawn_win_on_a_kong_replacement(wsom):
     """RULES.md 3.7, 3.8, 1.2 (pattern 9.2): South draws his fourth 7s, konges it and wins on the
     replacement 9p: a self-drawn win flagged kong_replacement (and nothing else)."""
-    game = wsom_game(wsom, hands=["", "7s 7s 7s 123m 456m 789m 9p", "", ""], draws=["7s"],
-                     replacements=["9p"])
+    game = wsom_game(
+        wsom, hands=["", "7s 7s 7s 123m 456m 789m 9p", "", ""], draws=["7s"], replacements=["9p"]
+    )
     east_discards(game)
     game.draw(S)
     game.kong(S, "7s 7s 7s 7s")
@@ -437,6 +453,7 @@ def test_wsom_self_drawn_win_on_a_kong_replacement(wsom):
 
 
 # CCM 2012: dice, deal and flowers (RULES.md 4.4, 4.5) ---------------------------------------------
+
 
 def test_ccm_single_roll_seed_example(ccm):
     """RULES.md 4.4, A-C1: East rolls once; 7 picks the opposite wall and dealing starts at its
@@ -465,7 +482,7 @@ def test_ccm_dealt_flowers_replaced_before_easts_first_discard(ccm):
     assert game.refused(ev.TileDiscarded, E, tile=plain).rule == "RULES.md 4.5"
     out = game.ok(ev.FlowerExposed, E, tile=game.own(E, "1f")[0])
     assert out == [ev.FlowerReplaced(game.clock, E, game.table.flowers[E][0])]
-    game.refused(ev.TileDiscarded, E, tile=plain)           # his replacement first
+    game.refused(ev.TileDiscarded, E, tile=plain)  # his replacement first
     assert kind(game.draw(E).tile) == "C"
     assert game.refused(ev.TileDiscarded, E, tile=plain).rule == "RULES.md 4.5"
     game.ok(ev.FlowerExposed, S, tile=game.own(S, "2f")[0])
@@ -498,8 +515,7 @@ def test_ccm_flower_drawn_later_exposed_and_replaced_never_discarded(ccm):
     alert = game.refused(ev.TileDiscarded, S, tile=flower)
     assert alert.rule == "RULES.md 4.5" and alert.needs_ruling
     assert game.refused(ev.FlowerExposed, W, tile=flower).rule == "RULES.md 4.5"
-    assert game.ok(ev.FlowerExposed, S, tile=flower) == [ev.FlowerReplaced(game.clock, S,
-                                                                           flower)]
+    assert game.ok(ev.FlowerExposed, S, tile=flower) == [ev.FlowerReplaced(game.clock, S, flower)]
     drew = game.draw(S)
     assert (drew.replacement, kind(drew.tile)) == (True, "C")
     game.discard(S, "C")
@@ -527,6 +543,7 @@ def test_ccm_self_drawn_win_declared_on_a_flower_is_refused(ccm):
 
 
 # CCM: claims, several winners, the last tile (RULES.md 4.6, 4.11) -------------------------------
+
 
 def test_ccm_chow_from_the_left_pung_beats_chow(ccm):
     """RULES.md 4.6, A-C5: West may not chow East's 3m; South (on East's right) may, but

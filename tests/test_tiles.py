@@ -17,17 +17,35 @@ def test_compact_form_round_trip():
     """DESIGN.md: `123m 456p 789s EEE CC` is accepted where people type hands."""
     kinds = tiles.parse("123m 456p 789s EEE CC 1f")
     assert [tiles.NAMES[k] for k in kinds] == [
-        "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "C", "C", "1f"]
+        "1m",
+        "2m",
+        "3m",
+        "4p",
+        "5p",
+        "6p",
+        "7s",
+        "8s",
+        "9s",
+        "E",
+        "E",
+        "E",
+        "C",
+        "C",
+        "1f",
+    ]
     assert tiles.format_tiles(kinds) == "123m 456p 789s EEE CC 1f"
     assert tiles.parse("1m2m3m") == tiles.parse("123m")
 
 
-@pytest.mark.parametrize("text,problem", [
-    ("0m", "'0m' is not a tile"),
-    ("9f", "'9f' is not a tile"),
-    ("12x", "cannot read '12x'"),
-    ("123m X", "cannot read 'X'"),
-])
+@pytest.mark.parametrize(
+    "text,problem",
+    [
+        ("0m", "'0m' is not a tile"),
+        ("9f", "'9f' is not a tile"),
+        ("12x", "cannot read '12x'"),
+        ("123m X", "cannot read 'X'"),
+    ],
+)
 def test_bad_tiles_are_named(text, problem):
     """DESIGN.md conventions: bad input gets a clear message naming the problem."""
     with pytest.raises(tiles.TileError, match=problem):
@@ -40,4 +58,5 @@ def test_physical_sets():
     assert len(wsom) == 136 and len(ccm) == 144
     assert all(sum(tiles.kind_of(t) == k for t in wsom) == 4 for k in range(34))
     assert sorted(tiles.NAMES[tiles.kind_of(t)] for t in ccm[136:]) == [
-        f"{n}f" for n in range(1, 9)]
+        f"{n}f" for n in range(1, 9)
+    ]

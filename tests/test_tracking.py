@@ -10,11 +10,26 @@ import re
 import pytest
 
 from engine.tiles import NAMES, kind_of
-from engine.tracking import (DEFAULT_LEGAL, ZONES, Move, Tracker, TrackingAlert, TrackingError,
-                             zone_words)
+from engine.tracking import (
+    DEFAULT_LEGAL,
+    ZONES,
+    Move,
+    Tracker,
+    TrackingAlert,
+    TrackingError,
+    zone_words,
+)
 
-PLACED = {0: "wall_E", 1: "wall_E", 36: "wall_S", 20: "hand_E", 21: "hand_E", 44: "hand_S",
-          60: "river_W", 80: "melds_N"}
+PLACED = {
+    0: "wall_E",
+    1: "wall_E",
+    36: "wall_S",
+    20: "hand_E",
+    21: "hand_E",
+    44: "hand_S",
+    60: "river_W",
+    80: "melds_N",
+}
 
 
 def cycle(tracker, truth, n, drop=(), ghosts=None, unknown=None):
@@ -59,7 +74,8 @@ def test_a_draw_is_a_move_once_the_hand_has_seen_it_confirm_times(confirm):
         assert tracker.where(0) == "wall_E"
     out = cycle(tracker, truth, 3 + confirm - 1)
     assert [(m.tile, m.source, m.target, m.flagged) for m in moves(out)] == [
-        (0, "wall_E", "hand_S", False)]
+        (0, "wall_E", "hand_S", False)
+    ]
     assert tracker.where(0) == "hand_S" and tracker.moves == 1
     assert run(tracker, truth, 10, 20) == []
 
@@ -97,7 +113,8 @@ def test_a_discard_whose_new_reads_drop_once_still_lands_once():
     assert moves(out) == []
     out += run(tracker, truth, 5, 20)
     assert [(m.tile, m.source, m.target, m.flagged) for m in moves(out)] == [
-        (20, "hand_E", "river_E", False)]
+        (20, "hand_E", "river_E", False)
+    ]
     assert alerts(out) == []
 
 
@@ -114,15 +131,18 @@ def test_a_draw_and_discard_between_two_reads_is_a_flagged_jump():
     assert tracker.where(1) == "river_S" and tracker.flagged == 1
 
 
-@pytest.mark.parametrize("tile,target,flagged", [
-    (36, "hand_W", False),      # the wall deals to any seat
-    (20, "river_E", False),     # a discard into one's own river
-    (20, "river_S", True),      # ... never into another's
-    (60, "melds_E", False),     # a claimed discard goes to the claimer's melds
-    (80, "hand_N", False),      # an exposure taken back
-    (80, "hand_E", True),       # ... by its owner only
-    (60, "river_N", True),      # river -> river never
-])
+@pytest.mark.parametrize(
+    "tile,target,flagged",
+    [
+        (36, "hand_W", False),  # the wall deals to any seat
+        (20, "river_E", False),  # a discard into one's own river
+        (20, "river_S", True),  # ... never into another's
+        (60, "melds_E", False),  # a claimed discard goes to the claimer's melds
+        (80, "hand_N", False),  # an exposure taken back
+        (80, "hand_E", True),  # ... by its owner only
+        (60, "river_N", True),  # river -> river never
+    ],
+)
 def test_default_legal_steps_follow_the_seats(tile, target, flagged):
     """Issue 4: wall -> any hand; hand_X -> river_X, melds_X; river -> any melds;
     melds_X -> hand_X; anything else is flagged."""
@@ -217,10 +237,13 @@ def test_a_foreign_tag_alerts_once_and_again_after_it_leaves_and_returns():
     assert run(tracker, truth, 4, 6) == [] and tracker.transient_sightings == 1
     out = run(tracker, truth, 6, 20, unknown={"hand_S": {tag}})
     (foreign,) = out
-    assert (foreign.kind, foreign.zone, foreign.tag, foreign.tile) == ("foreign", "hand_S", tag,
-                                                                       None)
-    assert foreign.message == ("a tile not of this table's sets is on South's hand rack: "
-                               "remove it")
+    assert (foreign.kind, foreign.zone, foreign.tag, foreign.tile) == (
+        "foreign",
+        "hand_S",
+        tag,
+        None,
+    )
+    assert foreign.message == ("a tile not of this table's sets is on South's hand rack: remove it")
     assert run(tracker, truth, 20, 23) == []
     assert len(run(tracker, truth, 23, 30, unknown={"hand_S": {tag}})) == 1
 
@@ -244,7 +267,9 @@ def test_after_the_reader_is_back_the_moves_made_meanwhile_are_inferred():
     tracker.resume(5.0)
     out = run(tracker, truth, 20, 25)
     assert [(m.tile, m.source, m.target, m.flagged) for m in moves(out)] == [
-        (0, "wall_E", "hand_E", False), (1, "wall_E", "river_N", True)]
+        (0, "wall_E", "hand_E", False),
+        (1, "wall_E", "river_N", True),
+    ]
     assert [a.kind for a in alerts(out)] == ["jump"]
 
 
@@ -252,17 +277,17 @@ def _tile_named(message, tile):
     return re.search(rf"(?<![\w']){re.escape(NAMES[kind_of(tile)])}(?![\w'])", message)
 
 
-@pytest.mark.parametrize("tile", [5, 4 * 27, 4 * 31 + 2, 137])    # 2m, E, C, 2f
+@pytest.mark.parametrize("tile", [5, 4 * 27, 4 * 31 + 2, 137])  # 2m, E, C, 2f
 def test_messages_never_name_a_tile_on_a_hand_rack_or_a_wall(tile):
     """Issue 4: alerts are shown on the public display; a tile in a concealed zone (hand, wall)
     is only in the `tile` field. In a river the same alerts name it."""
     hidden = {tile: "hand_S", 100: "wall_W"}
     tracker = Tracker(missing_after=4)
     tracker.place(hidden)
-    out = run(tracker, hidden, 0, 8, ghosts={"river_E": {tile}})      # two places
+    out = run(tracker, hidden, 0, 8, ghosts={"river_E": {tile}})  # two places
     out += run(tracker, hidden, 8, 16, ghosts={"hand_N": {tile - 1}})  # not in play
-    out += run(tracker, {100: "wall_W"}, 16, 30)                       # missing
-    out += run(tracker, {100: "river_W"}, 30, 36)                      # jump from a wall
+    out += run(tracker, {100: "wall_W"}, 16, 30)  # missing
+    out += run(tracker, {100: "river_W"}, 30, 36)  # jump from a wall
     assert {a.kind for a in alerts(out)} == {"two_places", "unexpected_tile", "missing", "jump"}
     for alert in alerts(out):
         assert not _tile_named(alert.message, alert.tile), alert
@@ -275,18 +300,25 @@ def test_messages_never_name_a_tile_on_a_hand_rack_or_a_wall(tile):
 def test_zones_in_words():
     """Issue 4: messages name zones in words."""
     assert [zone_words(z) for z in ("wall_S", "hand_E", "river_W", "melds_N")] == [
-        "the South wall", "East's hand rack", "West's river", "North's melds"]
+        "the South wall",
+        "East's hand rack",
+        "West's river",
+        "North's melds",
+    ]
 
 
-@pytest.mark.parametrize("call,problem", [
-    (lambda tr: tr.sweep(0.0, "river_X", set()), "unknown zone 'river_X'"),
-    (lambda tr: tr.sweep(0.0, "river_E", {"5m"}), "tile ids are ints, got '5m'"),
-    (lambda tr: tr.sweep(0.0, "river_E", set(), {"abc"}), "unknown tags are bytes"),
-    (lambda tr: tr.sweep(0.0, "river_E", 7), "must be sets"),
-    (lambda tr: tr.place({999: "wall_E"}), "999 is not a physical tile id"),
-    (lambda tr: Tracker(confirm=0), "confirm must be a whole number"),
-    (lambda tr: Tracker(legal={("wall", "river")}), "legal step"),
-])
+@pytest.mark.parametrize(
+    "call,problem",
+    [
+        (lambda tr: tr.sweep(0.0, "river_X", set()), "unknown zone 'river_X'"),
+        (lambda tr: tr.sweep(0.0, "river_E", {"5m"}), "tile ids are ints, got '5m'"),
+        (lambda tr: tr.sweep(0.0, "river_E", set(), {"abc"}), "unknown tags are bytes"),
+        (lambda tr: tr.sweep(0.0, "river_E", 7), "must be sets"),
+        (lambda tr: tr.place({999: "wall_E"}), "999 is not a physical tile id"),
+        (lambda tr: Tracker(confirm=0), "confirm must be a whole number"),
+        (lambda tr: Tracker(legal={("wall", "river")}), "legal step"),
+    ],
+)
 def test_bad_input_gets_a_clear_message(call, problem):
     """common rules: bad input never crashes, it gets a message naming the problem."""
     tracker = Tracker()
@@ -310,8 +342,12 @@ NEIGHBOURS = {zone: [z for z in ZONES if z != zone and z[-1] == zone[-1]] for zo
 def legal_targets(zone):
     kind, seat = zone.split("_")
     others = [s for s in "ESWN" if s != seat]
-    return {"wall": [f"hand_{s}" for s in "ESWN"], "hand": [f"river_{seat}", f"melds_{seat}"],
-            "river": [f"melds_{s}" for s in others], "melds": [f"hand_{seat}"]}[kind]
+    return {
+        "wall": [f"hand_{s}" for s in "ESWN"],
+        "hand": [f"river_{seat}", f"melds_{seat}"],
+        "river": [f"melds_{s}" for s in others],
+        "melds": [f"hand_{seat}"],
+    }[kind]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -328,24 +364,29 @@ def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
     for hand in range(4):
         truth = {tile: f"wall_{'ESWN'[tile // 36]}" for tile in range(144)}
         tracker.place(truth)
-        pending = {tile: [] for tile in truth}       # true moves not yet reported
+        pending = {tile: [] for tile in truth}  # true moves not yet reported
         last_moved = {tile: -4 for tile in truth}
         covered = set()
         for n in range(200):
             moving_at = [i for i in range(16) if n < 190 and rng.random() < 6 / 64]
             for i, zone in enumerate(ZONES):
                 if i in moving_at:
-                    ready = [tile for tile in truth if n - last_moved[tile] >= 4
-                             and (not truth[tile].startswith("melds") or rng.random() < .05)]
+                    ready = [
+                        tile
+                        for tile in truth
+                        if n - last_moved[tile] >= 4
+                        and (not truth[tile].startswith("melds") or rng.random() < 0.05)
+                    ]
                     tile = rng.choice(ready)
                     target = rng.choice(legal_targets(truth[tile]))
                     pending[tile].append((truth[tile], target))
                     truth[tile], last_moved[tile] = target, n
                     true_moves += 1
-                seen = {tile for tile, home in truth.items()
-                        if home == zone and rng.random() >= .05}
+                seen = {
+                    tile for tile, home in truth.items() if home == zone and rng.random() >= 0.05
+                }
                 near = [tile for tile, home in truth.items() if home in NEIGHBOURS[zone]]
-                if near and rng.random() < .01:
+                if near and rng.random() < 0.01:
                     seen.add(rng.choice(near))
                 for result in tracker.sweep(hand * 100 + n * 0.25 + i / 64, zone, seen):
                     out.append(result)

@@ -27,6 +27,7 @@ def ccm_wall(brk: Break) -> Wall:
 
 # RULES.md 3.3: counting dice -------------------------------------------------------------------
 
+
 def test_dice_seat_every_total_from_east_rules_3_3():
     """RULES.md 3.3: 5, 9 roller; 2, 6, 10 right; 3, 7, 11 opposite; 4, 8, 12 left."""
     expected = {2: S, 3: W, 4: N, 5: E, 6: S, 7: W, 8: N, 9: E, 10: S, 11: W, 12: N}
@@ -53,6 +54,7 @@ def test_dice_seat_rejects_unknown_roller():
 
 # RULES.md 3.4: WSOM two-roll break --------------------------------------------------------------
 
+
 def test_wsom_break_opener_and_count_for_every_roll_pair_rules_3_4():
     """RULES.md 3.4: the dealer's roll picks the 開門人; the two rolls' sum is the count."""
     opener_from_east = {2: S, 3: W, 4: N, 5: E, 6: S, 7: W, 8: N, 9: E, 10: S, 11: W, 12: N}
@@ -63,19 +65,36 @@ def test_wsom_break_opener_and_count_for_every_roll_pair_rules_3_4():
             assert wsom_break(first, second) == Break(opener_from_east[first], first + second)
             assert wsom_break(first, second, dealer=W).seat == opener_from_west[first]
             sums.add(wsom_break(first, second).stacks)
-    assert sums == set(range(4, 25))        # two rolls of two dice: 4..24 (RULES.md says 2-24)
+    assert sums == set(range(4, 25))  # two rolls of two dice: 4..24 (RULES.md says 2-24)
 
 
 # count: (wall of the head, head stack number in that wall, head top tile, tail-end top tile)
 # East breaks; 18 and beyond continue into North's wall (East's left neighbour), stack 18 = its
 # rightmost. Counts 2 and 3 cannot be rolled but are covered as RULES.md states 2..24.
 WSOM_BREAKS_EAST = {
-    2: (E, 3, 4, 2), 3: (E, 4, 6, 4), 4: (E, 5, 8, 6), 5: (E, 6, 10, 8), 6: (E, 7, 12, 10),
-    7: (E, 8, 14, 12), 8: (E, 9, 16, 14), 9: (E, 10, 18, 16), 10: (E, 11, 20, 18),
-    11: (E, 12, 22, 20), 12: (E, 13, 24, 22), 13: (E, 14, 26, 24), 14: (E, 15, 28, 26),
-    15: (E, 16, 30, 28), 16: (E, 17, 32, 30), 17: (N, 1, 102, 32), 18: (N, 2, 104, 102),
-    19: (N, 3, 106, 104), 20: (N, 4, 108, 106), 21: (N, 5, 110, 108), 22: (N, 6, 112, 110),
-    23: (N, 7, 114, 112), 24: (N, 8, 116, 114),
+    2: (E, 3, 4, 2),
+    3: (E, 4, 6, 4),
+    4: (E, 5, 8, 6),
+    5: (E, 6, 10, 8),
+    6: (E, 7, 12, 10),
+    7: (E, 8, 14, 12),
+    8: (E, 9, 16, 14),
+    9: (E, 10, 18, 16),
+    10: (E, 11, 20, 18),
+    11: (E, 12, 22, 20),
+    12: (E, 13, 24, 22),
+    13: (E, 14, 26, 24),
+    14: (E, 15, 28, 26),
+    15: (E, 16, 30, 28),
+    16: (E, 17, 32, 30),
+    17: (N, 1, 102, 32),
+    18: (N, 2, 104, 102),
+    19: (N, 3, 106, 104),
+    20: (N, 4, 108, 106),
+    21: (N, 5, 110, 108),
+    22: (N, 6, 112, 110),
+    23: (N, 7, 114, 112),
+    24: (N, 8, 116, 114),
 }
 
 
@@ -87,7 +106,7 @@ def test_wsom_break_head_and_tail_for_every_count_rules_3_4(count):
     wall = wsom_wall(Break(E, count))
     seat, place = wall.next_draw_position
     assert (seat, place // 2 + 1, place % 2) == (head_seat, head_stack, 0)
-    assert [wall.draw(), wall.draw()] == [head_top, head_top + 1]      # top, then bottom
+    assert [wall.draw(), wall.draw()] == [head_top, head_top + 1]  # top, then bottom
     assert wall.draw_replacement() == tail_top
 
 
@@ -113,9 +132,17 @@ def test_wsom_break_rejects_impossible_rolls(rolls):
 
 # total: (break, head top tile) on the 18-stack CCM layout; the head is stack number `total`.
 TABLE_BREAKS_EAST = {
-    2: (Break(S, 1), 38), 3: (Break(W, 2), 76), 4: (Break(N, 3), 114), 5: (Break(E, 4), 8),
-    6: (Break(S, 5), 46), 7: (Break(W, 6), 84), 8: (Break(N, 7), 122), 9: (Break(E, 8), 16),
-    10: (Break(S, 9), 54), 11: (Break(W, 10), 92), 12: (Break(N, 11), 130),
+    2: (Break(S, 1), 38),
+    3: (Break(W, 2), 76),
+    4: (Break(N, 3), 114),
+    5: (Break(E, 4), 8),
+    6: (Break(S, 5), 46),
+    7: (Break(W, 6), 84),
+    8: (Break(N, 7), 122),
+    9: (Break(E, 8), 16),
+    10: (Break(S, 9), 54),
+    11: (Break(W, 10), 92),
+    12: (Break(N, 11), 130),
 }
 
 
@@ -130,7 +157,7 @@ def test_table_break_every_total_rules_4_4_a_c1(total):
 def test_table_break_seed_example_and_offset_rules_4_4_a_c1():
     """Seed 004: 7 -> the opposite player's wall, 7th stack; A-C1: the offset is configurable."""
     wall = ccm_wall(table_break(7))
-    assert wall.next_draw_position == (W, 12)           # West's 7th stack, top tile
+    assert wall.next_draw_position == (W, 12)  # West's 7th stack, top tile
     assert wall.draw() == 84
     assert table_break(7, start_offset=1) == Break(W, 7)
     assert ccm_wall(table_break(7, start_offset=1)).draw() == 86
@@ -138,6 +165,7 @@ def test_table_break_seed_example_and_offset_rules_4_4_a_c1():
 
 
 # RULES.md 3.4, 4.4, A-C2: the deal -------------------------------------------------------------
+
 
 def test_wsom_deal_exact_tiles_and_jump_rules_3_4_a_c2():
     """RULES.md 3.4: 3 x 4 tiles each from East in turn order, then the jump: East the 1st and
@@ -152,7 +180,7 @@ def test_wsom_deal_exact_tiles_and_jump_rules_3_4_a_c2():
         [20, 21, 22, 23, 104, 105, 106, 107, 120, 121, 122, 123, 127],
     ]
     standing = wall.remaining()
-    assert standing[N][26] is None and standing[N][27] == 129   # the jump left 129 standing
+    assert standing[N][26] is None and standing[N][27] == 129  # the jump left 129 standing
     assert wall.live_count == 136 - 14 - 53 == 69
     assert wall.draw() == 129
 
@@ -190,6 +218,7 @@ def test_deal_only_before_any_tile_is_taken():
 
 
 # Draw order, replacements, dead wall, seabed (RULES.md 3.4, 3.5, A-W10, A-W11, 4.5) --------------
+
 
 def test_draws_run_clockwise_across_a_wall_boundary_rules_3_4():
     """RULES.md 3.4: drawing goes clockwise: East's left end (30..33) then North's right end."""
@@ -295,14 +324,18 @@ def test_remaining_shows_what_still_stands():
 
 # Tile conservation -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("tiles, stacks, dead, seed", [(136, 17, 14, 2006), (144, 18, 0, 2012)])
 def test_every_tile_is_in_exactly_one_place_at_every_step(tiles, stacks, dead, seed):
     """RULES.md 3.4-3.5, 4.4-4.5: hands + taken tiles + standing wall = the whole set, always."""
     rng = random.Random(seed)
     order = list(range(tiles))
     rng.shuffle(order)
-    brk = (wsom_break(rng.randint(2, 12), rng.randint(2, 12)) if dead
-           else table_break(rng.randint(2, 12)))
+    brk = (
+        wsom_break(rng.randint(2, 12), rng.randint(2, 12))
+        if dead
+        else table_break(rng.randint(2, 12))
+    )
     wall = Wall(build_walls(order, stacks), brk, dead)
 
     def check(taken):
@@ -325,17 +358,21 @@ def test_every_tile_is_in_exactly_one_place_at_every_step(tiles, stacks, dead, s
 
 # Validation ------------------------------------------------------------------------------------
 
+
 def good_walls():
     return build_walls(list(range(136)), 17)
 
 
-@pytest.mark.parametrize("walls, message", [
-    (good_walls()[:3], "four walls"),
-    ([w[:-2] if seat == 1 else w for seat, w in enumerate(good_walls())], "same"),
-    ([w[:-1] for w in good_walls()], "even"),
-    ([[], [], [], []], "non-zero"),
-    ([w if seat != 2 else [0] + w[1:] for seat, w in enumerate(good_walls())], "appears twice"),
-])
+@pytest.mark.parametrize(
+    "walls, message",
+    [
+        (good_walls()[:3], "four walls"),
+        ([w[:-2] if seat == 1 else w for seat, w in enumerate(good_walls())], "same"),
+        ([w[:-1] for w in good_walls()], "even"),
+        ([[], [], [], []], "non-zero"),
+        ([w if seat != 2 else [0] + w[1:] for seat, w in enumerate(good_walls())], "appears twice"),
+    ],
+)
 def test_malformed_walls_are_refused_with_the_reason(walls, message):
     with pytest.raises(ValueError, match=message):
         Wall(walls, Break(E, 4), dead_wall=14)

@@ -8,9 +8,11 @@ import pytest
 from engine.scoring import win_from_json
 from tests.conftest import SHARED
 
-EXAMPLES = [json.loads(line) for line in
-            (SHARED / "rules" / "wsom_examples.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+EXAMPLES = [
+    json.loads(line)
+    for line in (SHARED / "rules" / "wsom_examples.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e["id"] for e in EXAMPLES])

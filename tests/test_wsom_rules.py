@@ -13,7 +13,7 @@ from engine.tiles import tile
 from tests.conftest import REPO
 
 CONFIG = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
-SEVENTY = "123m 123m 456p 456p 9s"          # 1.1 + 1.2 + 5.1.2 = 70 on 9s
+SEVENTY = "123m 123m 456p 456p 9s"  # 1.1 + 1.2 + 5.1.2 = 70 on 9s
 
 
 def with_config(change) -> object:
@@ -78,8 +78,7 @@ def test_exemption_reaching_the_winner_means_nobody():
 
 def test_exemption_window_starts_at_winners_last_discard():
     """RULES.md 1.3: a discard before the winner's most recent discard does not count."""
-    discards = [d(1, "5p"), d(2, "1m"), d(3, "3s"), d(0, "9m"), d(1, "2m"), d(2, "8s"),
-                d(3, "5p")]
+    discards = [d(1, "5p"), d(2, "1m"), d(3, "3s"), d(0, "9m"), d(1, "2m"), d(2, "8s"), d(3, "5p")]
     assert responsible_seat(discards, winner=2) == 3
     assert responsible_seat(discards[:3] + [d(3, "5p")], winner=0) == 1
 
@@ -94,8 +93,9 @@ def test_exemption_on_robbed_kong():
     """A-W5 (seed 000: robbing a kong is a discard win by the konger): the exemption applies
     by default; with the option off the konger always pays."""
     discards = [d(0, "1m"), d(1, "5p"), d(2, "5p")]
-    assert responsible_seat(discards, winner=0, robbed_kong=True,
-                            exemption_on_robbed_kong=True) == 1
+    assert (
+        responsible_seat(discards, winner=0, robbed_kong=True, exemption_on_robbed_kong=True) == 1
+    )
     assert responsible_seat(discards, winner=0, robbed_kong=True) == 2
     assert CONFIG["options"]["exemption_on_robbed_kong"] is True
 
@@ -156,8 +156,15 @@ def test_not_a_winning_shape(wsom):
     assert not score.legal and score.total is None and score.payments is None
 
 
-@pytest.mark.parametrize("flag,self_drawn", [("final_draw", False), ("kong_replacement", False),
-                                             ("final_discard", True), ("robbing_kong", True)])
+@pytest.mark.parametrize(
+    "flag,self_drawn",
+    [
+        ("final_draw", False),
+        ("kong_replacement", False),
+        ("final_discard", True),
+        ("robbing_kong", True),
+    ],
+)
 def test_incidental_flag_needs_its_way_of_winning(wsom, flag, self_drawn):
     """RULES.md 1.2 9.x: Final Draw and Win on Kong are self-draws; Final Discard and Robbing
     a Kong are wins on another's tile."""
@@ -174,16 +181,19 @@ def test_heaven_is_easts_and_earth_is_not(wsom):
 
 
 # The config file: a broken file is refused, naming the entry.
-@pytest.mark.parametrize("change,message", [
-    (lambda c: c["scoring"].pop("limit"), "missing entry scoring.limit"),
-    (lambda c: c["options"].update(colour="red"), "unknown entry options.colour"),
-    (lambda c: c["scoring"].update(limit="320"), "scoring.limit = '320': expected a whole"),
-    (lambda c: c["patterns"]["4.1"].update(points=True), "patterns.4.1.points"),
-    (lambda c: c["patterns"].pop("10.2"), "missing entry patterns.10.2"),
-    (lambda c: c["patterns"]["1.1"].update(points=0), "patterns.1.1.points = 0"),
-    (lambda c: c["options"].update(break_mode="dice"), "options.break_mode = 'dice'"),
-    (lambda c: c["ruleset"].update(engine="mcr"), "[ruleset] engine = 'mcr'"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda c: c["scoring"].pop("limit"), "missing entry scoring.limit"),
+        (lambda c: c["options"].update(colour="red"), "unknown entry options.colour"),
+        (lambda c: c["scoring"].update(limit="320"), "scoring.limit = '320': expected a whole"),
+        (lambda c: c["patterns"]["4.1"].update(points=True), "patterns.4.1.points"),
+        (lambda c: c["patterns"].pop("10.2"), "missing entry patterns.10.2"),
+        (lambda c: c["patterns"]["1.1"].update(points=0), "patterns.1.1.points = 0"),
+        (lambda c: c["options"].update(break_mode="dice"), "options.break_mode = 'dice'"),
+        (lambda c: c["ruleset"].update(engine="mcr"), "[ruleset] engine = 'mcr'"),
+    ],
+)
 def test_broken_config_is_refused_naming_the_entry(change, message):
     """DESIGN.md: a broken config gets a clear message, never a crash."""
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace(".", r"\.")):

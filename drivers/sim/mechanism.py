@@ -15,27 +15,31 @@ class SimMechanism:
     """Create it after the Shuffler has set its pins up; call `step(t)` often."""
 
     def __init__(self, gpio, pins, tiles_per_lane: int, on_stacked):
-        self.gpio, self.pins, self.per_lane, self.on_stacked = gpio, pins, tiles_per_lane, \
-            on_stacked
+        self.gpio, self.pins, self.per_lane, self.on_stacked = (
+            gpio,
+            pins,
+            tiles_per_lane,
+            on_stacked,
+        )
         self.drop_seconds, self.tile_seconds, self.raise_seconds = 2.0, 0.3, 2.0
-        self._tiles: dict[str, list[bytes]] = {}   # each set inside, in the order it stacks
-        self._bin: list[str] = []                  # sets in the bin, the next to stack first
-        self._below: str | None = None             # the set stacked (or stacking) below
+        self._tiles: dict[str, list[bytes]] = {}  # each set inside, in the order it stacks
+        self._bin: list[str] = []  # sets in the bin, the next to stack first
+        self._below: str | None = None  # the set stacked (or stacking) below
         self._lanes: list[list[bytes]] = [[] for _ in range(4)]
         self._stacked = [0] * 4
         self._next_tile: list[float | None] = [None] * 4
-        self._opened_at: float | None = None       # the drop motor started then
-        self._lift_at: float | None = None         # the lift motor started then
-        self._seen = len(gpio.writes)              # output writes already looked at
+        self._opened_at: float | None = None  # the drop motor started then
+        self._lift_at: float | None = None  # the lift motor started then
+        self._seen = len(gpio.writes)  # output writes already looked at
         self._now = 0.0
-        self._jam: tuple[int, int] | None = None   # (lane, after so many tiles), next cycle
-        self._jam_at: dict[int, int] = {}          # this cycle's
-        self._blocked: set[int] = set()            # heads with a stuck tile
+        self._jam: tuple[int, int] | None = None  # (lane, after so many tiles), next cycle
+        self._jam_at: dict[int, int] = {}  # this cycle's
+        self._blocked: set[int] = set()  # heads with a stuck tile
         self._lose: int | None = None
         self._lost: list[tuple[str, bytes]] = []
         self._add: tuple[int, bytes] | None = None
         self._foreign: list[tuple[str, bytes]] = []
-        gpio.drive(pins.centre_closed, HIGH)       # the centre is closed at power-up
+        gpio.drive(pins.centre_closed, HIGH)  # the centre is closed at power-up
 
     # -- what the simulated table and the technician do -----------------------------------
 
@@ -45,8 +49,10 @@ class SimMechanism:
         if not all(isinstance(tag, bytes) for tag in tags):
             raise ValueError(f"set {tile_set}: tags must be bytes")
         if tile_set == self._below:
-            raise ValueError(f"set {tile_set} is stacked below the table: it cannot be "
-                             "loaded before it is raised or dumped")
+            raise ValueError(
+                f"set {tile_set} is stacked below the table: it cannot be "
+                "loaded before it is raised or dumped"
+            )
         self._tiles[tile_set] = tags
         if tile_set not in self._bin:
             self._bin.append(tile_set)
@@ -89,16 +95,19 @@ class SimMechanism:
     def step(self, t: float) -> None:
         pins, out = self.pins, self.gpio.input
         self._now = t
-        writes, self._seen = self.gpio.writes[self._seen:], len(self.gpio.writes)
-        started = {pin for pin, level in writes if level}    # motors switched on since
+        writes, self._seen = self.gpio.writes[self._seen :], len(self.gpio.writes)
+        started = {pin for pin, level in writes if level}  # motors switched on since
         if pins.drop in started:
-            if self._below is not None:            # walls not raised: dumped into the bin
+            if self._below is not None:  # walls not raised: dumped into the bin
                 self._bin.insert(0, self._below)
                 self._below = None
             self.gpio.drive(pins.centre_closed, LOW, t)
             self._opened_at = t
-        if self._opened_at is not None and out(pins.drop) and \
-                t - self._opened_at >= self.drop_seconds:
+        if (
+            self._opened_at is not None
+            and out(pins.drop)
+            and t - self._opened_at >= self.drop_seconds
+        ):
             self.gpio.drive(pins.centre_closed, HIGH, t)
             self._opened_at = None
         if started & set(pins.lanes) and self._below is None and self._bin:
@@ -107,8 +116,7 @@ class SimMechanism:
             self._run_lane(lane, t)
         if pins.lift in started:
             self._lift_at = t
-        if self._lift_at is not None and out(pins.lift) and \
-                t - self._lift_at >= self.raise_seconds:
+        if self._lift_at is not None and out(pins.lift) and t - self._lift_at >= self.raise_seconds:
             self._lift_at, self._below = None, None  # the walls are up: the set is in play
             self.gpio.drive(pins.lift_top, HIGH, t)
         elif not out(pins.lift) and out(pins.lift_top):
@@ -119,8 +127,8 @@ class SimMechanism:
         cycle's faults."""
         tile_set = self._below = self._bin.pop(0)
         order, n = self._tiles[tile_set], self.per_lane
-        lanes = [order[lane * n:(lane + 1) * n] for lane in range(4)]
-        lanes[3] += order[4 * n:]
+        lanes = [order[lane * n : (lane + 1) * n] for lane in range(4)]
+        lanes[3] += order[4 * n :]
         if self._lose is not None and lanes[self._lose]:
             self._lost.append((tile_set, lanes[self._lose].pop()))
         if self._add is not None:
@@ -137,8 +145,11 @@ class SimMechanism:
             return
         if self._next_tile[lane] is None:
             self._next_tile[lane] = t + self.tile_seconds
-        while (lane not in self._blocked and self._next_tile[lane] <= t
-               and self._stacked[lane] < len(self._lanes[lane])):
+        while (
+            lane not in self._blocked
+            and self._next_tile[lane] <= t
+            and self._stacked[lane] < len(self._lanes[lane])
+        ):
             k = self._stacked[lane]
             if self._jam_at.get(lane) == k:
                 self._blocked.add(lane)

@@ -28,13 +28,17 @@ class SimulatedGPIO:
     def setmode(self, mode: int) -> None:
         self.mode = mode
 
-    def setup(self, pin: int, direction: int, pull_up_down: int = PUD_OFF,
-              initial: int = LOW) -> None:
+    def setup(
+        self, pin: int, direction: int, pull_up_down: int = PUD_OFF, initial: int = LOW
+    ) -> None:
         if self.mode is None:
             raise RuntimeError("call setmode(BCM) before setup")
         self.modes[pin] = direction
-        self.levels[pin] = HIGH if (direction == IN and pull_up_down == PUD_UP) else \
-            (initial if direction == OUT else LOW)
+        self.levels[pin] = (
+            HIGH
+            if (direction == IN and pull_up_down == PUD_UP)
+            else (initial if direction == OUT else LOW)
+        )
 
     def output(self, pin: int, level: int) -> None:
         if self.modes.get(pin) != OUT:
@@ -68,7 +72,7 @@ class SimulatedGPIO:
             return False
         edge, callback, bounce = self._detect[pin]
         rising = self.levels[pin] == HIGH
-        if edge == RISING and not rising or edge == FALLING and rising:
+        if (edge == RISING and not rising) or (edge == FALLING and rising):
             return False
         last = self._last_edge.get(pin)
         if last is not None and t - last < bounce:

@@ -16,9 +16,12 @@ from engine.hand import KONG, PUNG
 
 MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count")
 # The offence the referee must name for each mistake (RULES.md 3.6/3.10/3.11, 4.15).
-EXPECTED_OFFENCE = {"draw_out_of_turn": {"early_draw"}, "claim_without_tiles": {"empty_call"},
-                    "false_win": {"false_win", "incomplete_win", "intentional_false_win"},
-                    "wrong_count": {"wrong_count_high"}}
+EXPECTED_OFFENCE = {
+    "draw_out_of_turn": {"early_draw"},
+    "claim_without_tiles": {"empty_call"},
+    "false_win": {"false_win", "incomplete_win", "intentional_false_win"},
+    "wrong_count": {"wrong_count_high"},
+}
 
 
 @cache
@@ -35,7 +38,7 @@ def _group_shapes(key: tuple[int, ...], runs: bool) -> frozenset[tuple[int, int,
             c[i] -= 1
         return _group_shapes(tuple(c), runs)
 
-    found = set(rest(first))                                     # an isolated tile
+    found = set(rest(first))  # an isolated tile
     if key[first] >= 3:
         found |= {(m + 1, t, p) for m, t, p in rest(first, first, first)}
     if key[first] >= 2:
@@ -54,8 +57,11 @@ def _group_shapes(key: tuple[int, ...], runs: bool) -> frozenset[tuple[int, int,
 
 def _pareto(shapes) -> frozenset:
     """Drop the readings another reading beats on sets, partial sets and pair alike."""
-    return frozenset(s for s in shapes if not any(
-        o != s and o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] for o in shapes))
+    return frozenset(
+        s
+        for s in shapes
+        if not any(o != s and o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] for o in shapes)
+    )
 
 
 def shanten(kinds: list[int], melds: int) -> int:
@@ -70,11 +76,11 @@ def _shanten(kinds: tuple[int, ...], melds: int) -> int:
     for k in kinds:
         if k < tiles.KINDS:
             c[k] += 1
-    groups = [_group_shapes(tuple(c[s:s + 9]), True) for s in (0, 9, 18) if any(c[s:s + 9])]
+    groups = [_group_shapes(tuple(c[s : s + 9]), True) for s in (0, 9, 18) if any(c[s : s + 9])]
     honours = c[27:34]
     pungs, pairs = sum(n >= 3 for n in honours), honours.count(2)
     groups.append({(pungs, pairs, 0), (pungs, pairs - 1, 1)} if pairs else {(pungs, 0, 0)})
-    best_partials = {(melds, 0): 0}          # (sets, pair) -> most partial sets
+    best_partials = {(melds, 0): 0}  # (sets, pair) -> most partial sets
     for group in groups:
         merged = {}
         for (m1, p1), t1 in best_partials.items():
@@ -120,8 +126,11 @@ class SimPlayer:
         flowers = [x for x in hand if tiles.is_flower(tiles.kind_of(x))]
         if flowers:
             return ev.FlowerExposed(t, self.seat, flowers[0])
-        if self._may_win(table) and table.last_draw != "claim" and table.would_win(
-                self.seat, None, hand[-1]):
+        if (
+            self._may_win(table)
+            and table.last_draw != "claim"
+            and table.would_win(self.seat, None, hand[-1])
+        ):
             return ev.WinDeclared(t, self.seat)
         kong = self._kong(table)
         if kong:
@@ -132,9 +141,11 @@ class SimPlayer:
         return not table.referee.no_win[self.seat]
 
     def _kong(self, table):
-        if table.referee.no_calls[self.seat] or table.last_draw == "claim" or (
-                table.wall.live_count == 0
-                                          and not table.rules.kong_after_last_tile):
+        if (
+            table.referee.no_calls[self.seat]
+            or table.last_draw == "claim"
+            or (table.wall.live_count == 0 and not table.rules.kong_after_last_tile)
+        ):
             return None
         hand = table.hands[self.seat]
         by_kind = {}
@@ -163,7 +174,7 @@ class SimPlayer:
         kinds = [tiles.kind_of(x) for x in hand]
         melds = len(table.melds[self.seat])
         lonely = {k: _isolation(k, _without(kinds, k)) for k in set(kinds)}
-        if max(lonely.values()) >= 1:   # a tile in no set or partial set: losing it costs nothing
+        if max(lonely.values()) >= 1:  # a tile in no set or partial set: losing it costs nothing
             top = max(lonely.values())
             kind = self.rng.choice(sorted(k for k, v in lonely.items() if v == top))
             return next(x for x in reversed(hand) if tiles.kind_of(x) == kind)
@@ -182,17 +193,27 @@ class SimPlayer:
         """A call on the latest discard (or a tile added to a kong), or None to let it go."""
         if robbing:
             konger, tile = table.added_kong
-            return ev.ClaimDeclared(t, self.seat, "win") if self._may_win(table) and \
-                table.would_win(self.seat, konger, tile, True) else None
+            return (
+                ev.ClaimDeclared(t, self.seat, "win")
+                if self._may_win(table) and table.would_win(self.seat, konger, tile, True)
+                else None
+            )
         discarder, tile = table.discards[-1]
         kinds = self._kinds(table)
         melds = len(table.melds[self.seat])
         now = shanten(kinds, melds)
-        chipless = table.chips is not None and table.rules.block_win_from_chipless and \
-            table.chips[discarder] <= 0
-        if now <= 0 and self._may_win(table) and not chipless and not \
-                table.referee.bars_discard_win(self.seat, table.hands[self.seat], tile) and \
-                table.would_win(self.seat, discarder, tile):
+        chipless = (
+            table.chips is not None
+            and table.rules.block_win_from_chipless
+            and table.chips[discarder] <= 0
+        )
+        if (
+            now <= 0
+            and self._may_win(table)
+            and not chipless
+            and not table.referee.bars_discard_win(self.seat, table.hands[self.seat], tile)
+            and table.would_win(self.seat, discarder, tile)
+        ):
             return ev.ClaimDeclared(t, self.seat, "win")
         if table.wall.live_count == 0 or table.referee.no_calls[self.seat]:
             return None
@@ -217,9 +238,12 @@ class SimPlayer:
         hand = [x for x in table.hands[self.seat] if x not in marked]
         for low in (kind - 2, kind - 1, kind):
             run = [k for k in (low, low + 1, low + 2) if k != kind]
-            if low < 0 or tiles.suit(low) != tiles.suit(kind) or tiles.suit(low + 2) != \
-                    tiles.suit(kind) or not all(any(tiles.kind_of(x) == k for x in hand)
-                                                for k in run):
+            if (
+                low < 0
+                or tiles.suit(low) != tiles.suit(kind)
+                or tiles.suit(low + 2) != tiles.suit(kind)
+                or not all(any(tiles.kind_of(x) == k for x in hand) for k in run)
+            ):
                 continue
             rest = list(kinds)
             for k in run:
@@ -243,8 +267,11 @@ def _best_after_discard(kinds: list[int], melds: int) -> int:
 def _isolation(kind: int, others: list[int]) -> int:
     """How lonely a tile is beside the `others` in hand: 1 and more for a tile with no copy
     and no neighbour within two (honours and terminals lonelier), below 1 with company."""
-    near = sum(1 for k in others if k == kind or (k < 27 and kind < 27 and k // 9 == kind // 9
-                                                   and abs(k - kind) <= 2))
+    near = sum(
+        1
+        for k in others
+        if k == kind or (k < 27 and kind < 27 and k // 9 == kind // 9 and abs(k - kind) <= 2)
+    )
     return (3 if kind >= 27 else 2 if kind % 9 in (0, 8) else 1) - 3 * near
 
 

@@ -43,7 +43,7 @@ class SimReader:
         self.discarded = 0
         self.last_sweep: tuple[Inventory, ...] = ()
         self._seq = 0
-        self.heartbeat_seq = 0        # the latest heartbeat sent
+        self.heartbeat_seq = 0  # the latest heartbeat sent
         self._pty = threading.Lock()  # the writer holds it while it writes; unplug waits
         self._master: int | None = None
         self._slave: int | None = None
@@ -51,8 +51,9 @@ class SimReader:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self.link.parent.mkdir(parents=True, exist_ok=True)
         self.replug()
-        self._writer = threading.Thread(target=self._write_frames, daemon=True,
-                                        name=f"sim reader {self.link.name}")
+        self._writer = threading.Thread(
+            target=self._write_frames, daemon=True, name=f"sim reader {self.link.name}"
+        )
         self._writer.start()
 
     # the frames of drivers/README.md
@@ -71,8 +72,9 @@ class SimReader:
     def error(self, code: int, antenna: int = NO_ANTENNA) -> None:
         self._send(encode_error(code, antenna))
 
-    def sweep(self, antennas: dict[int, list[bytes]], rng, drop: float = 0.0,
-              ghost: float = 0.0) -> dict[str, int]:
+    def sweep(
+        self, antennas: dict[int, list[bytes]], rng, drop: float = 0.0, ghost: float = 0.0
+    ) -> dict[str, int]:
         """One inventory per antenna, in antenna order, even when empty, as a multiplexed
         reader sends every sweep. `antennas` holds the tags truly on each antenna; each read
         is lost with probability `drop`, and each frame gains, with probability `ghost`, one
@@ -83,8 +85,13 @@ class SimReader:
             seen = [tag for tag in antennas[antenna] if rng.random() >= drop]
             faults["drop"] += len(antennas[antenna]) - len(seen)
             if rng.random() < ghost:
-                near = [tag for other in sorted(antennas) if other != antenna
-                        for tag in antennas[other] if tag not in seen]
+                near = [
+                    tag
+                    for other in sorted(antennas)
+                    if other != antenna
+                    for tag in antennas[other]
+                    if tag not in seen
+                ]
                 if near:
                     seen.append(rng.choice(near))
                     faults["ghost"] += 1
@@ -126,7 +133,7 @@ class SimReader:
         self._queue.put(None)
         self._writer.join()
 
-    def __enter__(self) -> "SimReader":
+    def __enter__(self) -> SimReader:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -156,6 +163,6 @@ class SimReader:
                     _, room, _ = select.select([], [self._master], [], WRITE_WAIT)
                     if room:
                         try:
-                            pending = pending[os.write(self._master, pending):]
+                            pending = pending[os.write(self._master, pending) :]
                         except BlockingIOError:
                             pass

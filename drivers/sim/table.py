@@ -15,8 +15,8 @@ a slow player.
 
 import copy
 import random
-from typing import Protocol
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from drivers.sim.mechanism import SimMechanism
 from drivers.sim.players import SimPlayer
@@ -27,14 +27,15 @@ from engine.wall import dice_seat
 
 SIDES = "ESWN"
 ZONES = [f"{kind}_{side}" for kind in ("wall", "hand", "river", "melds") for side in SIDES]
-PACE = 1.2                      # seconds between two moves at the table: a brisk human pace
-CALL_DELAY = 0.8                # a caller lays out his tiles this long after the discard
+PACE = 1.2  # seconds between two moves at the table: a brisk human pace
+CALL_DELAY = 0.8  # a caller lays out his tiles this long after the discard
 
 
 @dataclass
 class Faults:
     """What to break, from `--faults drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,
     slow=S`: rates per read for drop and ghost, how many times for the others, a side for slow."""
+
     drop: float = 0.0
     ghost: float = 0.0
     jam: int = 0
@@ -75,9 +76,22 @@ class SimClock:
 class SimTable:
     """The table's physical world. `tags` maps (set, tile id) -> tag for both sets."""
 
-    def __init__(self, ruleset, tags: dict[tuple[str, int], bytes], gpio, pins, zone_reader,
-                 stacker_reader, antennas: dict[int, str], panel: Panel, seed: int,
-                 faults: Faults, sweep_seconds: float, claim_window: float, clock: SimClock):
+    def __init__(
+        self,
+        ruleset,
+        tags: dict[tuple[str, int], bytes],
+        gpio,
+        pins,
+        zone_reader,
+        stacker_reader,
+        antennas: dict[int, str],
+        panel: Panel,
+        seed: int,
+        faults: Faults,
+        sweep_seconds: float,
+        claim_window: float,
+        clock: SimClock,
+    ):
         self.clock = clock
         self.ruleset, self.tags, self.panel, self.faults = ruleset, tags, panel, faults
         self.tile_of = {tag: tile for (_, tile), tag in tags.items()}
@@ -90,14 +104,15 @@ class SimTable:
         self.session = Session(ruleset)
         flowers = ruleset.table_rules.flowers
         self.per_lane = len(tiles.physical_set(flowers)) // 4
-        self.sets = {name: [tags[(name, t)] for t in tiles.physical_set(flowers)]
-                     for name in ("A", "B")}
+        self.sets = {
+            name: [tags[(name, t)] for t in tiles.physical_set(flowers)] for name in ("A", "B")
+        }
         self.zones: dict[str, list[bytes]] = {zone: [] for zone in ZONES}
         self.stacked: dict[int, bytes] = {}
         self.mechanism = SimMechanism(gpio, pins, self.per_lane, self._stacked)
         self.pins, self.gpio = pins, gpio
         self.next_sweep = self.next_heartbeat = 0.0
-        self.true_moves: list[tuple[int, float, int, str, str]] = []   # hand, t, tile, from, to
+        self.true_moves: list[tuple[int, float, int, str, str]] = []  # hand, t, tile, from, to
         self.hands_lifted = 0
         self.truth = None
         self.dealer_side = 0
@@ -124,16 +139,17 @@ class SimTable:
         for n, script in enumerate(self._scripts):
             while self.t >= self._wake[n]:
                 self._wake[n] = self.t + next(script)
-        if self.t >= self.next_heartbeat:       # the stacker says it is alive when idle
+        if self.t >= self.next_heartbeat:  # the stacker says it is alive when idle
             self.next_heartbeat = self.t + 0.5
             self.stacker_reader.heartbeat()
         if self.t >= self.next_sweep:
             self.next_sweep = self.t + self.sweep_seconds
             seen = {antenna: list(self.zones[zone]) for antenna, zone in self.antennas.items()}
-            for name, n in self.zone_reader.sweep(seen, self.read_rng, self.faults.drop,
-                                                   self.faults.ghost).items():
+            for name, n in self.zone_reader.sweep(
+                seen, self.read_rng, self.faults.drop, self.faults.ghost
+            ).items():
                 self.faults.injected[name] = self.faults.injected.get(name, 0) + n
-            self.zone_reader.heartbeat()        # marks the sweep's end for flow control
+            self.zone_reader.heartbeat()  # marks the sweep's end for flow control
 
     # -- the machine ---------------------------------------------------------------------
 
@@ -148,10 +164,13 @@ class SimTable:
         and the other set, pushed into the centre, goes round the machine."""
         for lane in range(4):
             self.zones[f"wall_{SIDES[lane]}"] = [
-                self.stacked[p] for p in range(lane * self.per_lane, (lane + 1) * self.per_lane)
-                if p in self.stacked]
-        self.lanes = [[self.tile_of[tag] for tag in self.zones[f"wall_{SIDES[lane]}"]]
-                      for lane in range(4)]
+                self.stacked[p]
+                for p in range(lane * self.per_lane, (lane + 1) * self.per_lane)
+                if p in self.stacked
+            ]
+        self.lanes = [
+            [self.tile_of[tag] for tag in self.zones[f"wall_{SIDES[lane]}"]] for lane in range(4)
+        ]
         self.in_play = "B" if self.in_play == "A" else "A"
         self._load_bin("B" if self.in_play == "A" else "A")
 
@@ -175,7 +194,7 @@ class SimTable:
         self.cycle_faults = [None] + ["jam"] * f.jam + ["lost"] * f.lost
         self.play_faults = ["foreign"] * f.foreign + ["unplug"] * f.unplug
         self.repair = None
-        self.in_play = "B"              # so that the first set raised is A
+        self.in_play = "B"  # so that the first set raised is A
 
     # -- the players ---------------------------------------------------------------------
 
@@ -186,7 +205,7 @@ class SimTable:
             yield from self._raise_walls()
             yield from self._hand()
             yield 2.0
-            for zone in ZONES:              # the players push the tiles into the centre
+            for zone in ZONES:  # the players push the tiles into the centre
                 self.zones[zone] = []
 
     def _technician(self):
@@ -209,7 +228,7 @@ class SimTable:
         waited = 0.0
         while True:
             if self.panel.walls_ready():
-                self.session = copy.deepcopy(self.panel.session())   # the scoreboard
+                self.session = copy.deepcopy(self.panel.session())  # the scoreboard
                 lifted = self.hands_lifted
                 self.panel.press(self.session.player_at(0), "dice")
                 for _ in range(20):
@@ -239,10 +258,11 @@ class SimTable:
             self.panel.dice(self.side(roller), values)
             self.apply(ev.DiceRolled(self.t, roller, values, "physical"))
             yield PACE
-        for start in range(0, 16, 4):               # blocks of four, then the last tiles
+        for start in range(0, 16, 4):  # blocks of four, then the last tiles
             for seat in range(4):
-                block = truth.hands[seat][start:start + 4] if start < 12 else \
-                    truth.hands[seat][12:]
+                block = (
+                    truth.hands[seat][start : start + 4] if start < 12 else truth.hands[seat][12:]
+                )
                 self.move(block, f"hand_{SIDES[self.side(seat)]}")
                 yield 0.6
         turns = 0
@@ -266,7 +286,7 @@ class SimTable:
             source = next(z for z, held in self.zones.items() if tag in held)
             self.zones[source].remove(tag)
             self.zones[target].append(tag)
-            if not self.truth.ended:      # afterwards the tiles only go back to the machine
+            if not self.truth.ended:  # afterwards the tiles only go back to the machine
                 self.true_moves.append((self.session.hand_number, self.t, tile, source, target))
 
     def _step(self, truth):
@@ -276,8 +296,11 @@ class SimTable:
             yield from self._draw(turn)
         elif state == "discard":
             owing = next((s for s in range(4) if truth.owes[s]), None)
-            waiting = None if truth.discards else next(
-                (s for s in range(4) if s != turn and self._flowers(s)), None)
+            waiting = (
+                None
+                if truth.discards
+                else next((s for s in range(4) if s != turn and self._flowers(s)), None)
+            )
             if owing is not None:
                 yield from self._draw(owing)
             elif waiting is not None and not self._flowers(turn):
@@ -298,9 +321,11 @@ class SimTable:
         yield PACE
 
     def _expose(self, seat, tile_ids):
-        event = ev.FlowerExposed(self.t, seat, tile_ids[0]) if len(tile_ids) == 1 and \
-            tiles.is_flower(tiles.kind_of(tile_ids[0])) else ev.KongDeclared(self.t, seat,
-                                                                              tuple(tile_ids))
+        event = (
+            ev.FlowerExposed(self.t, seat, tile_ids[0])
+            if len(tile_ids) == 1 and tiles.is_flower(tiles.kind_of(tile_ids[0]))
+            else ev.KongDeclared(self.t, seat, tuple(tile_ids))
+        )
         self.move(tile_ids, f"melds_{SIDES[self.side(seat)]}")
         self.apply(event)
         yield PACE
@@ -355,7 +380,7 @@ class SimTable:
         granted = next((o for o in out if isinstance(o, ev.Claimed)), None)
         for call in callers:
             if call.claim != "win" and (granted is None or granted.seat != call.seat):
-                self.move(call.tiles, f"hand_{SIDES[self.side(call.seat)]}")   # taken back
+                self.move(call.tiles, f"hand_{SIDES[self.side(call.seat)]}")  # taken back
         if granted:
             yield 0.5
             self.move([granted.claimed_tile], f"melds_{SIDES[self.side(granted.seat)]}")

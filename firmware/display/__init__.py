@@ -15,6 +15,7 @@ class ActionRefused(Exception):
 
 class DisplaySource(Protocol):
     """What the display needs from the service that runs the table."""
+
     table_name: str
 
     def snapshot(self, referee: bool) -> dict:

@@ -26,7 +26,7 @@ from firmware.display.auth import OK, THROTTLED, RefereeAuth
 STATIC = Path(__file__).parent / "static"
 COOKIE = "mjtable_referee"
 PING_SECONDS = 15.0
-RECONNECT_MS = 2000           # how soon a page's EventSource retries after the table restarts
+RECONNECT_MS = 2000  # how soon a page's EventSource retries after the table restarts
 TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
 
 
@@ -38,7 +38,7 @@ def _text(value) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-FIELDS = {    # what each field must be, and how a wrong one is named
+FIELDS = {  # what each field must be, and how a wrong one is named
     "alert": (_count, "an alert id (a whole number)"),
     "fault": (_count, "a fault id (a whole number)"),
     "apply": (lambda v: isinstance(v, bool), "true (apply the penalty) or false (waive it)"),
@@ -47,7 +47,7 @@ FIELDS = {    # what each field must be, and how a wrong one is named
     "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
     "referee": (_text, "the referee's name"),
 }
-ACTIONS = {   # action -> its fields; ack takes exactly one of its two
+ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
     "rule": ("alert", "apply"),
     "pause": (),
@@ -66,8 +66,10 @@ def body_problem(action: str, body) -> tuple[str, str] | None:
     allowed = ACTIONS[action]
     for name in body:
         if name not in allowed:
-            return name, f"{action} takes no field {name!r} (it takes: " \
-                f"{', '.join(allowed) or 'nothing'})"
+            return (
+                name,
+                f"{action} takes no field {name!r} (it takes: {', '.join(allowed) or 'nothing'})",
+            )
     if action == "ack":
         if len(body) != 1:
             return "alert", "ack names exactly one of 'alert' or 'fault'"
@@ -88,7 +90,7 @@ def _error(status: int, message: str, **extra) -> JSONResponse:
 
 def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
     auth = RefereeAuth(referee_pin)
-    streams: set[asyncio.Event] = set()       # one per open stream, set when the server stops
+    streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
 
     def refused_credentials(request: Request) -> JSONResponse | None:
         """None when the request is the referee's: his session cookie, or his PIN as a
@@ -97,8 +99,11 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
             return None
         scheme, _, pin = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not pin:
-            return JSONResponse({"error": "the referee's PIN is needed: log in"},
-                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            return JSONResponse(
+                {"error": "the referee's PIN is needed: log in"},
+                status_code=401,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
         return _pin_refusal(auth.check_pin(pin, time.monotonic()))
 
     async def page(request: Request) -> FileResponse:
@@ -114,7 +119,7 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
         body = await _json(request)
         pin = body.get("pin") if isinstance(body, dict) else None
         if not isinstance(pin, str) or not pin:
-            return _error(422, "log in with {\"pin\": \"...\"}", field="pin")
+            return _error(422, 'log in with {"pin": "..."}', field="pin")
         refusal = _pin_refusal(auth.check_pin(pin, time.monotonic()))
         if refusal:
             return refusal
@@ -151,18 +156,20 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
         except ActionRefused as refused:
             return _error(409, str(refused))
 
-    app = Starlette(routes=[
-        Route("/", page),
-        Route("/table", page),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        Route("/api/state", public_state),
-        Route("/api/stream", public_stream),
-        Route("/api/referee/login", login, methods=["POST"]),
-        Route("/api/referee/logout", logout, methods=["POST"]),
-        Route("/api/referee/state", referee_state),
-        Route("/api/referee/stream", referee_stream),
-        Route("/api/referee/{action}", action, methods=["POST"]),
-    ])
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/table", page),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Route("/api/state", public_state),
+            Route("/api/stream", public_stream),
+            Route("/api/referee/login", login, methods=["POST"]),
+            Route("/api/referee/logout", logout, methods=["POST"]),
+            Route("/api/referee/state", referee_state),
+            Route("/api/referee/stream", referee_stream),
+            Route("/api/referee/{action}", action, methods=["POST"]),
+        ]
+    )
     app.state.streams = streams
     return app
 
@@ -183,29 +190,34 @@ async def _json(request: Request):
         return None
 
 
-def _event_stream(source: DisplaySource, referee: bool,
-                  streams: set[asyncio.Event]) -> StreamingResponse:
+def _event_stream(
+    source: DisplaySource, referee: bool, streams: set[asyncio.Event]
+) -> StreamingResponse:
     """The current document first (a page that connects or reconnects is whole at once), then
     each update with its seq as the event id, and a comment line as a ping when idle."""
+
     async def updates():
         stop = asyncio.Event()
         streams.add(stop)
         queue = source.subscribe(referee)
         try:
             yield f"retry: {RECONNECT_MS}\n" + _data(
-                {"seq": None, "state": source.snapshot(referee), "events": []})
+                {"seq": None, "state": source.snapshot(referee), "events": []}
+            )
             while True:
                 update = await _next(queue, stop)
                 if stop.is_set():
                     return
-                yield ": ping\n\n" if update is None else \
-                    f"id: {update['seq']}\n" + _data(update)
+                yield ": ping\n\n" if update is None else f"id: {update['seq']}\n" + _data(update)
         finally:
             source.unsubscribe(queue)
             streams.discard(stop)
 
-    return StreamingResponse(updates(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        updates(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 def _data(update: dict) -> str:
@@ -217,8 +229,9 @@ async def _next(queue: asyncio.Queue, stop: asyncio.Event) -> dict | None:
     get = asyncio.ensure_future(queue.get())
     halt = asyncio.ensure_future(stop.wait())
     try:
-        done, _ = await asyncio.wait((get, halt), timeout=PING_SECONDS,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            (get, halt), timeout=PING_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
     finally:
         get.cancel()
         halt.cancel()
@@ -231,8 +244,16 @@ class DisplayServer(uvicorn.Server):
     §8 #23). The graceful timeout stays as a second guard."""
 
     def __init__(self, app: Starlette, host: str, port: int):
-        super().__init__(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                        timeout_graceful_shutdown=2, lifespan="off"))
+        super().__init__(
+            uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                log_level="warning",
+                timeout_graceful_shutdown=2,
+                lifespan="off",
+            )
+        )
         self.display = app
 
     async def shutdown(self, sockets=None) -> None:

@@ -21,7 +21,7 @@ class RefereeAuth:
         if not isinstance(pin, str) or not pin.strip():
             raise ValueError("the referee PIN must be a non-empty text")
         self._pin = pin.encode()
-        self._wrong: deque[float] = deque()       # times of the recent wrong PINs
+        self._wrong: deque[float] = deque()  # times of the recent wrong PINs
         self._sessions: set[str] = set()
 
     def check_pin(self, pin: str, t: float) -> int:

@@ -28,18 +28,19 @@ SHUFFLER_FIELDS = ("state", "set_in_play", "set_ready", "counts", "fault")
 @dataclass
 class TableView:
     """What the service knows of its table at one moment (table time `now`)."""
+
     table_name: str
     session: Session
-    table: Table | None                  # None between hands
+    table: Table | None  # None between hands
     now: float
-    alerts: list[dict] = field(default_factory=list)   # id, t, seat, rule, message,
+    alerts: list[dict] = field(default_factory=list)  # id, t, seat, rule, message,
     #                            needs_ruling, penalty, state (open/applied/waived/acknowledged)
-    faults: list[dict] = field(default_factory=list)   # id, t, device, kind, message, advice,
+    faults: list[dict] = field(default_factory=list)  # id, t, device, kind, message, advice,
     #                                                    cleared
-    log: list[dict] = field(default_factory=list)      # recent events' to_json(), newest last
-    shuffler: dict = field(default_factory=dict)       # state, set_in_play, set_ready, counts,
+    log: list[dict] = field(default_factory=list)  # recent events' to_json(), newest last
+    shuffler: dict = field(default_factory=dict)  # state, set_in_play, set_ready, counts,
     #                                                    fault
-    dice: dict | None = None             # {"dice": [3, 4], "source": "electronic",
+    dice: dict | None = None  # {"dice": [3, 4], "source": "electronic",
     #                                       "break": {"seat": "W", "stacks": 12}}
 
 
@@ -54,14 +55,15 @@ def table_state(view: TableView, referee: bool) -> dict:
         "ruleset_title": session.ruleset.title,
         "t": view.now,
         "hand_number": session.hand_number,
-        "round_wind": SEATS[session.passes // 4 % 4],     # four deals passed make a round
+        "round_wind": SEATS[session.passes // 4 % 4],  # four deals passed make a round
         "dealer": session.dealer,
         "state": table.state if table is not None else "between_hands",
         "turn": SEATS[table.turn] if table is not None and not table.ended else None,
         "clocks_paused": table is not None and table.clocks.paused_at is not None,
         "dice": view.dice,
-        "wall": None if wall is None else {"live": wall.live_count,
-                                           "dead": len(wall.dead_wall_tiles)},
+        "wall": None
+        if wall is None
+        else {"live": wall.live_count, "dead": len(wall.dead_wall_tiles)},
         "seats": [_seat(view, seat, referee) for seat in range(4)],
         "last_hand": session.sheet[-1].to_json() if session.sheet else None,
         "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
@@ -79,9 +81,19 @@ def tile_json(tile_id: int) -> dict:
 def _seat(view: TableView, seat: int, referee: bool) -> dict:
     session, table = view.session, view.table
     player = session.player_at(seat)
-    out = {"seat": SEATS[seat], "player": player, "score": session.scores[player],
-           "penalty_points": 0, "river": [], "melds": [], "flowers": [], "penalty_tiles": [],
-           "hand_count": 0, "clock_turn": None, "clock_hand": None}
+    out = {
+        "seat": SEATS[seat],
+        "player": player,
+        "score": session.scores[player],
+        "penalty_points": 0,
+        "river": [],
+        "melds": [],
+        "flowers": [],
+        "penalty_tiles": [],
+        "hand_count": 0,
+        "clock_turn": None,
+        "clock_hand": None,
+    }
     if table is not None:
         out["penalty_points"] = _penalty_points(table, seat)
         held = table.referee.penalty_tiles[seat]
@@ -90,7 +102,8 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
             melds=[_meld(meld, referee) for meld in table.melds[seat]],
             flowers=[tile_json(t) for t in table.flowers[seat]],
             penalty_tiles=[dict(tile_json(t), state=state) for t, state in held.items()],
-            hand_count=len(table.hands[seat]))
+            hand_count=len(table.hands[seat]),
+        )
         out["clock_turn"], out["clock_hand"] = _clocks(table, seat, view.now)
     if referee:
         hand = table.hands[seat] if table is not None else []
@@ -112,10 +125,13 @@ def _penalty_points(table, seat: int) -> int:
 
 def _meld(meld, referee: bool) -> dict:
     hidden = meld.concealed and not referee
-    return {"kind": meld.kind, "concealed": meld.concealed,
-            "tiles": [BACK] * len(meld.tiles) if hidden else [tile_json(t) for t in meld.tiles],
-            "claimed": None if meld.claimed is None else tile_json(meld.claimed),
-            "from": None if meld.from_seat is None else SEATS[meld.from_seat]}
+    return {
+        "kind": meld.kind,
+        "concealed": meld.concealed,
+        "tiles": [BACK] * len(meld.tiles) if hidden else [tile_json(t) for t in meld.tiles],
+        "claimed": None if meld.claimed is None else tile_json(meld.claimed),
+        "from": None if meld.from_seat is None else SEATS[meld.from_seat],
+    }
 
 
 def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:
@@ -126,12 +142,20 @@ def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:
     left = clocks.snapshot(now)[seat]
     running = left["running"] and not table.ended
     free = max(0.0, clocks.free_until - now)
-    turn = {"remaining": _finite(left["turn_left"]), "limit": _finite(clocks.turn_limit(seat)),
-            "running": running, "free": free}
+    turn = {
+        "remaining": _finite(left["turn_left"]),
+        "limit": _finite(clocks.turn_limit(seat)),
+        "running": running,
+        "free": free,
+    }
     if clocks.timing.hand_limit is None:
         return turn, None
-    return turn, {"remaining": left["hand_left"], "limit": clocks.timing.hand_limit,
-                  "running": running, "free": free}
+    return turn, {
+        "remaining": left["hand_left"],
+        "limit": clocks.timing.hand_limit,
+        "running": running,
+        "free": free,
+    }
 
 
 def _finite(seconds: float | None) -> float | None:
@@ -166,7 +190,7 @@ def public_event(obj: dict) -> dict:
     except ev.EventError:
         return {"type": obj.get("type"), "t": obj.get("t"), "seat": obj.get("seat")}
     out = event.public_json()
-    if isinstance(event, ev.KongDeclared) and len(event.tiles) != 1:   # one: an added kong
+    if isinstance(event, ev.KongDeclared) and len(event.tiles) != 1:  # one: an added kong
         out.pop("tiles")
     if isinstance(event, ev.Alert) and event.penalty:
         out["penalty"] = _public_penalty(event.penalty)

@@ -10,54 +10,101 @@ T = fans + additional points; the payments are those of the win alone (4.11). Ko
 from dataclasses import replace
 
 from engine import tiles
-from engine.hand import counts
 from engine.clocks import Timing
+from engine.hand import counts
 from engine.penalties import COMMON, Catalogue
 from engine.rulesets import ConfigError, TableRules, check_schema
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
-from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
 from engine.rulesets.ccm2012.liability import Claim, liable_player
-from engine.rulesets.ccm2012.settlement import (Rates, chase_payer, chase_payments, doubled,
-                                                kong_payments, pay, win_payments)
+from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
+from engine.rulesets.ccm2012.settlement import (
+    Rates,
+    chase_payer,
+    chase_payments,
+    doubled,
+    kong_payments,
+    pay,
+    win_payments,
+)
 from engine.scoring import Pattern, Score, Win
 
 VALUE = {"name": str, "chinese": str, "points": int}
 SCHEMA = {
     "ruleset": {"engine": ("ccm2012",), "title": str},
-    "wall": {"stacks_per_side": int, "dead_wall": int, "flowers": bool, "start_offset": int,
-             "kong_after_last_tile": bool},
-    "options": {"flower_kong_flowers_score": bool, "discard_flower_kong_at_game_end": bool,
-                "chow_allowed": bool, "fourteen_singles_min_gap": int,
-                "full_flush_excludes_half_flush": bool, "seven_pairs_excludes_concealed": bool,
-                "all_melded_keeps_single_wait": bool, "all_melded_allows_concealed_kong": bool,
-                "small_middle_big_same_suit": bool, "last_tile": ("final", "go-around"),
-                "concealed_needs_self_draw": bool, "added_kong_each_pays": int,
-                "doubling_factor": int, "cap_payments_at_chips": bool,
-                "block_win_from_chipless": bool, "multiple_winners": bool,
-                "liability_streak": int, "late_penalty_points": int, "penalty_step": int,
-                "penalty_cap_per_recipient": int, "intentional_false_win_tiles_short": int,
-                "record_hands_from_sensors": bool, "log_earth_announcement": bool,
-                "seven_pairs_four_of_a_kind": bool},
-    "timing": {"dealer_first_discard_seconds": float, "discard_seconds": float,
-               "pung_call_seconds": float},
+    "wall": {
+        "stacks_per_side": int,
+        "dead_wall": int,
+        "flowers": bool,
+        "start_offset": int,
+        "kong_after_last_tile": bool,
+    },
+    "options": {
+        "flower_kong_flowers_score": bool,
+        "discard_flower_kong_at_game_end": bool,
+        "chow_allowed": bool,
+        "fourteen_singles_min_gap": int,
+        "full_flush_excludes_half_flush": bool,
+        "seven_pairs_excludes_concealed": bool,
+        "all_melded_keeps_single_wait": bool,
+        "all_melded_allows_concealed_kong": bool,
+        "small_middle_big_same_suit": bool,
+        "last_tile": ("final", "go-around"),
+        "concealed_needs_self_draw": bool,
+        "added_kong_each_pays": int,
+        "doubling_factor": int,
+        "cap_payments_at_chips": bool,
+        "block_win_from_chipless": bool,
+        "multiple_winners": bool,
+        "liability_streak": int,
+        "late_penalty_points": int,
+        "penalty_step": int,
+        "penalty_cap_per_recipient": int,
+        "intentional_false_win_tiles_short": int,
+        "record_hands_from_sensors": bool,
+        "log_earth_announcement": bool,
+        "seven_pairs_four_of_a_kind": bool,
+    },
+    "timing": {
+        "dealer_first_discard_seconds": float,
+        "discard_seconds": float,
+        "pung_call_seconds": float,
+    },
     "chips": {"start": int},
     "game": {"rounds": int},
     "penalties": dict,
     "fans": {fid: VALUE for fid in FAN_IDS},
     "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
-    "payments": {"discard": int, "self_draw_each": int, "robbed_kong": int, "liable": int,
-                 "chipless_win_fine_each": int},
-    "instant": {"melded_kong": int, "concealed_kong_each": int, "flower_kong_each": int,
-                "chase_each": int},
+    "payments": {
+        "discard": int,
+        "self_draw_each": int,
+        "robbed_kong": int,
+        "liable": int,
+        "chipless_win_fine_each": int,
+    },
+    "instant": {
+        "melded_kong": int,
+        "concealed_kong_each": int,
+        "flower_kong_each": int,
+        "chase_each": int,
+    },
 }
-REFS = {"dice": "RULES.md 4.4", "wall": "RULES.md 4.4", "turn": "RULES.md 4.6",
-        "claim": "RULES.md 4.6", "chow": "RULES.md 4.6 (A-C5)", "kong": "RULES.md 4.6",
-        "last_tile": "RULES.md 4.9 (A-C10)", "flower": "RULES.md 4.5", "win": "RULES.md 4.7",
-        "penalty_tile": "RULES.md 4.15", "chips": "RULES.md 4.11 (A-C14)",
-        "game_end": "RULES.md 4.13"}
-SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")   # RULES.md 4.9, 4.11
-SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)                     # 夾, 邊張, 單吊 (seed §17)
+REFS = {
+    "dice": "RULES.md 4.4",
+    "wall": "RULES.md 4.4",
+    "turn": "RULES.md 4.6",
+    "claim": "RULES.md 4.6",
+    "chow": "RULES.md 4.6 (A-C5)",
+    "kong": "RULES.md 4.6",
+    "last_tile": "RULES.md 4.9 (A-C10)",
+    "flower": "RULES.md 4.5",
+    "win": "RULES.md 4.7",
+    "penalty_tile": "RULES.md 4.15",
+    "chips": "RULES.md 4.11 (A-C14)",
+    "game_end": "RULES.md 4.13",
+}
+SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")  # RULES.md 4.9, 4.11
+SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)  # 夾, 邊張, 單吊 (seed §17)
 
 
 class Ccm2012:
@@ -69,6 +116,7 @@ class Ccm2012:
     the scorer also sees it when the pung is the winner's own). `responsible` is WSOM's and
     is not read: 包付 is settled by `liability`.
     """
+
     name = "ccm2012"
     flags = frozenset({*SELF_DRAW_FLAGS, "last_tile", "robbing_kong", "last_copy"})
 
@@ -77,46 +125,71 @@ class Ccm2012:
         self.title = config["ruleset"]["title"]
         self.config = config
         self.options = config["options"]
-        self.values = {pid: Pattern(pid, entry["name"], entry["points"])
-                       for section in ("fans", "additional")
-                       for pid, entry in config[section].items()}
+        self.values = {
+            pid: Pattern(pid, entry["name"], entry["points"])
+            for section in ("fans", "additional")
+            for pid, entry in config[section].items()
+        }
         for p in self.values.values():
             if p.points <= 0:
-                raise ConfigError(f"{p.id}.points = {p.points}: a fan or additional point is "
-                                  "worth a positive number of points")
+                raise ConfigError(
+                    f"{p.id}.points = {p.points}: a fan or additional point is "
+                    "worth a positive number of points"
+                )
         self.rates = Rates.from_config(config)
         if self.options["intentional_false_win_tiles_short"] != 2:
-            raise ConfigError("options.intentional_false_win_tiles_short: the table tells one "
-                              "tile short from two or more; only 2 is supported (A-C19)")
+            raise ConfigError(
+                "options.intentional_false_win_tiles_short: the table tells one "
+                "tile short from two or more; only 2 is supported (A-C19)"
+            )
         step, cap = self.options["penalty_step"], self.options["penalty_cap_per_recipient"]
         for name, entry in config["penalties"].items():
             for points in entry.get("points", []):
                 if isinstance(points, int) and (points % step or points > cap):
-                    raise ConfigError(f"penalties.{name}.points: {points} is not a multiple "
-                                      f"of {step} up to {cap} a recipient (A-C18)")
+                    raise ConfigError(
+                        f"penalties.{name}.points: {points} is not a multiple "
+                        f"of {step} up to {cap} a recipient (A-C18)"
+                    )
         wall, timing = config["wall"], config["timing"]
         self.table_rules = TableRules(
-            stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"],
-            flowers=wall["flowers"], two_roll_break=False, start_offset=wall["start_offset"],
+            stacks_per_side=wall["stacks_per_side"],
+            dead_wall=wall["dead_wall"],
+            flowers=wall["flowers"],
+            two_roll_break=False,
+            start_offset=wall["start_offset"],
             chow_allowed=self.options["chow_allowed"],
             multiple_winners=self.options["multiple_winners"],
-            kong_after_last_tile=wall["kong_after_last_tile"], auto_exemption=None,
-            dealer_repeats=True, doubling_factor=self.options["doubling_factor"],
+            kong_after_last_tile=wall["kong_after_last_tile"],
+            auto_exemption=None,
+            dealer_repeats=True,
+            doubling_factor=self.options["doubling_factor"],
             start_chips=config["chips"]["start"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
-            heaven_cancelled_by_kong=False, earth_cancelled_by_call=False,
-            win_flags={"last_tile_draw": "last_tile", "last_tile_discard": "last_tile",
-                       "kong_replacement": "kong_replacement",
-                       "flower_replacement": "flower_replacement",
-                       "robbing_kong": "robbing_kong", "last_copy": "last_copy"},
-            timing=Timing(discard_limit=timing["discard_seconds"],
-                          first_discard_limit=timing["dealer_first_discard_seconds"],
-                          hand_limit=None, free_after_deal=0.0, block=float("inf"),
-                          call_limit=timing["pung_call_seconds"]),
-            penalties=Catalogue(config["penalties"], paid_to_others=True,
-                                required=COMMON + ("late_pung", "flower_discarded",
-                                                   "intentional_false_win")),
-            refs=REFS)
+            heaven_cancelled_by_kong=False,
+            earth_cancelled_by_call=False,
+            win_flags={
+                "last_tile_draw": "last_tile",
+                "last_tile_discard": "last_tile",
+                "kong_replacement": "kong_replacement",
+                "flower_replacement": "flower_replacement",
+                "robbing_kong": "robbing_kong",
+                "last_copy": "last_copy",
+            },
+            timing=Timing(
+                discard_limit=timing["discard_seconds"],
+                first_discard_limit=timing["dealer_first_discard_seconds"],
+                hand_limit=None,
+                free_after_deal=0.0,
+                block=float("inf"),
+                call_limit=timing["pung_call_seconds"],
+            ),
+            penalties=Catalogue(
+                config["penalties"],
+                paid_to_others=True,
+                required=COMMON + ("late_pung", "flower_discarded", "intentional_false_win"),
+            ),
+            refs=REFS,
+        )
 
     def is_winning_shape(self, win: Win) -> bool:
         """One of the eight shapes of RULES.md 4.7 (thirteen orphans is not one of them)."""
@@ -128,11 +201,13 @@ class Ccm2012:
             return Score(False, reason=problem)
         found = readings(win, self.options)
         if not found:
-            return Score(False, reason="not a winning hand: none of the eight shapes of "
-                                       "RULES.md 4.7")
+            return Score(
+                False, reason="not a winning hand: none of the eight shapes of RULES.md 4.7"
+            )
         hand = facts(win, self.options)
-        one_wait = any(r.wait in SINGLE_TILE_WAITS for r in found) \
-            and waits(win, self.options) == {win.win_tile}
+        one_wait = any(r.wait in SINGLE_TILE_WAITS for r in found) and waits(win, self.options) == {
+            win.win_tile
+        }
         best = None
         for reading in found:
             ids = fans(reading, hand, self.options, one_wait)
@@ -143,21 +218,32 @@ class Ccm2012:
             if best is None or total > best[1]:
                 best = ids, total
         if best is None:
-            return Score(False, reason="no fan, no win (無番禁和牌): the shape is complete but "
-                         "has none of the 12 fans of RULES.md 4.8; additional points alone "
-                         "do not make a win (RULES.md 4.7)")
+            return Score(
+                False,
+                reason="no fan, no win (無番禁和牌): the shape is complete but "
+                "has none of the 12 fans of RULES.md 4.8; additional points alone "
+                "do not make a win (RULES.md 4.7)",
+            )
         ids, total = best
-        payments = win_payments(self.rates, total, win.winner, win.discarder,
-                                "robbing_kong" in win.flags)
+        payments = win_payments(
+            self.rates, total, win.winner, win.discarder, "robbing_kong" in win.flags
+        )
         return Score(True, self._patterns(ids), total, payments)
 
     def _patterns(self, ids: list[str]) -> tuple[Pattern, ...]:
         """Fans then additional points in RULES.md order; the flowers as one line."""
         flowers = ids.count("4.9.1")
         ordered = sorted(set(ids), key=lambda i: [int(n) for n in i.split(".")])
-        return tuple(replace(self.values[i], name=f"{self.values[i].name} x{flowers}",
-                             points=flowers * self.values[i].points)
-                     if i == "4.9.1" else self.values[i] for i in ordered)
+        return tuple(
+            replace(
+                self.values[i],
+                name=f"{self.values[i].name} x{flowers}",
+                points=flowers * self.values[i].points,
+            )
+            if i == "4.9.1"
+            else self.values[i]
+            for i in ordered
+        )
 
     def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
         """CCM has no follow-tile exemption: the discarder (or konger) pays (4.11)."""
@@ -179,11 +265,14 @@ class Ccm2012:
             table.results.pop()
         after = [c + changes[s] + fines[s] for s, c in enumerate(table.chips)]
         passes = result.winner != 0 or not self.table_rules.dealer_repeats
-        if not (chipless(after) >= 2 or table.last_deal and passes) or \
-                is_first(after, result.winner):
+        if not (chipless(after) >= 2 or (table.last_deal and passes)) or is_first(
+            after, result.winner
+        ):
             return ""
-        return (f"this win would end the game with {'ESWN'[result.winner]} not first "
-                f"({after[result.winner]} chips against {max(after)}): he plays on")
+        return (
+            f"this win would end the game with {'ESWN'[result.winner]} not first "
+            f"({after[result.winner]} chips against {max(after)}): he plays on"
+        )
 
     def settle(self, table, chips: list[int], doubling: bool):
         """A finished hand's chip changes per seat, (payments, penalties), in the order they
@@ -191,8 +280,7 @@ class Ccm2012:
         from the discarder with 包付 (4.11, 4.12), then penalties paid to the others (4.15);
         all doubled while a winning dealer continues (A-C13), none beyond a payer's chips
         (A-C14)."""
-        due = [kong_payments(self.rates, seat, kind, feeder)
-               for seat, kind, feeder in table.kongs]
+        due = [kong_payments(self.rates, seat, kind, feeder) for seat, kind, feeder in table.kongs]
         due += [kong_payments(self.rates, seat, "flower") for seat in table.flower_kongs]
         kinds = [(seat, tiles.kind_of(t)) for seat, t in table.discards]
         chasers = (chase_payer(kinds[:end]) for end in range(4, len(kinds) + 1))
@@ -200,22 +288,37 @@ class Ccm2012:
         claims = [Claim(*claim) for claim in table.claims_log]
         for result in table.results:
             payments = tuple(result.score["payments"])
-            liable = liable_player(claims, result.winner, result.from_seat,
-                                   tiles.kind_of(result.tile),
-                                   any(p["id"] == "4.8.10" for p in result.score["patterns"]),
-                                   _hung_tile(table, result.winner),
-                                   self.options["liability_streak"])
+            liable = liable_player(
+                claims,
+                result.winner,
+                result.from_seat,
+                tiles.kind_of(result.tile),
+                any(p["id"] == "4.8.10" for p in result.score["patterns"]),
+                _hung_tile(table, result.winner),
+                self.options["liability_streak"],
+            )
             if liable is not None:
-                payments = win_payments(self.rates, result.score["total"], result.winner,
-                                        result.from_seat, result.robbed, liable)
+                payments = win_payments(
+                    self.rates,
+                    result.score["total"],
+                    result.winner,
+                    result.from_seat,
+                    result.robbed,
+                    liable,
+                )
             due.append(payments)
-        fines = [tuple(-3 * p.points if s == p.seat else p.points for s in range(4))
-                 for p in table.referee.applied if p.points]
+        fines = [
+            tuple(-3 * p.points if s == p.seat else p.points for s in range(4))
+            for p in table.referee.applied
+            if p.points
+        ]
         due = [doubled(self.rates, d, doubling) for d in due + fines]
         _, made = pay(self.rates, chips, due)
         split = len(made) - len(fines)
-        return ([sum(m[s] for m in made[:split]) for s in range(4)],
-                [sum(m[s] for m in made[split:]) for s in range(4)])
+        return (
+            [sum(m[s] for m in made[:split]) for s in range(4)],
+            [sum(m[s] for m in made[split:]) for s in range(4)],
+        )
 
 
 def _flag_problem(win: Win) -> str:
@@ -226,8 +329,10 @@ def _flag_problem(win: Win) -> str:
         if win.self_drawn:
             return "robbing_kong (RULES.md 4.11) needs the konger as discarder_seat_index"
         if win.win_tile in win.concealed or any(win.win_tile in m.tiles for m in win.melds):
-            return (f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
-                    ", so the winner cannot hold one (RULES.md 4.11)")
+            return (
+                f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
+                ", so the winner cannot hold one (RULES.md 4.11)"
+            )
     return ""
 
 

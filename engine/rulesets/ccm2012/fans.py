@@ -10,47 +10,63 @@ from itertools import permutations
 from typing import NamedTuple
 
 from engine import tiles
-from engine.rulesets.ccm2012.readings import CLOSED, EDGE, FOURTEEN_SINGLES, KNITTED_STRAIGHT
-from engine.rulesets.ccm2012.readings import ON_PAIR, SEVEN_PAIRS, Reading
+from engine.rulesets.ccm2012.readings import (
+    CLOSED,
+    EDGE,
+    FOURTEEN_SINGLES,
+    KNITTED_STRAIGHT,
+    ON_PAIR,
+    SEVEN_PAIRS,
+    Reading,
+)
 from engine.scoring import Win
 
 FAN_IDS = tuple(f"4.8.{n}" for n in range(1, 13))
 ADDITIONAL_IDS = tuple(f"4.9.{n}" for n in range(1, 8))
 FLOWER = "4.9.1"
-FLOWER_GROUPS = (frozenset(range(34, 38)), frozenset(range(38, 42)))   # 春夏秋冬, 梅蘭竹菊
+FLOWER_GROUPS = (frozenset(range(34, 38)), frozenset(range(38, 42)))  # 春夏秋冬, 梅蘭竹菊
 DRAGONS = frozenset((tiles.RED, tiles.GREEN, tiles.WHITE))
-STRAIGHT = (0, 3, 6)               # ranks of the chows 123, 456, 789 (0-based)
+STRAIGHT = (0, 3, 6)  # ranks of the chows 123, 456, 789 (0-based)
 
 
 class Facts(NamedTuple):
     """What every reading of one hand shares."""
-    suits: int                 # how many suits the hand's number tiles use
+
+    suits: int  # how many suits the hand's number tiles use
     honours: bool
-    all_melded: bool           # 全求獨釣: four claimed sets, the win on the pair (A-C8)
-    concealed: bool            # nothing claimed; concealed kongs allowed (A-C11)
-    last_copy: bool            # 絕張: the other three of the winning tile lie in an exposed pung
-    flowers: int               # flowers that score (A-C3)
+    all_melded: bool  # 全求獨釣: four claimed sets, the win on the pair (A-C8)
+    concealed: bool  # nothing claimed; concealed kongs allowed (A-C11)
+    last_copy: bool  # 絕張: the other three of the winning tile lie in an exposed pung
+    flowers: int  # flowers that score (A-C3)
 
 
 def facts(win: Win, opts: dict) -> Facts:
     suited = {tiles.suit(t) for t in win.all_tiles if tiles.is_suited(t)}
-    claimed = [m for m in win.melds
-               if not (m.concealed and not opts["all_melded_allows_concealed_kong"])]
+    claimed = [
+        m for m in win.melds if not (m.concealed and not opts["all_melded_allows_concealed_kong"])
+    ]
     own_pung = any(m.kind == "pung" and m.tiles[0] == win.win_tile for m in win.melds)
     flowers = set(win.flowers)
     if not opts["flower_kong_flowers_score"]:
         flowers -= {f for group in FLOWER_GROUPS if group <= flowers for f in group}
-    return Facts(len(suited), any(tiles.is_honour(t) for t in win.all_tiles), len(claimed) == 4,
-                 all(m.concealed for m in win.melds), "last_copy" in win.flags or own_pung,
-                 len(flowers))
+    return Facts(
+        len(suited),
+        any(tiles.is_honour(t) for t in win.all_tiles),
+        len(claimed) == 4,
+        all(m.concealed for m in win.melds),
+        "last_copy" in win.flags or own_pung,
+        len(flowers),
+    )
 
 
 def fans(r: Reading, f: Facts, opts: dict, one_wait: bool) -> list[str]:
     """The fan ids of reading `r`; `one_wait`: the hand waited on the winning tile only."""
     found = []
     chows = set(r.chows)
-    if any(all(9 * s + rank in chows for s, rank in zip(suits, STRAIGHT))
-           for suits in permutations(range(3))):
+    if any(
+        all(9 * s + rank in chows for s, rank in zip(suits, STRAIGHT))
+        for suits in permutations(range(3))
+    ):
         found.append("4.8.1")
     if any(all(9 * s + rank in chows for rank in STRAIGHT) for s in range(3)):
         found.append("4.8.2")
@@ -72,7 +88,7 @@ def fans(r: Reading, f: Facts, opts: dict, one_wait: bool) -> list[str]:
         found.append("4.8.10")
     if r.shape == SEVEN_PAIRS:
         found.append("4.8.11")
-    if DRAGONS <= set(r.pungs):
+    if set(r.pungs) >= DRAGONS:
         found.append("4.8.12")
     return found
 
@@ -80,8 +96,12 @@ def fans(r: Reading, f: Facts, opts: dict, one_wait: bool) -> list[str]:
 def additional(r: Reading, f: Facts, win: Win, opts: dict, one_wait: bool) -> list[str]:
     """The additional point ids of reading `r`, 4.9.1 once per scoring flower."""
     found = [FLOWER] * f.flowers
-    if (one_wait and r.wait in (CLOSED, EDGE, ON_PAIR) and r.shape != SEVEN_PAIRS
-            and not (f.all_melded and not opts["all_melded_keeps_single_wait"])):
+    if (
+        one_wait
+        and r.wait in (CLOSED, EDGE, ON_PAIR)
+        and r.shape != SEVEN_PAIRS
+        and not (f.all_melded and not opts["all_melded_keeps_single_wait"])
+    ):
         found.append("4.9.2")
     if "flower_replacement" in win.flags:
         found.append("4.9.3")
@@ -90,8 +110,11 @@ def additional(r: Reading, f: Facts, win: Win, opts: dict, one_wait: bool) -> li
     if "last_tile" in win.flags:
         found.append("4.9.6" if win.self_drawn else "4.9.5")
     irregular = r.shape in (SEVEN_PAIRS, FOURTEEN_SINGLES)
-    if (f.concealed and (win.self_drawn or not opts["concealed_needs_self_draw"])
-            and not (irregular and opts["seven_pairs_excludes_concealed"])):
+    if (
+        f.concealed
+        and (win.self_drawn or not opts["concealed_needs_self_draw"])
+        and not (irregular and opts["seven_pairs_excludes_concealed"])
+    ):
         found.append("4.9.7")
     return found
 

@@ -31,16 +31,18 @@ def is_first(chips, seat: int) -> bool:
     return chips[seat] == max(chips)
 
 
-def win_banned(rates: Rates, chips, payments: Payments, winner: int,
-               last_hand: bool = False) -> bool:
+def win_banned(
+    rates: Rates, chips, payments: Payments, winner: int, last_hand: bool = False
+) -> bool:
     """Seed §32: the win would end the game (two players left without chips, or it ends the
     last hand of the game) and the winner would not be first after it: he must play on."""
     after, _ = pay(rates, chips, [payments])
     return (chipless(after) >= 2 or last_hand) and not is_first(after, winner)
 
 
-def change_or_hold(rates: Rates, chips, payments: Payments,
-                   actor: int) -> tuple[tuple[int, ...], Payments | None]:
+def change_or_hold(
+    rates: Rates, chips, payments: Payments, actor: int
+) -> tuple[tuple[int, ...], Payments | None]:
     """A kong's or a penalty's payment by or for `actor` (the konger, the penalised player).
 
     If paying it would leave two players without chips while `actor` is not first, nothing

@@ -12,6 +12,7 @@ from engine import tiles
 
 class Claim(NamedTuple):
     """A discard taken by a chow, a pung or an exposed kong, in the order of the hand."""
+
     claimer: int
     feeder: int
     tiles: tuple[int, ...]
@@ -27,8 +28,8 @@ def streak_pairs(claims: list[Claim], streak: int = 3) -> list[tuple[int, int]]:
     counts there nor breaks it). Exposed kongs count as pungs. Once bound, a pair stays bound
     for the hand.
     """
-    by_claimer: dict[int, tuple[int, int]] = {}    # claimer -> (feeder, run)
-    punged: dict[int, tuple[int, int]] = {}        # feeder -> (claimer, run of pungs)
+    by_claimer: dict[int, tuple[int, int]] = {}  # claimer -> (feeder, run)
+    punged: dict[int, tuple[int, int]] = {}  # feeder -> (claimer, run of pungs)
     bound = []
     for claim in claims:
         c, f = claim.claimer, claim.feeder
@@ -45,10 +46,17 @@ def streak_pairs(claims: list[Claim], streak: int = 3) -> list[tuple[int, int]]:
 
 def flush_display(claims: list[Claim], player: int) -> bool:
     """Seed §34 險牌 (1): the player's claims are three or more, all of one suit."""
-    suits = {tiles.suit(t) if tiles.is_suited(t) else None
-             for claim in claims if claim.claimer == player for t in claim.tiles}
-    return len([c for c in claims if c.claimer == player]) >= 3 and len(suits) == 1 \
+    suits = {
+        tiles.suit(t) if tiles.is_suited(t) else None
+        for claim in claims
+        if claim.claimer == player
+        for t in claim.tiles
+    }
+    return (
+        len([c for c in claims if c.claimer == player]) >= 3
+        and len(suits) == 1
         and None not in suits
+    )
 
 
 def hung_zone(tile: int) -> frozenset[int]:
@@ -62,8 +70,15 @@ def hung_zone(tile: int) -> frozenset[int]:
     return frozenset(t for t in range(tile - 2, tile + 3) if start <= t < start + 9)
 
 
-def liable_player(claims: list[Claim], winner: int, discarder: int | None, win_tile: int,
-                  full_flush: bool, hung_tile: int | None, streak: int = 3) -> int | None:
+def liable_player(
+    claims: list[Claim],
+    winner: int,
+    discarder: int | None,
+    win_tile: int,
+    full_flush: bool,
+    hung_tile: int | None,
+    streak: int = 3,
+) -> int | None:
     """Who pays for this win alone, or None (RULES.md 4.12), first rule that applies:
 
     1. three consecutive claims: the winner's partner in the first bound pair, whichever of
@@ -80,8 +95,9 @@ def liable_player(claims: list[Claim], winner: int, discarder: int | None, win_t
     own = [c for c in claims if c.claimer == winner]
     if flush_display(own[:3], winner):
         suit = tiles.suit(own[0].tiles[0])
-        kept = [c for c in own[3:] if all(tiles.is_suited(t) and tiles.suit(t) == suit
-                                          for t in c.tiles)]
+        kept = [
+            c for c in own[3:] if all(tiles.is_suited(t) and tiles.suit(t) == suit for t in c.tiles)
+        ]
         if kept:
             return kept[0].feeder
         if full_flush and discarder is not None:

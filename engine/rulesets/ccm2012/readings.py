@@ -9,22 +9,43 @@ from itertools import permutations
 from typing import NamedTuple
 
 from engine import tiles
-from engine.hand import CHOW, KNITTED, PAIR, PUNG, counts, decompositions, is_fourteen_singles
-from engine.hand import is_knitted_straight, is_seven_pairs, is_standard
+from engine.hand import (
+    CHOW,
+    KNITTED,
+    PAIR,
+    PUNG,
+    counts,
+    decompositions,
+    is_fourteen_singles,
+    is_knitted_straight,
+    is_seven_pairs,
+    is_standard,
+)
 from engine.scoring import Win
 
 STANDARD, SEVEN_PAIRS, FOURTEEN_SINGLES, KNITTED_STRAIGHT = (
-    "standard", "seven pairs", "fourteen singles", "knitted straight")
+    "standard",
+    "seven pairs",
+    "fourteen singles",
+    "knitted straight",
+)
 # How the winning tile completed its set: 夾 closed, 邊張 edge (3 of 12, 7 of 89), 單吊 on the
 # pair, a two-sided chow, a pung, a knitted run or a fourteen-singles gap.
 CLOSED, EDGE, ON_PAIR, TWO_SIDED, ON_PUNG, KNITTED_GAP, SINGLES_GAP = (
-    "closed", "edge", "pair", "two-sided", "pung", "knitted", "singles")
+    "closed",
+    "edge",
+    "pair",
+    "two-sided",
+    "pung",
+    "knitted",
+    "singles",
+)
 
 
 class Reading(NamedTuple):
     shape: str
-    chows: tuple[int, ...] = ()      # lowest tile of each chow, declared chows included
-    pungs: tuple[int, ...] = ()      # tile of each pung or kong, declared ones included
+    chows: tuple[int, ...] = ()  # lowest tile of each chow, declared chows included
+    pungs: tuple[int, ...] = ()  # tile of each pung or kong, declared ones included
     pair: int | None = None
     wait: str = ON_PAIR
 
@@ -34,8 +55,10 @@ def is_shape(c, melds: int, opts: dict, knitted: bool = True) -> bool:
     (`knitted` False: the caller knows shape 8 is out of reach)."""
     if is_standard(c) or (knitted and is_knitted_straight(c, melds)):
         return True
-    return not melds and (is_seven_pairs(c, opts["seven_pairs_four_of_a_kind"])
-                          or is_fourteen_singles(c, opts["fourteen_singles_min_gap"]))
+    return not melds and (
+        is_seven_pairs(c, opts["seven_pairs_four_of_a_kind"])
+        or is_fourteen_singles(c, opts["fourteen_singles_min_gap"])
+    )
 
 
 def waits(win: Win, opts: dict) -> set[int]:
@@ -49,7 +72,8 @@ def waits(win: Win, opts: dict) -> set[int]:
     own = counts(t for m in win.melds for t in m.tiles)
     knitted = len(win.melds) <= 1 and any(
         sum(bool(c[9 * s + r]) for s, group in enumerate(groups) for r in group) >= 8
-        for groups in permutations(KNITTED))
+        for groups in permutations(KNITTED)
+    )
     found = set()
     for kind in range(tiles.KINDS):
         if c[kind] + own[kind] >= 4:
@@ -84,13 +108,20 @@ def _placed(groups, chows, pungs, won: int, knitted=()) -> list[Reading]:
     hand_chows = tuple(t for kind, t in groups if kind == CHOW)
     hand_pungs = tuple(t for kind, t in groups if kind == PUNG)
     pair = next(t for kind, t in groups if kind == PAIR)
-    places = {_wait(kind, t, won) for kind, t in groups
-              if t == won or (kind == CHOW and t <= won <= t + 2)}
+    places = {
+        _wait(kind, t, won)
+        for kind, t in groups
+        if t == won or (kind == CHOW and t <= won <= t + 2)
+    }
     if won in knitted:
         places.add(KNITTED_GAP)
     shape = KNITTED_STRAIGHT if knitted else STANDARD
-    return [Reading(shape, tuple(sorted(chows + hand_chows)), tuple(sorted(pungs + hand_pungs)),
-                    pair, wait) for wait in places]
+    return [
+        Reading(
+            shape, tuple(sorted(chows + hand_chows)), tuple(sorted(pungs + hand_pungs)), pair, wait
+        )
+        for wait in places
+    ]
 
 
 def _wait(kind: str, first: int, won: int) -> str:

@@ -15,29 +15,39 @@ MELDED, CONCEALED, ADDED, FLOWER = "melded", "concealed", "added", "flower"
 @dataclass(frozen=True)
 class Rates:
     """The numbers of config/rules/ccm2012.toml that payments use."""
-    discard: int = 2                  # 4.11: the discarder pays this many times T
-    self_draw_each: int = 1           # 4.11: each of the three pays this many times T
-    robbed_kong: int = 3              # 4.11: the konger pays this many times T
-    liable: int = 3                   # 4.12: a liable player pays this many times T
+
+    discard: int = 2  # 4.11: the discarder pays this many times T
+    self_draw_each: int = 1  # 4.11: each of the three pays this many times T
+    robbed_kong: int = 3  # 4.11: the konger pays this many times T
+    liable: int = 3  # 4.12: a liable player pays this many times T
     chipless_win_fine_each: int = 10  # A-C14: besides the hand score to the chipless player
-    melded_kong: int = 12             # 4.10: the feeder of an exposed kong pays 3 x 4
-    added_kong_each: int = 4          # A-C12
-    concealed_kong_each: int = 6      # 4.10
-    flower_kong_each: int = 8         # 4.10, A-C3
-    chase_each: int = 4               # 4.10 追牌: the first discarder pays each of three
-    doubling_factor: int = 2          # A-C13
-    cap_at_chips: bool = True         # A-C14
-    block_win_from_chipless: bool = True   # A-C14
+    melded_kong: int = 12  # 4.10: the feeder of an exposed kong pays 3 x 4
+    added_kong_each: int = 4  # A-C12
+    concealed_kong_each: int = 6  # 4.10
+    flower_kong_each: int = 8  # 4.10, A-C3
+    chase_each: int = 4  # 4.10 追牌: the first discarder pays each of three
+    doubling_factor: int = 2  # A-C13
+    cap_at_chips: bool = True  # A-C14
+    block_win_from_chipless: bool = True  # A-C14
 
     @classmethod
     def from_config(cls, config: dict) -> "Rates":
         payments, instant, options = config["payments"], config["instant"], config["options"]
-        return cls(payments["discard"], payments["self_draw_each"], payments["robbed_kong"],
-                   payments["liable"], payments["chipless_win_fine_each"],
-                   instant["melded_kong"], options["added_kong_each_pays"],
-                   instant["concealed_kong_each"], instant["flower_kong_each"],
-                   instant["chase_each"], options["doubling_factor"],
-                   options["cap_payments_at_chips"], options["block_win_from_chipless"])
+        return cls(
+            payments["discard"],
+            payments["self_draw_each"],
+            payments["robbed_kong"],
+            payments["liable"],
+            payments["chipless_win_fine_each"],
+            instant["melded_kong"],
+            options["added_kong_each_pays"],
+            instant["concealed_kong_each"],
+            instant["flower_kong_each"],
+            instant["chase_each"],
+            options["doubling_factor"],
+            options["cap_payments_at_chips"],
+            options["block_win_from_chipless"],
+        )
 
 
 def _one_to_all(receiver: int, each: int) -> Payments:
@@ -48,8 +58,14 @@ def _one_to_one(payer: int, receiver: int, amount: int) -> Payments:
     return tuple(amount if s == receiver else -amount if s == payer else 0 for s in range(4))
 
 
-def win_payments(rates: Rates, total: int, winner: int, discarder: int | None = None,
-                 robbed_kong: bool = False, liable: int | None = None) -> Payments:
+def win_payments(
+    rates: Rates,
+    total: int,
+    winner: int,
+    discarder: int | None = None,
+    robbed_kong: bool = False,
+    liable: int | None = None,
+) -> Payments:
     """What a win worth T = `total` moves (RULES.md 4.11, 4.12).
 
     A liable player (liability.liable_player) pays 3T alone, whatever the win; else a robbed
@@ -72,8 +88,11 @@ def kong_payments(rates: Rates, konger: int, kind: str, feeder: int | None = Non
         if feeder is None or feeder == konger:
             raise ValueError("a melded kong is paid by the player who discarded its tile")
         return _one_to_one(feeder, konger, rates.melded_kong)
-    each = {ADDED: rates.added_kong_each, CONCEALED: rates.concealed_kong_each,
-            FLOWER: rates.flower_kong_each}.get(kind)
+    each = {
+        ADDED: rates.added_kong_each,
+        CONCEALED: rates.concealed_kong_each,
+        FLOWER: rates.flower_kong_each,
+    }.get(kind)
     if each is None:
         raise ValueError(f"unknown kong kind {kind!r} (melded, added, concealed or flower)")
     return _one_to_all(konger, each)
@@ -86,8 +105,7 @@ def chase_payer(discards: list[tuple[int, int]]) -> int | None:
         return None
     last = discards[-4:]
     first = last[0][0]
-    if all(tile == last[0][1] and seat == (first + i) % 4
-           for i, (seat, tile) in enumerate(last)):
+    if all(tile == last[0][1] and seat == (first + i) % 4 for i, (seat, tile) in enumerate(last)):
         return first
     return None
 
@@ -101,8 +119,10 @@ def chipless_win_fine(rates: Rates, winner: int, chipless: int, hand_score: int)
     """A-C14: a win taken from a player with no chips (a referee override): the winner pays
     that player the hand score and 10 to each of the three."""
     each = rates.chipless_win_fine_each
-    return tuple(-(hand_score + 3 * each) if s == winner
-                 else each + (hand_score if s == chipless else 0) for s in range(4))
+    return tuple(
+        -(hand_score + 3 * each) if s == winner else each + (hand_score if s == chipless else 0)
+        for s in range(4)
+    )
 
 
 def discard_win_blocked(rates: Rates, chips, discarder: int) -> bool:
@@ -134,11 +154,11 @@ def transfers(payments: Payments) -> list[tuple[int, int, int]]:
     payers = [s for s in range(4) if payments[s] < 0]
     receivers = [s for s in range(4) if payments[s] > 0]
     if len(receivers) == 1:
-        return [(s, receivers[0], -payments[s]) for s in counter_clockwise_from(receivers[0],
-                                                                                 payers)]
+        return [
+            (s, receivers[0], -payments[s]) for s in counter_clockwise_from(receivers[0], payers)
+        ]
     if len(payers) == 1:
-        return [(payers[0], s, payments[s]) for s in counter_clockwise_from(payers[0],
-                                                                             receivers)]
+        return [(payers[0], s, payments[s]) for s in counter_clockwise_from(payers[0], receivers)]
     if payers or receivers:
         raise ValueError(f"payments {payments}: several payers and several receivers")
     return []

@@ -7,42 +7,66 @@ from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements
 from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
 from engine.scoring import Pattern, Score, Win
 
-PATTERN_IDS = ("1.1 1.2 1.3 2.1.1 2.1.2 2.2 3.1 3.2.1 3.2.2 3.3.1 3.3.2 3.3.3 3.3.4 3.4 4.1 "
-               "4.2.1 4.2.2 4.2.3 4.3.1 4.3.2 4.3.3 4.3.4 5.1.1 5.1.2 5.1.3 5.1.4 6.1 6.2.1 "
-               "6.2.2 7.1 7.2.1 7.2.2 8.1.1 8.1.2 8.1.3 8.1.4 9.1.1 9.1.2 9.2 9.3 9.4.1 9.4.2 "
-               "10.1 10.2").split()
-PER_SET = "3.1"   # Value Honor scores once per qualifying set; every other pattern once
+PATTERN_IDS = ["1.1", "1.2", "1.3", "2.1.1", "2.1.2", "2.2", "3.1", "3.2.1", "3.2.2", "3.3.1", "3.3.2", "3.3.3", "3.3.4", "3.4", "4.1", "4.2.1", "4.2.2", "4.2.3", "4.3.1", "4.3.2", "4.3.3", "4.3.4", "5.1.1", "5.1.2", "5.1.3", "5.1.4", "6.1", "6.2.1", "6.2.2", "7.1", "7.2.1", "7.2.2", "8.1.1", "8.1.2", "8.1.3", "8.1.4", "9.1.1", "9.1.2", "9.2", "9.3", "9.4.1", "9.4.2", "10.1", "10.2"]
+PER_SET = "3.1"  # Value Honor scores once per qualifying set; every other pattern once
 
 SCHEMA = {
     "ruleset": {"engine": ("wsom2006",), "title": str},
-    "scoring": {"minimum_points": int, "chicken_points": int, "limit": int,
-                "standard_score": int},
-    "options": {"auto_apply_follow_exemption": bool,
-                "exemption_window_includes_winner_discard": bool,
-                "exemption_on_robbed_kong": bool, "seven_pairs_four_of_a_kind": bool,
-                "thirteen_terminals_greater_terminals": bool,
-                "concealed_hand_on_irregular": bool, "heaven_cancelled_by_kong": bool,
-                "earth_cancelled_by_call": bool, "chicken_declaration": ("strict", "assisted"),
-                "break_mode": ("manual", "table"), "multiple_winners": bool},
-    "timing": {"discard_seconds": float, "hand_seconds": float, "preparation_seconds": float,
-               "penalty_block_seconds": float,
-               "overtime_strictly_over": bool, "forfeit_threshold": int},
+    "scoring": {"minimum_points": int, "chicken_points": int, "limit": int, "standard_score": int},
+    "options": {
+        "auto_apply_follow_exemption": bool,
+        "exemption_window_includes_winner_discard": bool,
+        "exemption_on_robbed_kong": bool,
+        "seven_pairs_four_of_a_kind": bool,
+        "thirteen_terminals_greater_terminals": bool,
+        "concealed_hand_on_irregular": bool,
+        "heaven_cancelled_by_kong": bool,
+        "earth_cancelled_by_call": bool,
+        "chicken_declaration": ("strict", "assisted"),
+        "break_mode": ("manual", "table"),
+        "multiple_winners": bool,
+    },
+    "timing": {
+        "discard_seconds": float,
+        "hand_seconds": float,
+        "preparation_seconds": float,
+        "penalty_block_seconds": float,
+        "overtime_strictly_over": bool,
+        "forfeit_threshold": int,
+    },
     "penalties": dict,
-    "wall": {"stacks_per_side": int, "dead_wall": int, "kong_after_seabed": bool,
-             "final_draw_with_win_on_kong": bool},
+    "wall": {
+        "stacks_per_side": int,
+        "dead_wall": int,
+        "kong_after_seabed": bool,
+        "final_draw_with_win_on_kong": bool,
+    },
     "patterns": {pid: {"name": str, "chinese": str, "points": int} for pid in PATTERN_IDS},
 }
 
 FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
-    "final_draw": (True, "9.1.1"), "kong_replacement": (True, "9.2"), "heaven": (True, "9.4.1"),
-    "final_discard": (False, "9.1.2"), "robbing_kong": (False, "9.3"), "earth": (False, "9.4.2"),
+    "final_draw": (True, "9.1.1"),
+    "kong_replacement": (True, "9.2"),
+    "heaven": (True, "9.4.1"),
+    "final_discard": (False, "9.1.2"),
+    "robbing_kong": (False, "9.3"),
+    "earth": (False, "9.4.2"),
 }
 
 
-REFS = {"dice": "RULES.md 3.4", "wall": "RULES.md 3.4", "turn": "RULES.md 3.6",
-        "claim": "RULES.md 3.7", "chow": "RULES.md 3.7", "kong": "RULES.md 3.7",
-        "last_tile": "RULES.md 3.5", "flower": "RULES.md 3.1", "win": "RULES.md 3.11",
-        "exemption": "RULES.md 1.3", "penalty_tile": "RULES.md 3.9"}
+REFS = {
+    "dice": "RULES.md 3.4",
+    "wall": "RULES.md 3.4",
+    "turn": "RULES.md 3.6",
+    "claim": "RULES.md 3.7",
+    "chow": "RULES.md 3.7",
+    "kong": "RULES.md 3.7",
+    "last_tile": "RULES.md 3.5",
+    "flower": "RULES.md 3.1",
+    "win": "RULES.md 3.11",
+    "exemption": "RULES.md 1.3",
+    "penalty_tile": "RULES.md 3.9",
+}
 
 
 def series(pattern_id: str) -> str:
@@ -53,6 +77,7 @@ def series(pattern_id: str) -> str:
 
 class Wsom2006:
     """The WSOM 2006 scorer, its values and options from config/rules/wsom2006.toml."""
+
     name = "wsom2006"
     flags = frozenset(FLAG_RULES)
 
@@ -62,38 +87,56 @@ class Wsom2006:
         self.config = config
         self.scoring = config["scoring"]
         self.options = config["options"]
-        self.patterns = {pid: Pattern(pid, entry["name"], entry["points"])
-                         for pid, entry in config["patterns"].items()}
+        self.patterns = {
+            pid: Pattern(pid, entry["name"], entry["points"])
+            for pid, entry in config["patterns"].items()
+        }
         for p in self.patterns.values():
             if p.points <= 0:
-                raise ConfigError(f"patterns.{p.id}.points = {p.points}: a pattern is worth "
-                                  "a positive number of points")
+                raise ConfigError(
+                    f"patterns.{p.id}.points = {p.points}: a pattern is worth "
+                    "a positive number of points"
+                )
         self._series = {pid: series(pid) for pid in self.patterns}
         options, wall, timing = self.options, config["wall"], config["timing"]
         self.table_rules = TableRules(
-            stacks_per_side=wall["stacks_per_side"], dead_wall=wall["dead_wall"], flowers=False,
-            two_roll_break=options["break_mode"] == "manual", start_offset=0,
-            chow_allowed=True, multiple_winners=options["multiple_winners"],
+            stacks_per_side=wall["stacks_per_side"],
+            dead_wall=wall["dead_wall"],
+            flowers=False,
+            two_roll_break=options["break_mode"] == "manual",
+            start_offset=0,
+            chow_allowed=True,
+            multiple_winners=options["multiple_winners"],
             kong_after_last_tile=wall["kong_after_seabed"],
             auto_exemption=options["auto_apply_follow_exemption"],
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
-            timing=Timing(discard_limit=timing["discard_seconds"],
-                          first_discard_limit=timing["discard_seconds"],
-                          hand_limit=timing["hand_seconds"],
-                          free_after_deal=timing["preparation_seconds"],
-                          block=timing["penalty_block_seconds"],
-                          strictly_over=timing["overtime_strictly_over"]),
-            penalties=Catalogue(config["penalties"], paid_to_others=False,
-                                required=COMMON + ("overtime_hand", "serious_overtime",
-                                                   "penalty_tile_discard")),
+            timing=Timing(
+                discard_limit=timing["discard_seconds"],
+                first_discard_limit=timing["discard_seconds"],
+                hand_limit=timing["hand_seconds"],
+                free_after_deal=timing["preparation_seconds"],
+                block=timing["penalty_block_seconds"],
+                strictly_over=timing["overtime_strictly_over"],
+            ),
+            penalties=Catalogue(
+                config["penalties"],
+                paid_to_others=False,
+                required=COMMON + ("overtime_hand", "serious_overtime", "penalty_tile_discard"),
+            ),
             forfeit_threshold=timing["forfeit_threshold"],
-            win_flags={"last_tile_draw": "final_draw", "last_tile_discard": "final_discard",
-                       "kong_replacement": "kong_replacement", "robbing_kong": "robbing_kong",
-                       "heaven": "heaven", "earth": "earth"},
-            refs=REFS)
+            win_flags={
+                "last_tile_draw": "final_draw",
+                "last_tile_discard": "final_discard",
+                "kong_replacement": "kong_replacement",
+                "robbing_kong": "robbing_kong",
+                "heaven": "heaven",
+                "earth": "earth",
+            },
+            refs=REFS,
+        )
         self._order = {pid: _numbering(pid) for pid in self.patterns}
 
     def score(self, win: Win) -> Score:
@@ -103,18 +146,26 @@ class Wsom2006:
             return Score(False, reason=problem)
         candidates = arrangements(win, self.options["seven_pairs_four_of_a_kind"])
         if not candidates:
-            return Score(False, reason="not a winning hand: the tiles do not form four sets "
-                                       "and a pair, seven pairs or thirteen terminals "
-                                       "(RULES.md 1.1)")
+            return Score(
+                False,
+                reason="not a winning hand: the tiles do not form four sets "
+                "and a pair, seven pairs or thirteen terminals "
+                "(RULES.md 1.1)",
+            )
         held = hand_patterns(win)
-        best = max((self._value(arrangement_patterns(arr, win, held, self.options))
-                    for arr in candidates), key=lambda scored: scored[1])
+        best = max(
+            (self._value(arrangement_patterns(arr, win, held, self.options)) for arr in candidates),
+            key=lambda scored: scored[1],
+        )
         chosen, total = best
         if not chosen:
             if self.scoring["minimum_points"] > 0:
-                return Score(False, reason="no pattern: a hand needs at least "
-                             f"{self.scoring['minimum_points']} points to win (RULES.md 1.1); "
-                             "the declaration is a false win (錯和, RULES.md 3.11)")
+                return Score(
+                    False,
+                    reason="no pattern: a hand needs at least "
+                    f"{self.scoring['minimum_points']} points to win (RULES.md 1.1); "
+                    "the declaration is a false win (錯和, RULES.md 3.11)",
+                )
             chosen = (Pattern("0", "Chicken Hand", self.scoring["chicken_points"]),)
             total = chosen[0].points
         payments = hand_payments(total, win, self.scoring["standard_score"])
@@ -134,9 +185,13 @@ class Wsom2006:
 
     def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
         """RULES.md 1.3 跟張免責 with the window of A-W4 and the robbed kong of A-W5."""
-        return responsible_seat(discards, winner, robbed,
-                                self.options["exemption_window_includes_winner_discard"],
-                                self.options["exemption_on_robbed_kong"])
+        return responsible_seat(
+            discards,
+            winner,
+            robbed,
+            self.options["exemption_window_includes_winner_discard"],
+            self.options["exemption_on_robbed_kong"],
+        )
 
     def game_end(self, chips: list[int], deals_passed: int) -> str | None:
         """WSOM plays the sessions the tournament schedules; no hand ends them (3.1)."""

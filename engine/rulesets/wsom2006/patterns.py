@@ -11,30 +11,44 @@ from collections import Counter
 from typing import NamedTuple
 
 from engine import tiles
-from engine.hand import CHOW, KONG, PUNG, counts, decompositions
-from engine.hand import is_seven_pairs, is_thirteen_orphans
+from engine.hand import (
+    CHOW,
+    KONG,
+    PUNG,
+    counts,
+    decompositions,
+    is_seven_pairs,
+    is_thirteen_orphans,
+)
 from engine.scoring import Win
 
 STANDARD, SEVEN_PAIRS, THIRTEEN = "standard", "seven pairs", "thirteen terminals"
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-INCIDENTAL = {"final_draw": "9.1.1", "final_discard": "9.1.2", "kong_replacement": "9.2",
-              "robbing_kong": "9.3", "heaven": "9.4.1", "earth": "9.4.2"}
+INCIDENTAL = {
+    "final_draw": "9.1.1",
+    "final_discard": "9.1.2",
+    "kong_replacement": "9.2",
+    "robbing_kong": "9.3",
+    "heaven": "9.4.1",
+    "earth": "9.4.2",
+}
 _TERMINAL_OR_HONOUR = frozenset(tiles.TERMINALS_AND_HONOURS)
-_TERMINAL_CHOWS = frozenset(k for k in range(27) if k % 9 in (0, 6))   # 123 and 789
+_TERMINAL_CHOWS = frozenset(k for k in range(27) if k % 9 in (0, 6))  # 123 and 789
 
 
 class Arrangement(NamedTuple):
     shape: str
-    chows: tuple[int, ...] = ()                  # lowest tile of each chow
-    pungs: tuple[tuple[int, bool, bool], ...] = ()   # (tile, concealed, kong)
+    chows: tuple[int, ...] = ()  # lowest tile of each chow
+    pungs: tuple[tuple[int, bool, bool], ...] = ()  # (tile, concealed, kong)
     pair: int | None = None
 
 
 def arrangements(win: Win, seven_pairs_four: bool) -> list[Arrangement]:
     """Every way the hand can be read as a winning shape, with the winning tile's set."""
     declared_chows = tuple(m.tiles[0] for m in win.melds if m.kind == CHOW)
-    declared_pungs = tuple((m.tiles[0], m.concealed, m.kind == KONG)
-                           for m in win.melds if m.kind != CHOW)
+    declared_pungs = tuple(
+        (m.tiles[0], m.concealed, m.kind == KONG) for m in win.melds if m.kind != CHOW
+    )
     won, on_discard = win.win_tile, not win.self_drawn
     c = counts(win.concealed + (won,))
     found = []
@@ -49,10 +63,13 @@ def arrangements(win: Win, seven_pairs_four: bool) -> list[Arrangement]:
                 pair = t
         # On a discard the winner says which set the tile completed; only when no pair or
         # chow can take it does it complete a pung, which is then not concealed (4.2).
-        pung_won = (on_discard and won in hand_pungs and pair != won
-                    and not any(t <= won <= t + 2 for t in chows[len(declared_chows):]))
-        pungs = declared_pungs + tuple((t, not (pung_won and t == won), False)
-                                       for t in hand_pungs)
+        pung_won = (
+            on_discard
+            and won in hand_pungs
+            and pair != won
+            and not any(t <= won <= t + 2 for t in chows[len(declared_chows) :])
+        )
+        pungs = declared_pungs + tuple((t, not (pung_won and t == won), False) for t in hand_pungs)
         found.append(Arrangement(STANDARD, tuple(chows), pungs, pair))
     if not win.melds:
         if is_seven_pairs(c, seven_pairs_four):
@@ -64,8 +81,12 @@ def arrangements(win: Win, seven_pairs_four: bool) -> list[Arrangement]:
 
 # Tile properties as bits, so a hand's make-up is one OR over its tiles.
 _MAN, _PIN, _SOU, _HONOUR, _TERMINAL, _SIMPLE = 1, 2, 4, 8, 16, 32
-_BITS = tuple((1 << tiles.suit(k)) | (_TERMINAL if tiles.is_terminal(k) else _SIMPLE)
-              if tiles.is_suited(k) else _HONOUR for k in range(tiles.KINDS))
+_BITS = tuple(
+    (1 << tiles.suit(k)) | (_TERMINAL if tiles.is_terminal(k) else _SIMPLE)
+    if tiles.is_suited(k)
+    else _HONOUR
+    for k in range(tiles.KINDS)
+)
 _ONE_SUIT = (_MAN, _PIN, _SOU)
 
 
@@ -119,7 +140,7 @@ def _nine_gates(win: Win) -> bool:
     start = 9 * tiles.suit(win.win_tile)
     if not all(start <= t < start + 9 for t in win.concealed):
         return False
-    return tuple(counts(win.concealed)[start:start + 9]) == NINE_GATES
+    return tuple(counts(win.concealed)[start : start + 9]) == NINE_GATES
 
 
 def _set_patterns(arr: Arrangement, win: Win) -> list[str]:
@@ -138,8 +159,11 @@ def _set_patterns(arr: Arrangement, win: Win) -> list[str]:
         pung_tiles = set()
     if len(chows) >= 2:
         found += _sequence_patterns(chows)
-    if pair in _TERMINAL_OR_HONOUR and pung_tiles <= _TERMINAL_OR_HONOUR \
-            and all(t in _TERMINAL_CHOWS for t in chows):
+    if (
+        pair in _TERMINAL_OR_HONOUR
+        and pung_tiles <= _TERMINAL_OR_HONOUR
+        and all(t in _TERMINAL_CHOWS for t in chows)
+    ):
         found += _lesser_terminals(chows, pung_tiles, pair)
     return found
 
@@ -193,8 +217,9 @@ def _sequence_patterns(chows) -> list[str]:
     chow_set = set(chows)
     if len(chow_set) < len(chows):
         same = sorted(Counter(chows).values(), reverse=True)
-        found.append({4: "5.1.4", 3: "5.1.3"}.get(same[0],
-                     "5.1.2" if same[:2] == [2, 2] else "5.1.1"))
+        found.append(
+            {4: "5.1.4", 3: "5.1.3"}.get(same[0], "5.1.2" if same[:2] == [2, 2] else "5.1.1")
+        )
     if len(chow_set) >= 3:
         if any(t < 9 and t + 9 in chow_set and t + 18 in chow_set for t in chow_set):
             found.append("6.1")

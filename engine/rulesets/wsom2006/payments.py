@@ -23,9 +23,13 @@ def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, int, 
     return tuple(pay)
 
 
-def responsible_seat(discards: list[tuple[int, int]], winner: int, robbed_kong: bool = False,
-                     include_winner_discard: bool = True,
-                     exemption_on_robbed_kong: bool = False) -> int | None:
+def responsible_seat(
+    discards: list[tuple[int, int]],
+    winner: int,
+    robbed_kong: bool = False,
+    include_winner_discard: bool = True,
+    exemption_on_robbed_kong: bool = False,
+) -> int | None:
     """The seat that pays for a discard win under the follow-tile exemption (跟張免責).
 
     `discards` are the hand's (seat, tile) discards in order, the winning tile last (for a
