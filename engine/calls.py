@@ -1,35 +1,32 @@
-"""Calls, kongs and flowers at the table (RULES.md 3.7, 4.5, 4.6), as a part of the Table.
+"""Calls, kongs and flowers at the table (RULES.md 3.7, 4.5, 4.6).
 
-What a call may be (check_call) and who goes first (nearest_first) are plain functions; the
-`Calls` part of the Table records the calls on an open window, grants the best, and makes
-kongs and flower replacements. Priority is win > pung/kong > chow; among wins, the nearest in
-turn order after the discarder.
+What a call may be (check_call) and who goes first (nearest_first) are plain functions;
+`CallRules` records the calls on an open window, grants the best, and makes kongs and flower
+replacements, on the hand's state it is given. Priority is win > pung/kong > chow; among
+wins, the nearest in turn order after the discarder.
 """
-
-from dataclasses import dataclass
 
 from engine import events as ev
 from engine import tiles
-from engine.hand import CHOW, KONG, PUNG, Meld
+from engine.clocks import Clocks
+from engine.hand import CHOW, KONG, PUNG
+from engine.hand_state import Call, ExposedMeld, HandState, Refusal, seated
+from engine.referee import Referee
+from engine.rulebook import TableRules
+from engine.seats import letter
+from engine.winning import WinRules
 
 CALL_TILES = {CHOW: 2, PUNG: 2, KONG: 3}
 
 
-@dataclass(frozen=True)
-class Call:
-    seat: int
-    claim: str  # chow, pung, kong, win
-    tiles: tuple[int, ...] = ()  # the caller's own tiles for the meld
-
-
 def check_call(
-    event, discarder: int, tile: int, hand: list[int], chow_allowed: bool
+    event: ev.ClaimDeclared, discarder: int, tile: int, hand: list[int], chow_allowed: bool
 ) -> tuple[str, str, str] | None:
     """None if the call can be made; else (situation, offence, message) for the referee:
     calling without the tiles is an empty call (空鳴/空碰), with the wrong ones a wrong call
     (誤鳴/錯碰)."""
     seat, claim, own = event.seat, event.claim, tuple(event.tiles)
-    who = "ESWN"[seat]
+    who = letter(seat)
     if seat == discarder:
         return "claim", "wrong_call", "a player cannot call his own discard"
     if claim not in CALL_TILES:
@@ -61,66 +58,49 @@ def check_call(
     return None
 
 
-def nearest_first(seats: list[int], discarder: int) -> list[int]:
-    """Seats in turn order after the discarder: right neighbour, opposite, left."""
-    return sorted(seats, key=lambda s: (s - discarder) % 4)
+class CallRules:
+    """Calls on a discard or an added kong, kongs on one's turn, flowers."""
 
+    def __init__(
+        self,
+        hand: HandState,
+        rules: TableRules,
+        referee: Referee,
+        clocks: Clocks,
+        wins: WinRules,
+    ):
+        self.hand, self.rules, self.referee, self.clocks = hand, rules, referee, clocks
+        self.wins = wins
 
-def seat_name(seat) -> str:
-    return "ESWN"[seat] if isinstance(seat, int) and 0 <= seat < 4 else "nobody"
-
-
-@dataclass(frozen=True)
-class ExposedMeld:
-    kind: str  # chow, pung, kong
-    tiles: tuple[int, ...]  # physical ids, the claimed one included
-    concealed: bool = False  # a concealed kong
-    claimed: int | None = None  # the tile taken from another seat
-    from_seat: int | None = None
-
-    def as_meld(self) -> Meld:
-        return Meld(self.kind, tuple(tiles.kind_of(t) for t in self.tiles), self.concealed)
-
-
-class Calls:
-    """The Table's calls, kongs and flowers (transitions callbacks by name)."""
-
-    def call_after_window(self, e) -> bool:
-        event = e.kwargs["event"]
-        return self._refuse(
-            event,
+    def late_call(self, event: ev.ClaimDeclared) -> Refusal:
+        return Refusal(
             "claim",
-            f"{seat_name(event.seat)} called {event.claim} after the calls on that tile were over",
+            f"{letter(event.seat)} called {event.claim} after the calls on that tile were over",
             offence="late_call",
         )
 
-    def claim_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        if self.state == "rob_window":
-            konger, tile = self.added_kong
+    def claim(self, event: ev.ClaimDeclared) -> Refusal | None:
+        seat, hand = seated(event), self.hand
+        if hand.added_kong is not None:  # the window is on a tile added to a kong
+            konger, tile = hand.added_kong
             if event.claim != "win":
-                return self._refuse(
-                    event,
-                    "kong",
-                    "only a win may be called on a tile added to a kong (robbing the kong)",
+                return Refusal(
+                    "kong", "only a win may be called on a tile added to a kong (robbing the kong)"
                 )
-            return self._win_call_ok(event, konger, tile, robbing=True)
-        seat, tile = self.discards[-1]
+            return self.wins.call(seat, konger, tile, robbing=True)
+        discarder, tile = hand.discards[-1]
         if event.claim == "win":
-            return self._win_call_ok(event, seat, tile, robbing=False)
-        if self.referee.no_calls[event.seat]:
-            return self._refuse(
-                event, "claim", f"{seat_name(event.seat)} has lost the right to call this hand"
-            )
-        if self.wall.live_count == 0:
-            return self._refuse(event, "last_tile", "the last discard may only be won on")
-        problem = check_call(event, seat, tile, self.hands[event.seat], self.rules.chow_allowed)
+            return self.wins.call(seat, discarder, tile, robbing=False)
+        if self.referee.no_calls[seat]:
+            return Refusal("claim", f"{letter(seat)} has lost the right to call this hand")
+        if hand.broken_wall.live_count == 0:
+            return Refusal("last_tile", "the last discard may only be won on")
+        problem = check_call(event, discarder, tile, hand.hands[seat], self.rules.chow_allowed)
         if problem:
             situation, offence, message = problem
-            return self._refuse(event, situation, message, True, offence, event.tiles)
-        if self.referee.in_call(event.seat, event.tiles):
-            return self._refuse(
-                event,
+            return Refusal(situation, message, True, offence, event.tiles)
+        if self.referee.in_call(seat, event.tiles):
+            return Refusal(
                 "penalty_tile",
                 "a penalty tile may not go into a called set",
                 True,
@@ -128,177 +108,150 @@ class Calls:
                 event.tiles,
             )
         if event.claim in (PUNG, KONG) and self.clocks.call_is_late(
-            self.discard_times[-1], event.t
+            hand.discard_times[-1], event.t
         ):
-            return self._refuse(
-                event,
+            return Refusal(
                 "claim",
-                f"{seat_name(event.seat)} called {event.claim} "
-                f"more than {self.rules.timing.call_limit:g} s after the "
-                "discard (延時碰牌)",
+                f"{letter(seat)} called {event.claim} more than "
+                f"{self.clocks.timing.call_limit:g} s after the discard (延時碰牌)",
                 offence="late_pung",
             )
-        return True
+        return None
 
-    def record_claim(self, e) -> None:
-        event = e.kwargs["event"]
-        self.calls[event.seat] = Call(event.seat, event.claim, event.tiles)
+    def record_claim(self, event: ev.ClaimDeclared) -> list[ev.Event]:
+        seat = seated(event)
+        self.hand.calls[seat] = Call(seat, event.claim, event.tiles)
+        return []
 
-    def has_winners(self, e) -> bool:
-        return any(c.claim == "win" for c in self.calls.values())
+    def has_winners(self) -> bool:
+        return any(c.claim == "win" for c in self.hand.calls.values())
 
-    def has_granted_call(self, e) -> bool:
-        return any(c.claim in (PUNG, KONG, CHOW) for c in self.calls.values())
+    def has_granted_call(self) -> bool:
+        return any(c.claim in (PUNG, KONG, CHOW) for c in self.hand.calls.values())
 
-    def expose_call(self, e) -> None:
-        calls = sorted(self.calls.values(), key=lambda c: c.claim == CHOW)  # pung/kong first
-        call = calls[0]
-        seat, tile = self.discards[-1]
-        self.rivers[seat].remove(tile)
+    def expose_call(self, event: ev.ClaimWindowClosed) -> list[ev.Event]:
+        hand, now = self.hand, event.t
+        call = sorted(hand.calls.values(), key=lambda c: c.claim == CHOW)[0]  # pung/kong first
+        seat, tile = hand.discards[-1]
+        hand.rivers[seat].remove(tile)
         for t in call.tiles:
-            self.hands[call.seat].remove(t)
+            hand.hands[call.seat].remove(t)
         meld = ExposedMeld(call.claim, tuple(sorted(call.tiles + (tile,))), False, tile, seat)
-        self.melds[call.seat].append(meld)
-        self.turn, self.calls_made, self.last_draw = call.seat, True, "claim"
-        self.clocks.start(call.seat, self.discard_times[-1])
-        self._emit(ev.Claimed(self._now, call.seat, call.claim, meld.tiles, tile, seat))
-        self.claims_log.append((call.seat, seat, tuple(tiles.kind_of(t) for t in meld.tiles)))
+        hand.melds[call.seat].append(meld)
+        hand.turn, hand.calls_made, hand.last_draw = call.seat, True, "claim"
+        self.clocks.start(call.seat, hand.discard_times[-1])
+        out: list[ev.Event] = [ev.Claimed(now, call.seat, call.claim, meld.tiles, tile, seat)]
+        hand.claims_log.append((call.seat, seat, tuple(tiles.kind_of(t) for t in meld.tiles)))
         if call.claim == KONG:
-            self.kongs.append((call.seat, "melded", seat))
-            self._owe(call.seat, "kong")
-            self._emit(ev.Konged(self._now, call.seat, "melded", meld.tiles))
-        self.calls = {}
+            hand.kongs.append((call.seat, "melded", seat))
+            hand.owe(call.seat, "kong")
+            out.append(ev.Konged(now, call.seat, "melded", meld.tiles))
+        hand.calls = {}
+        return out
 
     # -- kongs and flowers -----------------------------------------------------------------
 
-    def kong_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        seat = event.seat
-        if seat != self.turn or self.owes[seat]:
-            return self._refuse(
-                event, "turn", f"{seat_name(seat)} may kong only on his own turn, after drawing"
-            )
+    def kong(self, event: ev.KongDeclared) -> Refusal | None:
+        seat, hand = seated(event), self.hand
+        who = letter(seat)
+        if not hand.holds_turn(seat):
+            return Refusal("turn", f"{who} may kong only on his own turn, after drawing")
         if self.referee.no_calls[seat]:
-            return self._refuse(
-                event, "kong", f"{seat_name(seat)} has lost the right to kong this hand"
+            return Refusal("kong", f"{who} has lost the right to kong this hand")
+        if hand.last_draw == "claim":
+            return Refusal("kong", "no kong right after a chow or pung: discard first")
+        if hand.broken_wall.live_count == 0 and not self.rules.kong_after_last_tile:
+            return Refusal(
+                "last_tile", "no kong after drawing the last tile", offence="kong_after_last_tile"
             )
-        if self.last_draw == "claim":
-            return self._refuse(event, "kong", "no kong right after a chow or pung: discard first")
-        if self.wall.live_count == 0 and not self.rules.kong_after_last_tile:
-            return self._refuse(
-                event,
-                "last_tile",
-                "no kong after drawing the last tile",
-                offence="kong_after_last_tile",
-            )
-        if not set(event.tiles) <= set(self.hands[seat]) or len(set(event.tiles)) != len(
+        if not set(event.tiles) <= set(hand.hands[seat]) or len(set(event.tiles)) != len(
             event.tiles
         ):
-            return self._refuse(
-                event,
+            return Refusal(
                 "kong",
-                f"{seat_name(seat)} declared a kong with tiles he does not hold (空槓)",
+                f"{who} declared a kong with tiles he does not hold (空槓)",
                 True,
                 "empty_kong",
             )
         kinds = {tiles.kind_of(t) for t in event.tiles}
         if len(kinds) != 1 or tiles.is_flower(next(iter(kinds))):
-            return self._refuse(event, "kong", "a kong is four of one kind")
+            return Refusal("kong", "a kong is four of one kind")
         if len(event.tiles) == 4:
-            return True
+            return None
         if len(event.tiles) == 1 and any(
-            m.kind == PUNG and tiles.kind_of(m.tiles[0]) in kinds for m in self.melds[seat]
+            m.kind == PUNG and tiles.kind_of(m.tiles[0]) in kinds for m in hand.melds[seat]
         ):
-            return True
-        return self._refuse(
-            event,
-            "kong",
-            "a kong is four concealed tiles, or one tile added to one's own exposed pung",
+            return None
+        return Refusal(
+            "kong", "a kong is four concealed tiles, or one tile added to one's own exposed pung"
         )
 
-    def is_added_kong(self, e) -> bool:
-        return len(e.kwargs["event"].tiles) == 1
+    def offer_added_kong(self, event: ev.KongDeclared) -> list[ev.Event]:
+        self.hand.added_kong = (seated(event), event.tiles[0])
+        self.hand.calls = {}
+        return []
 
-    def offer_added_kong(self, e) -> None:
-        event = e.kwargs["event"]
-        self.added_kong = (event.seat, event.tiles[0])
-        self.calls = {}
-
-    def complete_added_kong(self, e) -> None:
-        seat, tile = self.added_kong
+    def complete_added_kong(self, event: ev.ClaimWindowClosed) -> list[ev.Event]:
+        """Nobody robbed the kong: the added tile makes it."""
+        hand, now = self.hand, event.t
+        if hand.added_kong is None:
+            raise RuntimeError("no tile was added to a kong")
+        seat, tile = hand.added_kong
         kind = tiles.kind_of(tile)
         index = next(
             i
-            for i, m in enumerate(self.melds[seat])
+            for i, m in enumerate(hand.melds[seat])
             if m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind
         )
-        old = self.melds[seat][index]
-        self.hands[seat].remove(tile)
-        self.melds[seat][index] = ExposedMeld(
+        old = hand.melds[seat][index]
+        hand.hands[seat].remove(tile)
+        hand.melds[seat][index] = ExposedMeld(
             KONG, tuple(sorted(old.tiles + (tile,))), False, old.claimed, old.from_seat
         )
-        self.added_kong, self.calls_made = None, True
-        self.kongs.append((seat, "added", None))
-        self._owe(seat, "kong")
-        self._emit(ev.Konged(self._now, seat, "added", self.melds[seat][index].tiles))
+        hand.added_kong, hand.calls_made = None, True
+        hand.kongs.append((seat, "added", None))
+        hand.owe(seat, "kong")
+        return [ev.Konged(now, seat, "added", hand.melds[seat][index].tiles)]
 
-    def make_concealed_kong(self, e) -> None:
-        event = e.kwargs["event"]
+    def make_concealed_kong(self, event: ev.KongDeclared) -> list[ev.Event]:
+        seat, hand = seated(event), self.hand
         for t in event.tiles:
-            self.hands[event.seat].remove(t)
-        self.melds[event.seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
-        self.referee.konged(event.seat, event.tiles)
-        self.kongs.append((event.seat, "concealed", None))
-        self._owe(event.seat, "kong")
-        self.calls_made = True
-        self._emit(ev.Konged(self._now, event.seat, "concealed", tuple(sorted(event.tiles))))
+            hand.hands[seat].remove(t)
+        hand.melds[seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
+        self.referee.konged(seat, event.tiles)
+        hand.kongs.append((seat, "concealed", None))
+        hand.owe(seat, "kong")
+        hand.calls_made = True
+        return [ev.Konged(event.t, seat, "concealed", tuple(sorted(event.tiles)))]
 
-    def flower_ok(self, e) -> bool:
-        event = e.kwargs["event"]
+    def flower(self, event: ev.FlowerExposed) -> Refusal | None:
+        seat, hand = seated(event), self.hand
         if not self.rules.flowers:
-            return self._refuse(event, "flower", "this rule book has no flowers")
-        if event.tile not in self.hands[event.seat] or not tiles.is_flower(
-            tiles.kind_of(event.tile)
-        ):
-            return self._refuse(
-                event,
-                "flower",
-                f"{seat_name(event.seat)} has no flower {event.tile} in hand",
-                needs_ruling=True,
-            )
-        if event.seat != self.turn and self.discards:
-            return self._refuse(event, "flower", "a flower is exposed on one's own turn")
-        if not self.discards:
+            return Refusal("flower", "this rule book has no flowers")
+        if event.tile not in hand.hands[seat] or not tiles.is_flower(tiles.kind_of(event.tile)):
+            return Refusal("flower", f"{letter(seat)} has no flower {event.tile} in hand", True)
+        if seat != hand.turn and hand.discards:
+            return Refusal("flower", "a flower is exposed on one's own turn")
+        if not hand.discards:
             earlier = next(
-                (
-                    s
-                    for s in range(event.seat)
-                    if self.owes[s] or any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[s])
-                ),
+                (s for s in range(seat) if hand.owes[s] or hand.holds_flower(s)),
                 None,
             )
             if earlier is not None:
-                return self._refuse(
-                    event,
+                return Refusal(
                     "flower",
-                    f"opening flowers are replaced East "
-                    f"first, then S, W, N: {seat_name(earlier)} goes before "
-                    f"{seat_name(event.seat)}",
+                    f"opening flowers are replaced East first, then S, W, N: "
+                    f"{letter(earlier)} goes before {letter(seat)}",
                 )
-        return True
+        return None
 
-    def _owe(self, seat: int, why: str) -> None:
-        """A kong or flower is replaced from the tail before the player may discard."""
-        self.owes[seat] += 1
-        self.owed_for[seat] = why
-
-    def expose_flower(self, e) -> None:
-        event = e.kwargs["event"]
-        self.hands[event.seat].remove(event.tile)
-        self.flowers[event.seat].append(event.tile)
-        kinds = {tiles.kind_of(t) - tiles.KINDS for t in self.flowers[event.seat]}
+    def expose_flower(self, event: ev.FlowerExposed) -> list[ev.Event]:
+        seat, hand = seated(event), self.hand
+        hand.hands[seat].remove(event.tile)
+        hand.flowers[seat].append(event.tile)
+        kinds = {tiles.kind_of(t) - tiles.KINDS for t in hand.flowers[seat]}
         group = (tiles.kind_of(event.tile) - tiles.KINDS) // 4
         if {4 * group + i for i in range(4)} <= kinds:
-            self.flower_kongs.append(event.seat)  # 花槓: all four of one group (A-C3)
-        self._owe(event.seat, "flower")
-        self._emit(ev.FlowerReplaced(self._now, event.seat, event.tile))
+            hand.flower_kongs.append(seat)  # 花槓: all four of one group (A-C3)
+        hand.owe(seat, "flower")
+        return [ev.FlowerReplaced(event.t, seat, event.tile)]

@@ -5,9 +5,10 @@ and the results are cached per suit pattern, so a win check is a handful of dict
 scorer can walk every arrangement of a hand without searching it again.
 """
 
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations, product
+from itertools import pairwise, permutations, product
 
 from engine import tiles
 
@@ -130,7 +131,7 @@ def _standard_size(c) -> int:
     return total >> 4 if total & 15 == 1 else -1
 
 
-def is_standard(c: list[int]) -> bool:
+def is_standard(c: Sequence[int]) -> bool:
     """Sets and exactly one pair (the melds already taken out of `c`)."""
     return _standard_size(c) >= 0
 
@@ -192,7 +193,7 @@ def is_fourteen_singles(c, min_gap: int = 3) -> bool:
         return False
     for start in (0, 9, 18):
         ranks = [r for r in range(9) if c[start + r]]
-        if any(b - a < min_gap for a, b in zip(ranks, ranks[1:])):
+        if any(b - a < min_gap for a, b in pairwise(ranks)):
             return False
     return True
 
@@ -212,7 +213,7 @@ def is_knitted_straight(c, melds: int = 0) -> bool:
     return False
 
 
-def is_win(c: list[int], melds: int = 0, four_as_two_pairs: bool = True) -> bool:
+def is_win(c: Sequence[int], melds: int = 0, four_as_two_pairs: bool = True) -> bool:
     """A complete hand of concealed counts `c` beside `melds` declared sets (WSOM shapes)."""
     size = _standard_size(c)
     if size >= 0:
@@ -220,7 +221,7 @@ def is_win(c: list[int], melds: int = 0, four_as_two_pairs: bool = True) -> bool
     return melds == 0 and (is_seven_pairs(c, four_as_two_pairs) or is_thirteen_orphans(c))
 
 
-def waits(c: list[int], melds: int = 0, four_as_two_pairs: bool = True) -> list[int]:
+def waits(c: MutableSequence[int], melds: int = 0, four_as_two_pairs: bool = True) -> list[int]:
     """The tile kinds that complete a hand one tile short (13 with kongs counted as 3)."""
     found = []
     for kind in range(tiles.KINDS):

@@ -10,15 +10,16 @@ never dropped. Zones are physical sides of the table (E S W N); seats are the wi
 hand, so the dealer's side is seat 0.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import events as ev
 from engine import tiles
-from engine.calls import seat_name
 from engine.hand import CHOW, KONG, PUNG
-from engine.tracking import zone_words
+from engine.hand_state import seated
+from engine.seats import LETTERS, letter, seat_at, side_of, zone_side, zone_words
+from engine.table import Table
 
-SIDES = "ESWN"
+Step = ev.TileDrawn | ev.TileDiscarded  # a move of the turns, held until it is in order
 HOLD = 3.0  # seconds a press or a move seen early waits for what comes before it
 
 
@@ -32,12 +33,6 @@ class Irregular:
     tile: int | None = None
 
 
-def zone_side(zone: str) -> tuple[str, int]:
-    """("hand", 2) for "hand_W"."""
-    kind, _, side = zone.partition("_")
-    return kind, SIDES.index(side)
-
-
 class Interpreter:
     """Turns movements and buttons into inputs for one hand's `table` (read, never changed).
 
@@ -47,23 +42,23 @@ class Interpreter:
     known (a button is seen at once, a tile only after a few sweeps).
     """
 
-    def __init__(self, table, dealer_side: int, claim_window: float, settle: float = 0.0):
+    def __init__(self, table: Table, dealer_side: int, claim_window: float, settle: float = 0.0):
         self.table, self.dealer_side, self.claim_window = table, dealer_side, claim_window
         self.settle = settle
         self.to_deal: list[set[int]] = [set(), set(), set(), set()]
         self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
         self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
-        self.held: list[tuple[float, ev.Event]] = []  # draws and discards seen early
+        self.held: list[tuple[float, Step]] = []  # draws and discards seen early
 
     def seat(self, side: int) -> int:
-        return (side - self.dealer_side) % 4
+        return seat_at(side, self.dealer_side)
 
     def side(self, seat: int) -> int:
-        return (seat + self.dealer_side) % 4
+        return side_of(seat, self.dealer_side)
 
     def _where(self, seat: int) -> str:
-        return f"{seat_name(seat)} ({SIDES[self.side(seat)]} side)"
+        return f"{letter(seat)} ({LETTERS[self.side(seat)]} side)"
 
     # -- what the engine did -------------------------------------------------------------
 
@@ -73,13 +68,14 @@ class Interpreter:
             if isinstance(out, ev.Dealt):
                 self.to_deal = [set(h) for h in out.hands]
             elif isinstance(out, (ev.Claimed, ev.Konged)):
-                self.exposing[out.seat] = [x for x in self.exposing[out.seat] if x not in out.tiles]
+                seat = seated(out)
+                self.exposing[seat] = [x for x in self.exposing[seat] if x not in out.tiles]
         if self.table.state not in ("claim_window", "rob_window"):
             self.window_opened = None
         elif self.window_opened is None:
             self.window_opened = t
-        if self.table.state == "rob_window":  # the added tile lies on the pung already
-            konger, tile = self.table.added_kong
+        if self.table.state == "rob_window" and self.table.added_kong is not None:
+            konger, tile = self.table.added_kong  # the added tile lies on the pung already
             self.exposing[konger] = [x for x in self.exposing[konger] if x != tile]
 
     # -- what the players did ------------------------------------------------------------
@@ -168,13 +164,14 @@ class Interpreter:
         return False
 
     def _held_wins(self, t: float) -> list:
-        table, inputs = self.table, []
+        table = self.table
+        inputs: list[ev.Event] = []
         for seat, pressed in sorted(self.held_wins.items()):
             if t - pressed < self.settle:
                 continue
             if table.state in ("claim_window", "rob_window"):
                 inputs.append(ev.ClaimDeclared(t, seat, "win"))
-            elif table.state == "discard" and seat == table.turn and not table.owes[seat]:
+            elif table.in_turn(seat):
                 inputs.append(ev.WinDeclared(t, seat))
             elif t - pressed >= HOLD:
                 inputs.append(ev.WinDeclared(t, seat))  # the engine says why it is wrong
@@ -183,7 +180,7 @@ class Interpreter:
             del self.held_wins[seat]
         return inputs
 
-    def _in_turn(self, t: float, event) -> list:
+    def _in_turn(self, t: float, event: Step) -> list:
         """A draw or a discard, or None yet: one seen before the move that precedes it at
         the table (a discard whose reads were dropped a sweep or two, then the next
         player's draw) waits up to `HOLD` seconds for it, so the engine sees the hand in
@@ -193,20 +190,11 @@ class Interpreter:
             return []
         return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
 
-    def _in_order(self, event) -> bool:
-        table, seat = self.table, event.seat
+    def _in_order(self, event: Step) -> bool:
+        table, seat = self.table, seated(event)
         if isinstance(event, ev.TileDiscarded):
-            return table.state == "discard" and seat == table.turn and not table.owes[seat]
-        if table.state == "claim_window":
-            return seat == (table.discarder + 1) % 4
-        if table.state == "rob_window":
-            return seat == table.added_kong[0]
-        return (
-            (table.state == "draw"
-            and seat == table.turn)
-            or (table.state == "discard"
-            and bool(table.owes[seat]))
-        )
+            return table.in_turn(seat)
+        return seat == table.next_to_draw() or table.owes_replacement(seat)
 
     def _held_moves(self, t: float) -> list:
         """A held draw or discard that is now in order, else one that has waited long enough
@@ -218,8 +206,7 @@ class Interpreter:
         if not ready:
             return []
         self.held.remove(ready[0])
-        event = ready[0][1]
-        event = type(event)(t, event.seat, event.tile)
+        event = replace(ready[0][1], t=t)
         return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
 
     # -- helpers -------------------------------------------------------------------------
@@ -276,11 +263,10 @@ class Interpreter:
         draw, the hand read between them dropped; the tracker has told the referee already."""
         table, wall = self.table, self.table.wall
         expected = None
-        if wall is not None and table.state == "discard" and table.owes[seat]:
+        if wall is not None and table.owes_replacement(seat):
             expected = wall.tile_at(wall.next_replacement_position)
-        elif wall is not None and table.state in ("draw", "claim_window"):
-            turn = (table.discarder + 1) % 4 if table.state == "claim_window" else table.turn
-            expected = wall.tile_at(wall.next_draw_position) if turn == seat else None
+        elif wall is not None and table.live_drawer() == seat:
+            expected = wall.tile_at(wall.next_draw_position)
         river = target.startswith("river")
         if expected == tile and (river or tiles.is_flower(tiles.kind_of(tile))):
             then = ev.TileDiscarded(t, seat, tile) if river else ev.FlowerExposed(t, seat, tile)

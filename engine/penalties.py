@@ -9,7 +9,7 @@ other three (4.15).
 
 from dataclasses import dataclass
 
-from engine.rulesets import ConfigError
+from engine.schema import Schema, Section, check_schema, one_of
 
 # What an offence takes away: (may not win, may not call or kong, must discard what he draws).
 EFFECTS = {
@@ -36,13 +36,23 @@ COMMON = (
     "kong_after_last_tile",
     "naming_discard",
 )
-OFFENCE_SCHEMA = {
-    "rule": str,
-    "points": list,
-    "beyond": ("repeat", "removed"),
-    "effect": tuple(EFFECTS),
-    "penalty_tiles": int,
-    "confirm": bool,
+
+
+def _is_points(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and value != []
+        and all(isinstance(p, int) and p >= 0 for p in value)
+    )
+
+
+OFFENCE_SCHEMA: Schema = {
+    "rule": "text",
+    "points": (_is_points, "a list of points, one per repeated offence"),
+    "beyond": one_of("repeat", "removed"),
+    "effect": one_of(*EFFECTS),
+    "penalty_tiles": "int",
+    "confirm": "bool",
 }
 
 
@@ -89,25 +99,17 @@ class Catalogue:
     """The offences of one rule book."""
 
     def __init__(self, section: dict, paid_to_others: bool, required: tuple[str, ...] = COMMON):
-        from engine.rulesets import check_schema
-
         self.paid_to_others = paid_to_others
-        self.offences = {}
+        self.offences: dict[str, Offence] = {}
+        penalties = Section(section, "penalties")
         for name in required:
-            if name not in section:
-                raise ConfigError(f"missing entry penalties.{name}")
+            penalties.get(name, "table")
         for name, entry in section.items():
             check_schema(entry, OFFENCE_SCHEMA, f"penalties.{name}")
-            points = tuple(entry["points"])
-            if not points or not all(isinstance(p, int) and p >= 0 for p in points):
-                raise ConfigError(
-                    f"penalties.{name}.points = {entry['points']!r}: expected a "
-                    "list of points, one per repeated offence"
-                )
             self.offences[name] = Offence(
                 name,
                 "RULES.md " + entry["rule"],
-                points,
+                tuple(entry["points"]),
                 entry["beyond"],
                 entry["effect"],
                 entry["penalty_tiles"],

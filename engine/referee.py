@@ -13,6 +13,7 @@ from engine import events as ev
 from engine import tiles
 from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
 from engine.penalties import EFFECTS, Catalogue, Penalty
+from engine.seats import letter
 
 
 class Referee:
@@ -86,7 +87,7 @@ class Referee:
         self.mechanical[seat] |= mechanical
         for tile in penalty.penalty_tiles:
             self.penalty_tiles[seat].setdefault(tile, "live")  # a dead one stays dead
-        out = [
+        out: list[ev.Event] = [
             ev.PenaltyApplied(
                 t,
                 seat,
@@ -108,7 +109,7 @@ class Referee:
                     t,
                     seat,
                     "serious_overtime",
-                    f"{'ESWN'[seat]} has "
+                    f"{letter(seat)} has "
                     f"{self.time_points[seat]} points of time penalty this "
                     "hand: serious overtime, a forfeit unless the referee "
                     "finds it justified",

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 
 from engine import tiles
 from engine.hand import CHOW, KONG, PUNG, HandError, Meld
-
-SEATS = "ESWN"
+from engine.seats import LETTERS
 
 
 class WinError(ValueError):
@@ -59,7 +58,7 @@ class Score:
     legal: bool
     patterns: tuple[Pattern, ...] = ()
     total: int | None = None
-    payments: tuple[int, int, int, int] | None = None
+    payments: tuple[int, ...] | None = None  # per seat
     reason: str = ""
 
     def to_json(self) -> dict:
@@ -73,8 +72,8 @@ class Score:
 
 
 def _seat(value, what: str) -> int:
-    if isinstance(value, str) and value in SEATS:
-        return SEATS.index(value)
+    if isinstance(value, str) and value in LETTERS:
+        return LETTERS.index(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
         return value
     raise WinError(f"{what} must be a seat 0..3 or E S W N, not {value!r}")
@@ -130,11 +129,11 @@ def win_from_json(obj, known_flags: frozenset[str]) -> Win:
         winner = _seat(obj["seat_wind"], "seat_wind")
     else:
         raise WinError("missing winner_seat_index (or seat_wind)")
-    seat_wind = _seat(obj.get("seat_wind", SEATS[winner]), "seat_wind")
+    seat_wind = _seat(obj.get("seat_wind", LETTERS[winner]), "seat_wind")
     if seat_wind != winner:
         raise WinError(
-            f"seat_wind {SEATS[seat_wind]} is not the seat of winner_seat_index "
-            f"{winner} ({SEATS[winner]}): seats are numbered by wind, 0 = E"
+            f"seat_wind {LETTERS[seat_wind]} is not the seat of winner_seat_index "
+            f"{winner} ({LETTERS[winner]}): seats are numbered by wind, 0 = E"
         )
     seat_wind = tiles.wind(seat_wind)
     discarder = obj.get("discarder_seat_index")

@@ -8,7 +8,7 @@ continues (RULES.md 4.11, A-C13), and passes it otherwise, exhaustive draws incl
 
 from dataclasses import dataclass, field
 
-from engine.rulesets import Ruleset
+from engine.rulebook import Ruleset
 from engine.table import Table
 
 
@@ -20,9 +20,9 @@ class HandRecord:
     dealer: int  # the player who was East
     result: str  # "win" or "draw"
     winners: tuple[int, ...]  # players, in payment order
-    changes: tuple[int, int, int, int]  # per player: the hand's payments (sum zero)
-    totals: tuple[int, int, int, int]  # per player, after this hand
-    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)  # per player: penalty points
+    changes: tuple[int, ...]  # per player: the hand's payments (sum zero)
+    totals: tuple[int, ...]  # per player, after this hand
+    penalties: tuple[int, ...] = (0, 0, 0, 0)  # per player: penalty points
     doubled: bool = False
 
     def to_json(self) -> dict:
@@ -70,15 +70,15 @@ class Session:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends."""
         if not table.ended:
             raise ValueError("the hand is not over")
-        seat_scores = [self.scores[self.player_at(seat)] for seat in range(4)]
-        by_seat, fines = self.ruleset.settle(table, seat_scores, self.doubling)
+        outcome = table.outcome()
+        by_seat, fines = self.ruleset.settle(outcome)
         changes, penalties = [0] * 4, [0] * 4
         for seat in range(4):
             changes[self.player_at(seat)] = by_seat[seat]
             penalties[self.player_at(seat)] = fines[seat]
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
-        winners = tuple(self.player_at(result.winner) for result in table.results)
+        winners = tuple(self.player_at(result.winner) for result in outcome.results)
         row = HandRecord(
             self.hand_number,
             self.dealer,
@@ -90,7 +90,7 @@ class Session:
             self.doubling,
         )
         self.sheet.append(row)
-        self._next_dealer(dealer_won=any(result.winner == 0 for result in table.results))
+        self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
         self._game_end()
         return row
 
@@ -114,6 +114,6 @@ class Session:
                     "chips": list(self.scores),
                 }
             )
-            self.scores = [rules.start_chips] * 4
+            self.scores = [rules.start_chips or 0] * 4
             self.dealer, self.doubling, self.passes = 0, False, 0
             self.game_first_row = len(self.sheet)

@@ -9,15 +9,12 @@ name a tile in a concealed zone (a wall or a hand rack); the `tile` field keeps 
 """
 
 from collections import deque
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+from engine.seats import AREAS, CONCEALED_AREAS, ZONES, zone_words
 from engine.tiles import NAMES, kind_of, physical_set
 
-SEATS = "ESWN"
-SEAT_WORDS = ("East", "South", "West", "North")
-ZONE_KINDS = ("wall", "hand", "river", "melds")
-ZONES = tuple(f"{kind}_{seat}" for seat in SEATS for kind in ZONE_KINDS)
-CONCEALED = ("wall", "hand")
 TILE_IDS = range(len(physical_set(with_flowers=True)))
 
 # (source kind, target kind, any seat): without `any seat` the tile stays with one player.
@@ -55,20 +52,9 @@ class TrackingError(ValueError):
     """Input the tracker cannot use; the message names the problem."""
 
 
-def zone_words(zone: str) -> str:
-    """A zone as the display says it: "the South wall", "East's river"."""
-    kind, seat = zone.split("_")
-    who = SEAT_WORDS[SEATS.index(seat)]
-    return (
-        f"the {who} wall"
-        if kind == "wall"
-        else f"{who}'s {'hand rack' if kind == 'hand' else kind}"
-    )
-
-
 def _named(tile: int, *zones: str) -> str | None:
     """The tile's name, only if no zone it is mentioned with hides it from the players."""
-    if tile in TILE_IDS and not any(zone.split("_")[0] in CONCEALED for zone in zones):
+    if tile in TILE_IDS and not any(zone.partition("_")[0] in CONCEALED_AREAS for zone in zones):
         return NAMES[kind_of(tile)]
     return None
 
@@ -85,13 +71,13 @@ class Tracker:
             if not (
                 isinstance(step, tuple)
                 and len(step) == 3
-                and step[0] in ZONE_KINDS
-                and step[1] in ZONE_KINDS
+                and step[0] in AREAS
+                and step[1] in AREAS
                 and isinstance(step[2], bool)
             ):
                 raise TrackingError(
                     f"legal step {step!r} is not (source kind, target kind, any "
-                    f"seat) with kinds among {', '.join(ZONE_KINDS)}"
+                    f"seat) with kinds among {', '.join(AREAS)}"
                 )
         self.confirm, self.missing_after, self.legal = confirm, missing_after, legal
         self.transient_absences = 0  # dropped reads filtered
@@ -161,7 +147,7 @@ class Tracker:
         self._misses.clear()
 
     def sweep(
-        self, t: float, zone: str, tiles: set[int], unknown: set[bytes] = frozenset()
+        self, t: float, zone: str, tiles: set[int], unknown: AbstractSet[bytes] = frozenset()
     ) -> list:
         """One antenna's complete read: the tiles (ids) and unregistered tags it sees now.
         Returns the Moves and TrackingAlerts it settles, in a deterministic order."""

@@ -200,7 +200,7 @@ class Wall:
                 hands[seat].extend(self._take(0) for _ in range(4))
         jump = [self._take(0) for _ in range(5)]
         hands[dealer] += [jump[0], jump[4]]
-        for seat, tile_id in zip(turn[1:], jump[1:4]):
+        for seat, tile_id in zip(turn[1:], jump[1:4], strict=True):
             hands[seat].append(tile_id)
         return hands
 

@@ -1,197 +1,189 @@
 """Declared wins at the table: checking them, their flags, who pays, settling them.
 
-A part of the Table (engine/table.py). A declared win stands if the rule book scores it, the
-winner may still win and no penalty tile bars it; otherwise it is a false win for the referee.
+A declared win stands if the rule book scores it, the winner may still win and no penalty
+tile bars it; otherwise it is a false win for the referee. The rule book sees the hand only
+as a frozen `HandOutcome`, the win it is asked about included.
 """
-
-from typing import NamedTuple
 
 from engine import events as ev
 from engine import tiles
-from engine.calls import nearest_first, seat_name
 from engine.hand import counts, waits
+from engine.hand_state import HandState, Refusal, WinResult, seated
+from engine.referee import Referee
+from engine.rulebook import HandOutcome, Ruleset
 from engine.scoring import Score, Win, WinError, check
+from engine.seats import letter
 
 
-class WinResult(NamedTuple):
-    winner: int
-    from_seat: int | None
-    score: dict  # the ruleset's Score.to_json()
-    tile: int
-    robbed: bool = False  # the tile was robbed from an added kong
+def nearest_first(seats: list[int], discarder: int) -> list[int]:
+    """Seats in turn order after the discarder: right neighbour, opposite, left."""
+    return sorted(seats, key=lambda s: (s - discarder) % 4)
 
 
-class Winning:
-    """The Table's wins (transitions callbacks by name)."""
+class WinRules:
+    """Win calls, self-drawn wins and their settlement, on the hand's state it is given."""
 
-    def _win_call_ok(self, event, from_seat: int, tile: int, robbing: bool) -> bool:
-        if event.seat == from_seat:
-            return self._refuse(event, "claim", "a player cannot call his own tile")
-        if (
-            self.chips is not None
-            and self.rules.block_win_from_chipless
-            and self.chips[from_seat] <= 0
-        ):
-            return self._refuse(
-                event,
-                "chips",
-                f"no win on the tile of {seat_name(from_seat)}, who has no chips left",
+    def __init__(self, hand: HandState, ruleset: Ruleset, referee: Referee):
+        self.hand, self.ruleset, self.rules = hand, ruleset, ruleset.table_rules
+        self.referee = referee
+
+    def call(self, seat: int, from_seat: int, tile: int, robbing: bool) -> Refusal | None:
+        """A call to win on a discard, or on a tile added to a kong (robbing it)."""
+        chips = self.hand.chips
+        if seat == from_seat:
+            return Refusal("claim", "a player cannot call his own tile")
+        if chips is not None and self.rules.block_win_from_chipless and chips[from_seat] <= 0:
+            return Refusal(
+                "chips", f"no win on the tile of {letter(from_seat)}, who has no chips left"
             )
-        barred = self.referee.bars_discard_win(event.seat, self.hands[event.seat], tile)
-        return self._win_ok(
-            event,
-            self.score_for(event.seat, from_seat, tile, robbing),
-            tile,
-            barred,
-            from_seat,
-            robbing,
-        )
+        barred = self.referee.bars_discard_win(seat, self.hand.hands[seat], tile)
+        score = self.score_for(seat, from_seat, tile, robbing)
+        return self._check(seat, score, tile, barred, from_seat, robbing)
 
-    def _win_ok(
-        self, event, score, tile: int, barred: str = "", from_seat=None, robbing=False
-    ) -> bool:
+    def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
+        seat, hand = seated(event), self.hand
+        if not hand.holds_turn(seat) or hand.last_draw == "claim":
+            return Refusal(
+                "turn",
+                f"{letter(seat)} may declare a self-drawn win only on his own turn, after drawing",
+            )
+        tile = hand.hands[seat][-1]
+        return self._check(seat, self.score_for(seat, None, tile, False), tile)
+
+    def _check(
+        self,
+        seat: int,
+        score: Score,
+        tile: int,
+        barred: str = "",
+        from_seat: int | None = None,
+        robbing: bool = False,
+    ) -> Refusal | None:
         """A declared win stands if it scores, the winner may still win, no penalty tile
         bars it; otherwise it is a false win (錯和 / 詐和)."""
-        seat = event.seat
         if self.referee.no_win[seat]:
-            return self._refuse(
-                event, "win", f"{seat_name(seat)} has lost the right to win this hand"
-            )
+            return Refusal("win", f"{letter(seat)} has lost the right to win this hand")
         if barred:
-            return self._refuse(
-                event,
+            return Refusal(
                 "penalty_tile",
-                f"{seat_name(seat)} may not win on this tile: {barred}",
+                f"{letter(seat)} may not win on this tile: {barred}",
                 True,
                 "wrong_call",
             )
         if score.legal:
-            banned = self.chips is not None and self.ruleset.win_banned(
-                self, WinResult(seat, from_seat, score.to_json(), tile, robbing)
-            )
-            return not banned or self._refuse(
-                event, "game_end", f"{seat_name(seat)} may not win: {banned}"
-            )
+            banned = self._banned(WinResult(seat, from_seat, score.to_json(), tile, robbing))
+            return Refusal("game_end", f"{letter(seat)} may not win: {banned}") if banned else None
         kind = self._false_win_kind(seat, tile)
         if kind == "false_win" and self.rules.refuse_false_win_quietly:
             # A-W12 assisted: a complete hand the rule book refuses (no pattern) is turned
             # down before it is laid down, without penalty tiles.
-            return self._refuse(
-                event,
-                "win",
-                f"{seat_name(seat)}'s hand is complete but may not win: {score.reason}",
+            return Refusal(
+                "win", f"{letter(seat)}'s hand is complete but may not win: {score.reason}"
             )
-        return self._refuse(
-            event, "win", f"false win by {seat_name(seat)}: {score.reason}", True, kind
-        )
+        return Refusal("win", f"false win by {letter(seat)}: {score.reason}", True, kind)
+
+    def _banned(self, result: WinResult) -> str:
+        """Why the rule book forbids this scoring win now (CCM 4.13), or ""."""
+        if self.hand.chips is None:
+            return ""
+        return self.ruleset.win_banned(self.outcome(result))
 
     def _false_win_kind(self, seat: int, tile: int) -> str:
         """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
         詐和: one tile short or the wrong tile; two or more short: intentional (A-C19)."""
-        held = list(self.hands[seat])
+        held = list(self.hand.hands[seat])
         if tile in held:
             held.remove(tile)
         hand_waits = waits(
             counts(tiles.kind_of(t) for t in held if not tiles.is_flower(tiles.kind_of(t))),
-            len(self.melds[seat]),
+            len(self.hand.melds[seat]),
         )
         if tiles.kind_of(tile) in hand_waits:
             return "false_win"
-        if (
-            hand_waits
-            or not self.rules.penalties
-            or "intentional_false_win" not in self.rules.penalties.offences
-        ):
+        penalties = self.rules.penalties
+        if hand_waits or not penalties or "intentional_false_win" not in penalties.offences:
             return "incomplete_win"
         return "intentional_false_win"
 
-    def self_draw_win_ok(self, e) -> bool:
-        event = e.kwargs["event"]
-        if event.seat != self.turn or self.owes[event.seat] or self.last_draw == "claim":
-            return self._refuse(
-                event,
-                "turn",
-                f"{seat_name(event.seat)} may declare a self-drawn "
-                "win only on his own turn, after drawing",
-            )
-        tile = self.hands[event.seat][-1]
-        return self._win_ok(event, self.score_for(event.seat, None, tile, False), tile=tile)
-
-    def settle_wins(self, e) -> None:
-        if e.event.name == "win":
-            seat = e.kwargs["event"].seat
-            winners = [(seat, None, self.hands[seat][-1], False)]
-        elif self.added_kong:
-            konger, tile = self.added_kong
+    def settle(self, event: ev.Event) -> list[ev.Event]:
+        """The win declared, or the wins called on the closed window, as Won outputs."""
+        hand, now = self.hand, event.t
+        winners: list[tuple[int, int | None, int, bool]]  # (winner, from, tile, robbing)
+        if isinstance(event, ev.WinDeclared):
+            seat = seated(event)
+            winners = [(seat, None, hand.hands[seat][-1], False)]
+        elif hand.added_kong:
+            konger, tile = hand.added_kong
             winners = [(s, konger, tile, True) for s in self._winning_seats(konger)]
         else:
-            seat, tile = self.discards[-1]
-            winners = [(s, seat, tile, False) for s in self._winning_seats(seat)]
+            discarder, tile = hand.discards[-1]
+            winners = [(s, discarder, tile, False) for s in self._winning_seats(discarder)]
+        out: list[ev.Event] = []
         for winner, from_seat, tile, robbing in winners:
             responsible, proposed = self._responsible(winner, from_seat, tile, robbing)
             if proposed != responsible:
-                self._emit(
-                    self._alert(
+                out.append(
+                    self.referee.alert(
+                        now,
                         None,
-                        "exemption",
+                        self.rules.refs.get("exemption", ""),
                         "follow-tile exemption (跟張免責): "
-                        f"{seat_name(proposed)} rather than {seat_name(responsible)} would pay "
-                        f"for {seat_name(winner)}'s win if the discarder claims it",
+                        f"{letter(proposed)} rather than {letter(responsible)} would pay "
+                        f"for {letter(winner)}'s win if the discarder claims it",
                         True,
                     )
                 )
             score = self.score_for(winner, from_seat, tile, robbing)
-            self.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
-            self._emit(
-                ev.Won(
-                    self._now,
-                    winner,
-                    from_seat,
-                    tile,
-                    tuple(sorted(self._flags(winner, from_seat, robbing))),
-                    score.to_json(),
-                )
-            )
+            hand.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
+            flags = tuple(sorted(self.flags(winner, from_seat, robbing)))
+            out.append(ev.Won(now, winner, from_seat, tile, flags, score.to_json()))
+        return out
 
     def _winning_seats(self, from_seat: int) -> list[int]:
         """RULES.md 3.7: one winner, the nearest after the discarder (截和); CCM (4.11): all,
         in counter-clockwise order from the discarder."""
-        seats = nearest_first([s for s, c in self.calls.items() if c.claim == "win"], from_seat)
+        calls = self.hand.calls.items()
+        seats = nearest_first([s for s, c in calls if c.claim == "win"], from_seat)
         return seats if self.rules.multiple_winners else seats[:1]
 
-    def _flags(self, winner: int, from_seat: int | None, robbing: bool) -> set[str]:
+    def flags(self, winner: int, from_seat: int | None, robbing: bool) -> set[str]:
+        """The scorer's flags a win would have now: replacement, last tile, heaven, earth..."""
+        hand, rules = self.hand, self.rules
         situations = set()
         if from_seat is None:
-            if self.last_draw in ("kong", "flower"):
-                situations.add(f"{self.last_draw}_replacement")
-            if self.seabed_drawn and (
-                self.last_draw != "kong" or self.rules.final_draw_with_win_on_kong
+            if hand.last_draw in ("kong", "flower"):
+                situations.add(f"{hand.last_draw}_replacement")
+            if hand.seabed_drawn and (
+                hand.last_draw != "kong" or rules.final_draw_with_win_on_kong
             ):
                 situations.add("last_tile_draw")  # A-W10
             if (
                 winner == 0
-                and not self.discards
-                and not (self.calls_made and self.rules.heaven_cancelled_by_kong)
+                and not hand.discards
+                and not (hand.calls_made and rules.heaven_cancelled_by_kong)
             ):
                 situations.add("heaven")
         else:
             if robbing:
                 situations.add("robbing_kong")
-            elif self.wall.live_count == 0:
+            elif hand.broken_wall.live_count == 0:
                 situations.add("last_tile_discard")
             if (
-                len(self.discards) == 1
+                len(hand.discards) == 1
                 and from_seat == 0
                 and not robbing
-                and not (self.calls_made and self.rules.earth_cancelled_by_call)
+                and not (hand.calls_made and rules.earth_cancelled_by_call)
             ):
                 situations.add("earth")
-        return {self.rules.win_flags[s] for s in situations if s in self.rules.win_flags}
+        return {rules.win_flags[s] for s in situations if s in rules.win_flags}
 
-    def score_for(self, winner: int, from_seat: int | None, tile: int, robbing: bool = False):
+    def score_for(
+        self, winner: int, from_seat: int | None, tile: int, robbing: bool = False
+    ) -> Score:
         """The score a win would get now: the check behind every win call (and a dry run
         for simulated players)."""
-        held = list(self.hands[winner])
+        hand = self.hand
+        held = list(hand.hands[winner])
         if from_seat is None:
             held.remove(tile)
         if any(tiles.is_flower(tiles.kind_of(t)) for t in held + [tile]):
@@ -203,14 +195,14 @@ class Winning:
         responsible = self._responsible(winner, from_seat, tile, robbing)[0]
         win = Win(
             tuple(tiles.kind_of(t) for t in held),
-            tuple(m.as_meld() for m in self.melds[winner]),
+            tuple(m.as_meld() for m in hand.melds[winner]),
             tiles.kind_of(tile),
             from_seat is None,
             winner,
             from_seat,
             responsible,
-            frozenset(self._flags(winner, from_seat, robbing)),
-            tuple(tiles.kind_of(t) for t in self.flowers[winner]),
+            frozenset(self.flags(winner, from_seat, robbing)),
+            tuple(tiles.kind_of(t) for t in hand.flowers[winner]),
         )
         try:
             check(win)
@@ -224,11 +216,8 @@ class Winning:
         """The win scores and the rule book allows it now (a player's own check before he
         declares; the simulated players ask it)."""
         score = self.score_for(winner, from_seat, tile, robbing)
-        return score.legal and not (
-            self.chips is not None
-            and self.ruleset.win_banned(
-                self, WinResult(winner, from_seat, score.to_json(), tile, robbing)
-            )
+        return score.legal and not self._banned(
+            WinResult(winner, from_seat, score.to_json(), tile, robbing)
         )
 
     def _responsible(
@@ -239,6 +228,26 @@ class Winning:
         A-W3: the table proposes the exemption; it applies only if the option says so."""
         if from_seat is None or self.rules.auto_exemption is None:
             return from_seat, from_seat
-        history = self.discards if not robbing else self.discards + [(from_seat, tile)]
+        discards = self.hand.discards
+        history = discards if not robbing else discards + [(from_seat, tile)]
         proposed = self.ruleset.follow_exemption(history, winner, robbing)
         return (proposed if self.rules.auto_exemption else from_seat), proposed
+
+    def outcome(self, proposed: WinResult | None = None) -> HandOutcome:
+        """The hand as the rule book settles it, frozen; with `proposed`, as it would be
+        after that win too."""
+        hand = self.hand
+        return HandOutcome(
+            results=tuple(hand.results),
+            kongs=tuple(hand.kongs),
+            flower_kongs=tuple(hand.flower_kongs),
+            claims=tuple(hand.claims_log),
+            discards=tuple(hand.discards),
+            hands=tuple(map(tuple, hand.hands)),
+            melds=tuple(map(tuple, hand.melds)),
+            penalties=tuple(self.referee.applied),
+            chips=None if hand.chips is None else tuple(hand.chips),
+            doubling=hand.doubling,
+            last_deal=hand.last_deal,
+            proposed=proposed,
+        )

@@ -7,7 +7,7 @@ problem, as argparse does.
 import argparse
 import sys
 
-from engine.rulesets import ConfigError
+from engine.schema import ConfigError
 from firmware import bench, replay, run, score, simulate
 
 

@@ -4,7 +4,8 @@ import json
 import sys
 
 from engine import tiles
-from engine.scoring import SEATS, Score, Win, WinError, win_from_json, win_from_text
+from engine.scoring import Score, Win, WinError, win_from_json, win_from_text
+from engine.seats import LETTERS as SEATS
 from firmware.config import load_ruleset
 
 
@@ -76,7 +77,7 @@ def _score_lines(ruleset, source: str) -> int:
     """One result line per input line; a bad line is reported on stderr and the rest go on."""
     status = 0
     try:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
     except OSError as err:
         print(f"mjtable score: cannot read {source}: {err.strerror}", file=sys.stderr)
         return 2

@@ -83,7 +83,7 @@ def stacked_walls(
         kinds = tiles.parse(text)
         if len(kinds) > len(dealt[seat]):
             raise ValueError(f"seat {seat} is dealt {len(dealt[seat])} tiles, not {len(kinds)}")
-        for place, kind in zip(dealt[seat], kinds):
+        for place, kind in zip(dealt[seat], kinds, strict=False):
             put(place, kind)
     for index, name in _named(draws).items():
         put(live[index], tiles.tile(name))
@@ -103,7 +103,7 @@ def stacked_walls(
     filler += rest[: len(rest) // 2] + flowers + rest[len(rest) // 2 :]
     places = dealt_places + live_places + other_places
     assert len(places) == len(filler)
-    layout.update(zip(places, filler))
+    layout.update(zip(places, filler, strict=True))
     return [[layout[seat * per_wall + i] for i in range(per_wall)] for seat in range(4)]
 
 

@@ -199,9 +199,9 @@ def test_chips_never_below_zero_and_conserved(chips, payments):
     lost, each payment made sums to zero and moves no more than was owed."""
     after, made = pay(RATES, chips, payments)
     assert min(after) >= 0 and sum(after) == sum(chips)
-    for owed, moved in zip(payments, made):
+    for owed, moved in zip(payments, made, strict=True):
         assert sum(moved) == 0
-        assert all(abs(m) <= abs(o) and m * o >= 0 for m, o in zip(moved, owed))
+        assert all(abs(m) <= abs(o) and m * o >= 0 for m, o in zip(moved, owed, strict=True))
 
 
 @PROPERTY

@@ -55,21 +55,24 @@ def claim(claimer, feeder, text="123m") -> Claim:
 
 def test_rates_are_the_configured_ones():
     """RULES.md 4.10/4.11, A-C12/A-C13: the config's numbers reach the payments."""
-    assert Rates(
-        discard=2,
-        self_draw_each=1,
-        robbed_kong=3,
-        liable=3,
-        chipless_win_fine_each=10,
-        melded_kong=12,
-        added_kong_each=4,
-        concealed_kong_each=6,
-        flower_kong_each=8,
-        chase_each=4,
-        doubling_factor=2,
-        cap_at_chips=True,
-        block_win_from_chipless=True,
-    ) == RATES
+    assert (
+        Rates(
+            discard=2,
+            self_draw_each=1,
+            robbed_kong=3,
+            liable=3,
+            chipless_win_fine_each=10,
+            melded_kong=12,
+            added_kong_each=4,
+            concealed_kong_each=6,
+            flower_kong_each=8,
+            chase_each=4,
+            doubling_factor=2,
+            cap_at_chips=True,
+            block_win_from_chipless=True,
+        )
+        == RATES
+    )
 
 
 # --- on the spot: kongs and 追牌 (RULES.md 4.10) -------------------------------------------------
@@ -217,7 +220,7 @@ def test_fine_for_winning_from_a_chipless_player():
     assert chipless_win_fine(RATES, S, E, 52) == (62, -82, 10, 10)
 
 
-# --- 包付 (RULES.md 4.12, A-C16, A-C8) -------------------------------------------------------------
+# --- 包付 (RULES.md 4.12, A-C16, A-C8) ---
 
 
 def test_three_claims_in_a_row_from_the_left():

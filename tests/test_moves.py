@@ -10,7 +10,8 @@ WSOM: RULES.md 3.6 (turns), 3.7 (calls and kongs), 3.8 (winning); CCM: 4.5 (flow
 
 from engine import events as ev
 from engine import tiles
-from engine.moves import HOLD, SIDES, Interpreter, Irregular
+from engine.moves import HOLD, Interpreter, Irregular
+from engine.seats import LETTERS as SIDES
 from tests.tablekit import E, Game, N, S, W, break_for
 
 WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5
@@ -19,7 +20,7 @@ CLAIM_WINDOW = 2.0
 
 
 class Hand:
-    """A dealt hand, its table and its Interpreter, wired as firmware/service.py wires them."""
+    """A dealt hand, its table and its Interpreter, wired as firmware/hands.py wires them."""
 
     def __init__(self, ruleset, dice, dealer_side: int, settle: float = 0.0, **layout):
         self.game = Game(ruleset, dice, **layout)

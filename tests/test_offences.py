@@ -280,4 +280,4 @@ def test_win_on_a_kong_replacement_that_is_the_seabed(wsom):
         game = wsom_game(ruleset)
         table = game.table
         table.seabed_drawn, table.last_draw, table.calls_made = True, "kong", True
-        assert table._flags(E, None, False) == flags
+        assert table.winning.flags(E, None, False) == flags

@@ -147,12 +147,13 @@ def test_penalty_points_keep_the_units_of_a_c18():
 
     import pytest
 
-    from engine.rulesets import ConfigError, build
+    from engine.rulesets import build
+    from engine.schema import ConfigError
     from tests.conftest import REPO
 
     config = tomllib.loads((REPO / "config" / "rules" / "ccm2012.toml").read_text("utf-8"))
     config["penalties"]["empty_call"]["points"] = [10, 15]
-    with pytest.raises(ConfigError, match="penalties.empty_call.points: 15"):
+    with pytest.raises(ConfigError, match=r"penalties\.empty_call\.points: 15"):
         build(config)
 
 

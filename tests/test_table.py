@@ -598,3 +598,22 @@ def test_only_the_next_players_draw_ends_the_calls(wsom):
     assert game.table.state == "claim_window"
     game.draw(S)
     assert game.table.state == "discard" and game.table.turn == S
+
+
+def test_the_table_says_who_draws_and_who_may_discard(wsom):
+    """RULES.md 3.6, 3.7: the hand answers whose turn it is (engine/moves.py asks it rather
+    than read the hand's internals): East discards first; on his discard's window South draws
+    next; after an added kong the konger draws, and owes the replacement before anything."""
+    game = wsom_game(wsom)
+    table = game.table
+    assert table.in_turn(E) and not table.in_turn(S) and table.next_to_draw() is None
+    game.ok(ev.TileDiscarded, E, tile=table.hands[E][-1])
+    assert table.next_to_draw() == table.live_drawer() == S and not table.in_turn(E)
+    game.close()
+    assert table.state == "draw" and table.next_to_draw() == S
+    game = added_kong_game(wsom)
+    table = game.table
+    game.kong(S, "6s")
+    assert table.next_to_draw() == S and table.live_drawer() is None
+    game.close()
+    assert table.owes_replacement(S) and not table.in_turn(S)

@@ -9,15 +9,14 @@ import re
 
 import pytest
 
+from engine.seats import ZONES, zone_words
 from engine.tiles import NAMES, kind_of
 from engine.tracking import (
     DEFAULT_LEGAL,
-    ZONES,
     Move,
     Tracker,
     TrackingAlert,
     TrackingError,
-    zone_words,
 )
 
 PLACED = {
@@ -155,7 +154,7 @@ def test_default_legal_steps_follow_the_seats(tile, target, flagged):
 def test_a_move_waits_for_the_old_zone_whatever_the_interleaving():
     """Issue 4: logic per zone: the river seeing a discard many times does not move it until
     the hand has been swept without it."""
-    tracker, truth = placed_tracker()
+    tracker, _ = placed_tracker()
     out = []
     for n in range(5):
         out += tracker.sweep(10 + n, "river_E", {20})
@@ -330,7 +329,7 @@ def test_bad_input_gets_a_clear_message(call, problem):
 def test_nothing_is_tracked_after_the_hand_is_cleared():
     """Issue 4: clear() hands the tiles back to the machine; sweeps until the next place()
     report nothing."""
-    tracker, truth = placed_tracker()
+    tracker, _ = placed_tracker()
     tracker.clear()
     assert tracker.where(0) is None
     assert run(tracker, {140: "river_E"}, 3, 10) == []

@@ -5,7 +5,8 @@ config/rules/wsom2006.toml (ZJ v3.3 values, A-W1)."""
 
 import pytest
 
-from engine.scoring import SEATS, win_from_text
+from engine.scoring import win_from_text
+from engine.seats import LETTERS as SEATS
 
 # (rule, typed hand, winning tile, winner, discarder or None for a self-draw, flags,
 #  expected pattern ids in score-card order, expected total)

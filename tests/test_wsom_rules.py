@@ -6,8 +6,9 @@ import tomllib
 
 import pytest
 
-from engine.rulesets import ConfigError, build
+from engine.rulesets import build
 from engine.rulesets.wsom2006.payments import responsible_seat
+from engine.schema import ConfigError
 from engine.scoring import win_from_text
 from engine.tiles import tile
 from tests.conftest import REPO
@@ -184,14 +185,26 @@ def test_heaven_is_easts_and_earth_is_not(wsom):
 @pytest.mark.parametrize(
     "change,message",
     [
-        (lambda c: c["scoring"].pop("limit"), "missing entry scoring.limit"),
-        (lambda c: c["options"].update(colour="red"), "unknown entry options.colour"),
-        (lambda c: c["scoring"].update(limit="320"), "scoring.limit = '320': expected a whole"),
-        (lambda c: c["patterns"]["4.1"].update(points=True), "patterns.4.1.points"),
-        (lambda c: c["patterns"].pop("10.2"), "missing entry patterns.10.2"),
+        (lambda c: c["scoring"].pop("limit"), "[scoring] limit: missing key"),
+        (lambda c: c["options"].update(colour="red"), "[options] colour: unknown key"),
+        (
+            lambda c: c["scoring"].update(limit="320"),
+            "[scoring] limit: expected an integer, got '320'",
+        ),
+        (
+            lambda c: c["patterns"]["4.1"].update(points=True),
+            "[patterns.4.1] points: expected an integer",
+        ),
+        (lambda c: c["patterns"].pop("10.2"), "[patterns] 10.2: missing key"),
         (lambda c: c["patterns"]["1.1"].update(points=0), "patterns.1.1.points = 0"),
-        (lambda c: c["options"].update(break_mode="dice"), "options.break_mode = 'dice'"),
-        (lambda c: c["ruleset"].update(engine="mcr"), "[ruleset] engine = 'mcr'"),
+        (
+            lambda c: c["options"].update(break_mode="dice"),
+            "[options] break_mode: expected one of 'manual', 'table', got 'dice'",
+        ),
+        (
+            lambda c: c["ruleset"].update(engine="mcr"),
+            "[ruleset] engine: expected one of 'ccm2012', 'wsom2006', got 'mcr'",
+        ),
     ],
 )
 def test_broken_config_is_refused_naming_the_entry(change, message):

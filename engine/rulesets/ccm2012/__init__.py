@@ -9,12 +9,13 @@ T = fans + additional points; the payments are those of the win alone (4.11). Ko
 
 from dataclasses import replace
 
-from engine import tiles
+from engine import seats, tiles
 from engine.clocks import Timing
 from engine.hand import counts
 from engine.penalties import COMMON, Catalogue
-from engine.rulesets import ConfigError, TableRules, check_schema
-from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS, additional, facts, fans
+from engine.rulebook import HandOutcome, Settlement, TableRules
+from engine.rulesets.ccm2012.config import SCHEMA
+from engine.rulesets.ccm2012.fans import additional, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
@@ -27,68 +28,9 @@ from engine.rulesets.ccm2012.settlement import (
     pay,
     win_payments,
 )
+from engine.schema import ConfigError, check_schema
 from engine.scoring import Pattern, Score, Win
 
-VALUE = {"name": str, "chinese": str, "points": int}
-SCHEMA = {
-    "ruleset": {"engine": ("ccm2012",), "title": str},
-    "wall": {
-        "stacks_per_side": int,
-        "dead_wall": int,
-        "flowers": bool,
-        "start_offset": int,
-        "kong_after_last_tile": bool,
-    },
-    "options": {
-        "flower_kong_flowers_score": bool,
-        "discard_flower_kong_at_game_end": bool,
-        "chow_allowed": bool,
-        "fourteen_singles_min_gap": int,
-        "full_flush_excludes_half_flush": bool,
-        "seven_pairs_excludes_concealed": bool,
-        "all_melded_keeps_single_wait": bool,
-        "all_melded_allows_concealed_kong": bool,
-        "small_middle_big_same_suit": bool,
-        "last_tile": ("final", "go-around"),
-        "concealed_needs_self_draw": bool,
-        "added_kong_each_pays": int,
-        "doubling_factor": int,
-        "cap_payments_at_chips": bool,
-        "block_win_from_chipless": bool,
-        "multiple_winners": bool,
-        "liability_streak": int,
-        "late_penalty_points": int,
-        "penalty_step": int,
-        "penalty_cap_per_recipient": int,
-        "intentional_false_win_tiles_short": int,
-        "record_hands_from_sensors": bool,
-        "log_earth_announcement": bool,
-        "seven_pairs_four_of_a_kind": bool,
-    },
-    "timing": {
-        "dealer_first_discard_seconds": float,
-        "discard_seconds": float,
-        "pung_call_seconds": float,
-    },
-    "chips": {"start": int},
-    "game": {"rounds": int},
-    "penalties": dict,
-    "fans": {fid: VALUE for fid in FAN_IDS},
-    "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
-    "payments": {
-        "discard": int,
-        "self_draw_each": int,
-        "robbed_kong": int,
-        "liable": int,
-        "chipless_win_fine_each": int,
-    },
-    "instant": {
-        "melded_kong": int,
-        "concealed_kong_each": int,
-        "flower_kong_each": int,
-        "chase_each": int,
-    },
-}
 REFS = {
     "dice": "RULES.md 4.4",
     "wall": "RULES.md 4.4",
@@ -254,39 +196,40 @@ class Ccm2012:
         four deals passed)."""
         return game_over(chips, scheduled_done=deals_passed >= 4 * self.config["game"]["rounds"])
 
-    def win_banned(self, table, result) -> str:
+    def win_banned(self, outcome: HandOutcome) -> str:
         """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
         chips once the hand is settled with it, or the deal passing in the game's last deal)
         is not allowed to a player who would not be first after it: he plays on."""
-        table.results.append(result)
-        try:
-            changes, fines = self.settle(table, table.chips, table.doubling)
-        finally:
-            table.results.pop()
-        after = [c + changes[s] + fines[s] for s, c in enumerate(table.chips)]
+        result, chips = outcome.proposed, outcome.chips
+        if result is None or chips is None:
+            return ""
+        changes, fines = self.settle(outcome)
+        after = [c + changes[s] + fines[s] for s, c in enumerate(chips)]
         passes = result.winner != 0 or not self.table_rules.dealer_repeats
-        if not (chipless(after) >= 2 or (table.last_deal and passes)) or is_first(
+        if not (chipless(after) >= 2 or (outcome.last_deal and passes)) or is_first(
             after, result.winner
         ):
             return ""
         return (
-            f"this win would end the game with {'ESWN'[result.winner]} not first "
+            f"this win would end the game with {seats.letter(result.winner)} not first "
             f"({after[result.winner]} chips against {max(after)}): he plays on"
         )
 
-    def settle(self, table, chips: list[int], doubling: bool):
-        """A finished hand's chip changes per seat, (payments, penalties), in the order they
-        were due: kongs, flower kongs and 追牌 on the spot (4.10), then the wins in turn order
-        from the discarder with 包付 (4.11, 4.12), then penalties paid to the others (4.15);
-        all doubled while a winning dealer continues (A-C13), none beyond a payer's chips
+    def settle(self, outcome: HandOutcome) -> Settlement:
+        """A hand's chip changes per seat, (payments, penalties), in the order they were due:
+        kongs, flower kongs and 追牌 on the spot (4.10), then the wins in turn order from the
+        discarder with 包付 (4.11, 4.12), then penalties paid to the others (4.15); all
+        doubled while a winning dealer continues (A-C13), none beyond a payer's chips
         (A-C14)."""
-        due = [kong_payments(self.rates, seat, kind, feeder) for seat, kind, feeder in table.kongs]
-        due += [kong_payments(self.rates, seat, "flower") for seat in table.flower_kongs]
-        kinds = [(seat, tiles.kind_of(t)) for seat, t in table.discards]
+        due = [
+            kong_payments(self.rates, seat, kind, feeder) for seat, kind, feeder in outcome.kongs
+        ]
+        due += [kong_payments(self.rates, seat, "flower") for seat in outcome.flower_kongs]
+        kinds = [(seat, tiles.kind_of(t)) for seat, t in outcome.discards]
         chasers = (chase_payer(kinds[:end]) for end in range(4, len(kinds) + 1))
         due += [chase_payments(self.rates, payer) for payer in chasers if payer is not None]
-        claims = [Claim(*claim) for claim in table.claims_log]
-        for result in table.results:
+        claims = [Claim(*claim) for claim in outcome.claims]
+        for result in outcome.wins:
             payments = tuple(result.score["payments"])
             liable = liable_player(
                 claims,
@@ -294,7 +237,7 @@ class Ccm2012:
                 result.from_seat,
                 tiles.kind_of(result.tile),
                 any(p["id"] == "4.8.10" for p in result.score["patterns"]),
-                _hung_tile(table, result.winner),
+                _hung_tile(outcome, result.winner),
                 self.options["liability_streak"],
             )
             if liable is not None:
@@ -309,15 +252,15 @@ class Ccm2012:
             due.append(payments)
         fines = [
             tuple(-3 * p.points if s == p.seat else p.points for s in range(4))
-            for p in table.referee.applied
+            for p in outcome.penalties
             if p.points
         ]
-        due = [doubled(self.rates, d, doubling) for d in due + fines]
-        _, made = pay(self.rates, chips, due)
+        due = [doubled(self.rates, d, outcome.doubling) for d in due + fines]
+        _, made = pay(self.rates, outcome.chips, due)
         split = len(made) - len(fines)
-        return (
-            [sum(m[s] for m in made[:split]) for s in range(4)],
-            [sum(m[s] for m in made[split:]) for s in range(4)],
+        return Settlement(
+            tuple(sum(m[s] for m in made[:split]) for s in range(4)),
+            tuple(sum(m[s] for m in made[split:]) for s in range(4)),
         )
 
 
@@ -336,7 +279,7 @@ def _flag_problem(win: Win) -> str:
     return ""
 
 
-def _hung_tile(table, seat: int) -> int | None:
+def _hung_tile(outcome: HandOutcome, seat: int) -> int | None:
     """全求獨釣 (A-C8): the single tile a player with four claimed sets keeps."""
-    held = table.hands[seat]
-    return tiles.kind_of(held[0]) if len(table.melds[seat]) == 4 and len(held) == 1 else None
+    held = outcome.hands[seat]
+    return tiles.kind_of(held[0]) if len(outcome.melds[seat]) == 4 and len(held) == 1 else None

@@ -64,7 +64,7 @@ def fans(r: Reading, f: Facts, opts: dict, one_wait: bool) -> list[str]:
     found = []
     chows = set(r.chows)
     if any(
-        all(9 * s + rank in chows for s, rank in zip(suits, STRAIGHT))
+        all(9 * s + rank in chows for s, rank in zip(suits, STRAIGHT, strict=True))
         for suits in permutations(range(3))
     ):
         found.append("4.8.1")

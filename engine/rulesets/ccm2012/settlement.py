@@ -8,7 +8,7 @@ holds. The session decides when each applies; nothing here keeps state.
 
 from dataclasses import dataclass
 
-Payments = tuple[int, int, int, int]
+Payments = tuple[int, ...]  # per seat, four amounts that sum to zero
 MELDED, CONCEALED, ADDED, FLOWER = "melded", "concealed", "added", "flower"
 
 

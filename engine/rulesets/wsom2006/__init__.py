@@ -2,46 +2,59 @@
 
 from engine.clocks import Timing
 from engine.penalties import COMMON, Catalogue
-from engine.rulesets import ConfigError, TableRules, check_schema
+from engine.rulebook import HandOutcome, Settlement, TableRules
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
+from engine.schema import ConfigError, Schema, check_schema, one_of
 from engine.scoring import Pattern, Score, Win
 
-PATTERN_IDS = ["1.1", "1.2", "1.3", "2.1.1", "2.1.2", "2.2", "3.1", "3.2.1", "3.2.2", "3.3.1", "3.3.2", "3.3.3", "3.3.4", "3.4", "4.1", "4.2.1", "4.2.2", "4.2.3", "4.3.1", "4.3.2", "4.3.3", "4.3.4", "5.1.1", "5.1.2", "5.1.3", "5.1.4", "6.1", "6.2.1", "6.2.2", "7.1", "7.2.1", "7.2.2", "8.1.1", "8.1.2", "8.1.3", "8.1.4", "9.1.1", "9.1.2", "9.2", "9.3", "9.4.1", "9.4.2", "10.1", "10.2"]
+# fmt: off
+PATTERN_IDS = [
+    "1.1", "1.2", "1.3", "2.1.1", "2.1.2", "2.2", "3.1", "3.2.1", "3.2.2", "3.3.1", "3.3.2",
+    "3.3.3", "3.3.4", "3.4", "4.1", "4.2.1", "4.2.2", "4.2.3", "4.3.1", "4.3.2", "4.3.3", "4.3.4",
+    "5.1.1", "5.1.2", "5.1.3", "5.1.4", "6.1", "6.2.1", "6.2.2", "7.1", "7.2.1", "7.2.2", "8.1.1",
+    "8.1.2", "8.1.3", "8.1.4", "9.1.1", "9.1.2", "9.2", "9.3", "9.4.1", "9.4.2", "10.1", "10.2",
+]
+# fmt: on
 PER_SET = "3.1"  # Value Honor scores once per qualifying set; every other pattern once
 
-SCHEMA = {
-    "ruleset": {"engine": ("wsom2006",), "title": str},
-    "scoring": {"minimum_points": int, "chicken_points": int, "limit": int, "standard_score": int},
+SCHEMA: Schema = {
+    "ruleset": {"engine": one_of("wsom2006"), "title": "text"},
+    "scoring": {
+        "minimum_points": "int",
+        "chicken_points": "int",
+        "limit": "int",
+        "standard_score": "int",
+    },
     "options": {
-        "auto_apply_follow_exemption": bool,
-        "exemption_window_includes_winner_discard": bool,
-        "exemption_on_robbed_kong": bool,
-        "seven_pairs_four_of_a_kind": bool,
-        "thirteen_terminals_greater_terminals": bool,
-        "concealed_hand_on_irregular": bool,
-        "heaven_cancelled_by_kong": bool,
-        "earth_cancelled_by_call": bool,
-        "chicken_declaration": ("strict", "assisted"),
-        "break_mode": ("manual", "table"),
-        "multiple_winners": bool,
+        "auto_apply_follow_exemption": "bool",
+        "exemption_window_includes_winner_discard": "bool",
+        "exemption_on_robbed_kong": "bool",
+        "seven_pairs_four_of_a_kind": "bool",
+        "thirteen_terminals_greater_terminals": "bool",
+        "concealed_hand_on_irregular": "bool",
+        "heaven_cancelled_by_kong": "bool",
+        "earth_cancelled_by_call": "bool",
+        "chicken_declaration": one_of("strict", "assisted"),
+        "break_mode": one_of("manual", "table"),
+        "multiple_winners": "bool",
     },
     "timing": {
-        "discard_seconds": float,
-        "hand_seconds": float,
-        "preparation_seconds": float,
-        "penalty_block_seconds": float,
-        "overtime_strictly_over": bool,
-        "forfeit_threshold": int,
+        "discard_seconds": "number",
+        "hand_seconds": "number",
+        "preparation_seconds": "number",
+        "penalty_block_seconds": "number",
+        "overtime_strictly_over": "bool",
+        "forfeit_threshold": "int",
     },
-    "penalties": dict,
+    "penalties": "table",
     "wall": {
-        "stacks_per_side": int,
-        "dead_wall": int,
-        "kong_after_seabed": bool,
-        "final_draw_with_win_on_kong": bool,
+        "stacks_per_side": "int",
+        "dead_wall": "int",
+        "kong_after_seabed": "bool",
+        "final_draw_with_win_on_kong": "bool",
     },
-    "patterns": {pid: {"name": str, "chinese": str, "points": int} for pid in PATTERN_IDS},
+    "patterns": {pid: {"name": "text", "chinese": "text", "points": "int"} for pid in PATTERN_IDS},
 }
 
 FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
@@ -171,17 +184,17 @@ class Wsom2006:
         payments = hand_payments(total, win, self.scoring["standard_score"])
         return Score(True, chosen, total, payments)
 
-    def settle(self, table, chips: list[int], doubling: bool):
-        """A finished hand's score changes per seat, (payments, penalties): the winner's
-        payments (1.3), and penalty points deducted from the offender only (3.13)."""
+    def settle(self, outcome: HandOutcome) -> Settlement:
+        """A hand's score changes per seat: the winner's payments (1.3), and penalty points
+        deducted from the offender only (3.13)."""
         payments = [0, 0, 0, 0]
-        for result in table.results:
+        for result in outcome.wins:
             for seat, amount in enumerate(result.score["payments"]):
                 payments[seat] += amount
         penalties = [0, 0, 0, 0]
-        for penalty in table.referee.applied:
+        for penalty in outcome.penalties:
             penalties[penalty.seat] -= penalty.points
-        return payments, penalties
+        return Settlement(tuple(payments), tuple(penalties))
 
     def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
         """RULES.md 1.3 跟張免責 with the window of A-W4 and the robbed kong of A-W5."""
@@ -197,7 +210,7 @@ class Wsom2006:
         """WSOM plays the sessions the tournament schedules; no hand ends them (3.1)."""
         return None
 
-    def win_banned(self, table, result) -> str:
+    def win_banned(self, outcome: HandOutcome) -> str:
         """WSOM has no game a win could end."""
         return ""
 

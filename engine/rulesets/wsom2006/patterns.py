@@ -146,6 +146,8 @@ def _nine_gates(win: Win) -> bool:
 def _set_patterns(arr: Arrangement, win: Win) -> list[str]:
     found = []
     chows, pungs, pair = arr.chows, arr.pungs, arr.pair
+    if pair is None:
+        raise ValueError("sets are read in a standard arrangement, which has its pair")
     if len(chows) == 4:
         found.append("1.1")
     if all(m.concealed for m in win.melds):

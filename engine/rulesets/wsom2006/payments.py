@@ -3,7 +3,7 @@
 from engine.scoring import Win
 
 
-def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, int, int, int]:
+def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, ...]:
     """Each seat's net change, E S W N, for a win worth `value` (A-W2: `<=` is the equal split).
 
     Self-draw, a win with nobody responsible, or a value up to the standard score: each

@@ -1,0 +1,129 @@
+"""The state of one hand as plain data: where every tile is, whose turn it is, what is owed.
+
+The rules of the hand (engine/turns.py, calls.py, winning.py) receive it and change it; the
+table (engine/table.py) wires them to its state machine. Nothing here referees: a rule that
+refuses an input says so with a `Refusal`. Seats are the winds of this hand: 0..3 = E S W N.
+"""
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine import events as ev
+from engine import tiles
+from engine.hand import Meld
+from engine.wall import Wall
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a rule refuses an input: the situation (a key of the rule book's refs), the
+    message, whether the referee must rule, and the offence with the tiles it exposed."""
+
+    situation: str
+    message: str
+    needs_ruling: bool = False
+    offence: str = ""
+    named: tuple[int, ...] = ()
+
+
+def seated(event: ev.Event) -> int:
+    """The seat of a game input that names one: the table refuses one without a seat 0..3
+    before any rule sees it."""
+    if event.seat is None:
+        raise ValueError(f"{type(event).__name__} names no seat")
+    return event.seat
+
+
+@dataclass(frozen=True)
+class Call:
+    seat: int
+    claim: str  # chow, pung, kong, win
+    tiles: tuple[int, ...] = ()  # the caller's own tiles for the meld
+
+
+@dataclass(frozen=True)
+class ExposedMeld:
+    kind: str  # chow, pung, kong
+    tiles: tuple[int, ...]  # physical ids, the claimed one included
+    concealed: bool = False  # a concealed kong
+    claimed: int | None = None  # the tile taken from another seat
+    from_seat: int | None = None
+
+    def as_meld(self) -> Meld:
+        return Meld(self.kind, tuple(tiles.kind_of(t) for t in self.tiles), self.concealed)
+
+
+class WinResult(NamedTuple):
+    winner: int
+    from_seat: int | None
+    score: dict  # the ruleset's Score.to_json()
+    tile: int
+    robbed: bool = False  # the tile was robbed from an added kong
+
+
+Kong = tuple[int, str, int | None]  # (seat, "melded" / "added" / "concealed", feeder)
+Claim = tuple[int, int, tuple[int, ...]]  # (claimer, feeder, kinds of the meld)
+
+
+def _seats() -> list[list]:
+    return [[] for _ in range(4)]
+
+
+@dataclass(eq=False)
+class HandState:
+    """One hand's tiles and turn. `chips`, `doubling` and `last_deal` come from the session
+    (CCM 4.11-4.13); None chips where the rule book has none."""
+
+    walls: list[list[int]]  # as the shuffler laid them, walls[side], before the break
+    chips: list[int] | None = None
+    doubling: bool = False  # CCM 倍打: a winning dealer goes on (A-C13)
+    last_deal: bool = False  # CCM: the game's scheduled end if the deal passes
+    wall: Wall | None = None  # broken and dealt from after the dice
+    hands: list[list[int]] = field(default_factory=_seats)
+    melds: list[list[ExposedMeld]] = field(default_factory=_seats)
+    flowers: list[list[int]] = field(default_factory=_seats)
+    rivers: list[list[int]] = field(default_factory=_seats)  # discards still lying there
+    discards: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), in order
+    discard_times: list[float] = field(default_factory=list)
+    turn: int = 0
+    owes: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # replacements due
+    owed_for: list[str] = field(default_factory=lambda: [""] * 4)  # why: "kong" or "flower"
+    calls: dict[int, Call] = field(default_factory=dict)  # calls on the open window, by seat
+    added_kong: tuple[int, int] | None = None  # (seat, tile) open to robbing
+    first_dice: tuple[int, ...] = ()
+    calls_made: bool = False  # any call or kong yet (A-W9)
+    last_draw: str = "deal"  # deal, live, kong, flower, claim
+    seabed_drawn: bool = False  # the last live tile has been drawn
+    results: list[WinResult] = field(default_factory=list)
+    # What the settlement needs beyond the wins (CCM 4.10, 4.12).
+    kongs: list[Kong] = field(default_factory=list)
+    flower_kongs: list[int] = field(default_factory=list)  # 花槓, by seat
+    claims_log: list[Claim] = field(default_factory=list)
+
+    @property
+    def broken_wall(self) -> Wall:
+        """The wall once the dice have broken it: every rule after the dice needs it."""
+        if self.wall is None:
+            raise RuntimeError("the wall is not broken yet")
+        return self.wall
+
+    @property
+    def discarder(self) -> int:
+        return self.discards[-1][0]
+
+    @property
+    def after_discarder(self) -> int:
+        """Who draws after the latest discard when nobody calls it."""
+        return (self.discarder + 1) % 4
+
+    def holds_turn(self, seat: int) -> bool:
+        """His turn, nothing owed: he may discard, kong, or win on his own draw."""
+        return seat == self.turn and not self.owes[seat]
+
+    def holds_flower(self, seat: int) -> bool:
+        return any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[seat])
+
+    def owe(self, seat: int, why: str) -> None:
+        """A kong or flower is replaced from the tail before the player may discard."""
+        self.owes[seat] += 1
+        self.owed_for[seat] = why

@@ -1,0 +1,100 @@
+"""What the hand and the session need from a rule book, whichever it is.
+
+The rule book packages (engine/rulesets/) build a `TableRules` and implement `Ruleset`; the
+table and the session know them only through this module, so neither imports a rule book.
+"""
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+from engine.clocks import Timing
+from engine.hand_state import Claim, ExposedMeld, Kong, WinResult
+from engine.penalties import Catalogue, Penalty
+from engine.scoring import Score, Win
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """What the hand state machine needs from a rule book besides its scorer."""
+
+    stacks_per_side: int
+    dead_wall: int
+    flowers: bool
+    two_roll_break: bool  # WSOM's 開門 (3.4) rather than one roll (4.4)
+    start_offset: int  # A-C1
+    chow_allowed: bool
+    multiple_winners: bool  # A-W17 / A-C15
+    kong_after_last_tile: bool  # A-W10
+    auto_exemption: bool | None  # A-W3; None: the rule book has no follow-tile exemption
+    dealer_repeats: bool = False  # CCM 4.11: a winning dealer keeps the deal
+    start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
+    block_win_from_chipless: bool = False  # A-C14
+    doubling_factor: int = 1  # A-C13: score changes while he continues
+    final_draw_with_win_on_kong: bool = True  # A-W10
+    refuse_false_win_quietly: bool = False  # A-W12 "assisted"
+    heaven_cancelled_by_kong: bool = True  # A-W9
+    earth_cancelled_by_call: bool = True
+    timing: Timing | None = None
+    penalties: Catalogue | None = None
+    forfeit_threshold: int | None = None  # A-W15: time penalty points in a hand
+    win_flags: dict[str, str] = field(default_factory=dict)  # situation -> the scorer's flag
+    refs: dict[str, str] = field(default_factory=dict)  # situation -> "RULES.md x.y"
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """A hand as a rule book settles it, frozen by the table: so a rule book can weigh a win
+    not made yet (`proposed`, CCM 4.13) without touching the hand. Seat order throughout."""
+
+    results: tuple[WinResult, ...]  # the wins made
+    kongs: tuple[Kong, ...]
+    flower_kongs: tuple[int, ...]
+    claims: tuple[Claim, ...]
+    discards: tuple[tuple[int, int], ...]
+    hands: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[ExposedMeld, ...], ...]
+    penalties: tuple[Penalty, ...]  # applied by the referee
+    chips: tuple[int, ...] | None  # None where the rule book has none
+    doubling: bool
+    last_deal: bool
+    proposed: WinResult | None = None
+
+    @property
+    def wins(self) -> tuple[WinResult, ...]:
+        """The wins to settle: those made, and the proposed one."""
+        return self.results + ((self.proposed,) if self.proposed else ())
+
+
+class Settlement(NamedTuple):
+    """A hand's score changes per seat: the payments, and the penalties."""
+
+    payments: tuple[int, ...]
+    penalties: tuple[int, ...]
+
+
+class Ruleset(Protocol):
+    name: str
+    title: str
+    flags: frozenset[str]
+    table_rules: TableRules
+
+    def score(self, win: Win) -> Score: ...
+
+    def settle(self, outcome: HandOutcome) -> Settlement:
+        """A hand's score changes per seat, its wins and the proposed one."""
+        ...
+
+    def follow_exemption(
+        self, discards: list[tuple[int, int]], winner: int, robbed: bool
+    ) -> int | None:
+        """Who pays for a discard win under the rule book's exemption (WSOM 1.3)."""
+        ...
+
+    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
+        """Why the game is over after a hand, or None (CCM 4.13)."""
+        ...
+
+    def win_banned(self, outcome: HandOutcome) -> str:
+        """Why the proposed win may not be made though it scores (CCM 4.13: it would end the
+        game with the winner not first), or ""."""
+        ...

@@ -1,0 +1,210 @@
+"""The turns of a hand: the dice and the deal, draws, discards (RULES.md 3.4-3.6, 4.4-4.6).
+
+Each check returns None when the input is allowed, else the `Refusal`; each action changes
+the hand's state and returns the outputs it makes. The table calls them from its machine.
+"""
+
+from engine import events as ev
+from engine import tiles
+from engine.clocks import Clocks
+from engine.hand_state import HandState, Refusal, seated
+from engine.referee import Referee
+from engine.rulebook import TableRules
+from engine.seats import letter
+from engine.wall import Position, Wall, table_break, wsom_break
+
+
+class Turns:
+    """Dice, deal, draws and discards of one hand."""
+
+    def __init__(self, hand: HandState, rules: TableRules, referee: Referee, clocks: Clocks):
+        self.hand, self.rules, self.referee, self.clocks = hand, rules, referee, clocks
+
+    # -- dice, break and deal ------------------------------------------------------------
+
+    def dice(self, event: ev.DiceRolled) -> Refusal | None:
+        if event.seat != 0:
+            return Refusal("dice", "East rolls the dice")
+        return _roll_problem(event)
+
+    def keep_first_roll(self, event: ev.DiceRolled) -> list[ev.Event]:
+        self.hand.first_dice = event.dice
+        return []
+
+    def second_roll(self, event: ev.DiceRolled) -> Refusal | None:
+        breaker = wsom_break(sum(self.hand.first_dice), 2).seat
+        if event.seat != breaker:
+            return Refusal(
+                "dice", f"the second roll is {letter(breaker)}'s, who was counted by East's roll"
+            )
+        return _roll_problem(event)
+
+    def break_and_deal(self, event: ev.DiceRolled) -> list[ev.Event]:
+        hand, dice = self.hand, event.dice
+        if self.rules.two_roll_break:
+            brk, dice = wsom_break(sum(hand.first_dice), sum(dice)), hand.first_dice + dice
+        else:
+            brk = table_break(sum(dice), 0, self.rules.start_offset)
+        hand.wall = Wall(hand.walls, brk, self.rules.dead_wall)
+        hand.hands = hand.wall.deal(0)
+        hand.turn = 0
+        self.clocks.deal(event.t)
+        return [
+            ev.WallBroken(event.t, brk.seat, brk.stacks, dice),
+            ev.Dealt(event.t, None, tuple(tuple(h) for h in hand.hands)),
+        ]
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def live_draw(self, event: ev.TileDrawn) -> Refusal | None:
+        if event.seat != self.hand.turn:
+            return Refusal(
+                "turn",
+                f"{letter(event.seat)} drew out of turn: it is {letter(self.hand.turn)}'s draw",
+                offence="early_draw",
+            )
+        return self._expected_tile(event, self.hand.broken_wall.next_draw_position)
+
+    def replacement(self, event: ev.TileDrawn) -> Refusal | None:
+        seat = seated(event)
+        if not self.hand.owes[seat]:
+            if seat == self.hand.turn:
+                return Refusal(
+                    "turn",
+                    f"{letter(seat)} drew again before discarding: too many tiles (大相公)",
+                    offence="wrong_count_high",
+                )
+            return Refusal(
+                "turn",
+                f"{letter(seat)} drew out of turn: it is {letter(self.hand.turn)}'s turn to "
+                "discard",
+                offence="early_draw",
+            )
+        return self._expected_tile(event, self.hand.broken_wall.next_replacement_position)
+
+    def _expected_tile(self, event: ev.TileDrawn, position: Position | None) -> Refusal | None:
+        expected = self.hand.broken_wall.tile_at(position)
+        if event.tile is not None and event.tile != expected:
+            return Refusal(
+                "wall",
+                f"{letter(event.seat)} took tile {event.tile} but the next tile is {expected} "
+                f"at {position}: drawn from the wrong place",
+                needs_ruling=True,
+            )
+        return None
+
+    def wall_spent(self) -> bool:
+        return self.hand.broken_wall.live_count == 0
+
+    def take_live(self, event: ev.TileDrawn) -> list[ev.Event]:
+        hand, wall = self.hand, self.hand.broken_wall
+        tile = wall.draw()
+        hand.hands[hand.turn].append(tile)
+        hand.last_draw = "live"
+        hand.seabed_drawn = wall.live_count == 0
+        return [ev.Drew(event.t, hand.turn, tile, False)]
+
+    def take_replacement(self, event: ev.TileDrawn) -> list[ev.Event]:
+        seat, hand, wall = seated(event), self.hand, self.hand.broken_wall
+        tile = wall.draw_replacement()
+        hand.hands[seat].append(tile)
+        hand.owes[seat] -= 1
+        hand.last_draw = hand.owed_for[seat]
+        hand.seabed_drawn = wall.live_count == 0
+        if hand.last_draw == "kong":
+            self.clocks.start(seat, event.t)  # a kong's replacement: a new turn
+        elif not hand.discards and seat == 0:
+            self.clocks.start(0, event.t, first=True)  # the deal ends with the flowers
+        return [ev.Drew(event.t, seat, tile, True)]
+
+    # -- discarding ----------------------------------------------------------------------
+
+    def discard(self, event: ev.TileDiscarded) -> Refusal | None:
+        seat, hand = seated(event), self.hand
+        who = letter(seat)
+        if seat != hand.turn:
+            return Refusal(
+                "turn",
+                f"{who} discarded out of turn: it is {letter(hand.turn)}'s turn: too few "
+                "tiles (小相公)",
+                offence="wrong_count_low",
+            )
+        if event.tile not in hand.hands[seat]:
+            return Refusal("turn", f"tile {event.tile} is not in {who}'s hand", True)
+        if hand.owes[seat]:
+            return Refusal(hand.owed_for[seat], f"{who} must draw a replacement before discarding")
+        if tiles.is_flower(tiles.kind_of(event.tile)):
+            return Refusal(
+                "flower",
+                "a flower is never discarded: expose it and "
+                "draw a replacement (discarding it makes a dead hand)",
+                True,
+                "flower_discarded",
+            )
+        if not self.referee.may_discard(seat, event.tile):
+            return Refusal(
+                "penalty_tile",
+                "a dead penalty tile may never be discarded",
+                offence="penalty_tile_discard",
+            )
+        if self.referee.mechanical[seat] and event.tile != hand.hands[seat][-1]:
+            return Refusal("turn", f"{who} plays mechanically: he discards the tile he drew")
+        if hand.holds_flower(seat):
+            return Refusal(
+                "flower",
+                f"{who} holds a flower: it is exposed and replaced at once, before the discard",
+            )
+        if not hand.discards and (any(hand.owes) or any(map(hand.holds_flower, range(4)))):
+            return Refusal(
+                "flower", "flowers are replaced, East first, before East's first discard"
+            )
+        return None
+
+    def lay_discard(self, event: ev.TileDiscarded) -> list[ev.Event]:
+        seat, hand, now = seated(event), self.hand, event.t
+        hand.hands[seat].remove(event.tile)
+        hand.rivers[seat].append(event.tile)
+        hand.discards.append((seat, event.tile))
+        hand.discard_times.append(now)
+        self.referee.discarded(seat, event.tile)
+        hand.calls = {}
+        out: list[ev.Event] = [ev.Discarded(now, seat, event.tile)]
+        timing = self.clocks.timing
+        for over in self.clocks.discard(seat, now):
+            name = "overtime_discard" if over.limit == "discard" else "overtime_hand"
+            limit = self.clocks.turn_limit(seat) if over.limit == "discard" else timing.hand_limit
+            blocks = (
+                "" if over.blocks == 1 else f" ({over.blocks} started {timing.block:g}-s blocks)"
+            )
+            out += self.referee.offence(
+                now,
+                seat,
+                name,
+                f"{letter(seat)} ran {over.seconds:.1f} s "
+                f"over the {limit:g}-s {over.limit} limit{blocks}",
+                blocks=over.blocks,
+            )
+        return out
+
+    def discard_before_draw(self, event: ev.TileDiscarded) -> Refusal:
+        seat = seated(event)
+        when = "before drawing" if seat == self.hand.turn else "out of turn"
+        return Refusal(
+            "turn",
+            f"{letter(seat)} discarded {when}: too few tiles (小相公)",
+            offence="wrong_count_low",
+        )
+
+    def pass_turn(self, event: ev.ClaimWindowClosed) -> list[ev.Event]:
+        """Nobody called the discard: the next player's turn, his clock from the discard."""
+        hand = self.hand
+        hand.turn = hand.after_discarder
+        self.clocks.start(hand.turn, hand.discard_times[-1])
+        hand.calls = {}
+        return []
+
+
+def _roll_problem(event: ev.DiceRolled) -> Refusal | None:
+    if len(event.dice) != 2 or not all(1 <= d <= 6 for d in event.dice):
+        return Refusal("dice", f"a roll is two dice 1..6, not {event.dice}")
+    return None
