@@ -8,11 +8,14 @@ out, so a public view can never show them.
 """
 
 from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-_TYPES: dict[str, type] = {}
+_TYPES: dict[str, type["Event"]] = {}
+_E = TypeVar("_E", bound="Event")
 
 
-def _event(cls):
+@dataclass_transform(frozen_default=True)
+def _event(cls: type[_E]) -> type[_E]:
     """Register an event class under its name for from_json."""
     cls = dataclass(frozen=True)(cls)
     _TYPES[cls.__name__] = cls
@@ -27,23 +30,23 @@ class EventError(ValueError):
 class Event:
     t: float
     seat: int | None
-    HIDDEN = ()
+    HIDDEN: ClassVar[tuple[str, ...]] = ()
 
-    def to_json(self) -> dict:
-        out = {"type": type(self).__name__}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": type(self).__name__}
         for f in fields(self):
             value = getattr(self, f.name)
             out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
-    def public_json(self) -> dict:
+    def public_json(self) -> dict[str, Any]:
         out = self.to_json()
         for name in self.HIDDEN:
             out.pop(name, None)
         return out
 
 
-def from_json(obj: dict) -> Event:
+def from_json(obj: dict[str, Any]) -> Event:
     """The event a JSON object describes (as written by to_json)."""
     if not isinstance(obj, dict) or obj.get("type") not in _TYPES:
         raise EventError(
@@ -57,7 +60,7 @@ def from_json(obj: dict) -> Event:
     return cls(**{k: _tuples(v) for k, v in obj.items() if k in names})
 
 
-def _tuples(value):
+def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
@@ -270,8 +273,9 @@ class PenaltyWaived(Event):
     alert: int = 0
 
 
-# Device records: what the table's machinery and sensors report to the referee. The service
-# journals them beside the hand (not engine outputs: a replay does not re-create them).
+# Records: what the machinery and the referee report beside the hand, journaled as 'device'
+# rows; a replay reads them but never applies or re-creates them. Field names are those that
+# version 2 journals wrote (docs/events.md), so old rows read without renaming.
 
 
 @_event
@@ -290,3 +294,49 @@ class Fault(Event):
     cleared: bool = False
     tile: int | None = None
     HIDDEN = ("tile",)
+
+
+@_event
+class Acknowledged(Event):
+    """The referee has seen a fault (its `id`) or an alert of the hand (its `id`): one of two."""
+
+    fault: int | None = None
+    alert: int | None = None
+
+
+@_event
+class TrackingCorrected(Event):
+    """The referee puts a tile where it really is; it may be a concealed tile."""
+
+    tile: int
+    zone: str
+    HIDDEN = ("tile",)
+
+
+@_event
+class HandVoided(Event):
+    """The hand does not count (the referee's word, or a restart mid-hand): it is dealt again."""
+
+    hand_number: int
+    reason: str
+
+
+@_event
+class ScoreConfirmed(Event):
+    """The referee confirms one row of the score sheet (HandRecord.to_json())."""
+
+    hand: int
+    row: dict[str, Any]
+
+
+@_event
+class SheetSigned(Event):
+    """The referee signs the sheet up to `hand`; the journal's head then covers all before."""
+
+    hand: int
+    referee: str
+    rows: tuple[dict[str, Any], ...]
+    journal_head: str
+
+
+RECORDS = (Fault, Acknowledged, TrackingCorrected, HandVoided, ScoreConfirmed, SheetSigned)

@@ -4,9 +4,12 @@ Each 'hand' row rebuilds the Table as Session.new_table built it; each input is 
 order and the engine's outputs must equal the journaled ones exactly (JSON equality,
 DESIGN.md: "replaying a journal's inputs reproduces its outputs exactly"). A last input with
 no outputs after it (a crash before they were written) is re-applied and reported, not
-counted as a mismatch.
+counted as a mismatch. Device rows are read into their record events (engine/events.py
+RECORDS) for the audit and never applied. The file is opened read-only, in the schema version
+it has: an audit never writes to what it audits.
 
-Exit status: 0 identical, 1 a mismatch, 2 a bad file or a broken hash chain.
+Exit status: 0 identical, 1 a mismatch, 2 a bad file, a broken hash chain or a row that is
+not an event of its kind.
 """
 
 import json
@@ -14,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 
 from engine import events as ev
-from engine.rulesets import ConfigError
+from engine.schema import ConfigError
 from engine.table import Table
 from firmware.config import load_ruleset
 from firmware.journal import Journal, JournalError, canonical
@@ -52,7 +55,7 @@ class ReplayResult:
     hands: int = 0
     inputs: int = 0
     outputs: int = 0
-    device: int = 0  # device records, kept for the audit only
+    device: int = 0  # record events, kept for the audit only
     mismatches: int = 0
     first: Mismatch | None = None
     recovered: dict | None = None  # the trailing input re-applied without outputs
@@ -74,7 +77,7 @@ class ReplayResult:
 
 
 class ReplayError(Exception):
-    """The journal cannot be replayed: a broken chain or rows out of order."""
+    """The journal cannot be replayed: a broken chain, rows out of order or unreadable."""
 
 
 def replay(journal: Journal) -> ReplayResult:
@@ -128,17 +131,15 @@ def replay(journal: Journal) -> ReplayResult:
                 raise ReplayError(f"row {row.seq}: bad hand row ({err!r})") from None
             result.hands += 1
         elif row.kind == "device":
+            record = _event(row, ev.RECORDS)
             result.device += 1  # for the audit; the engine does not make them
-            if data.get("type") == "HandVoided" and result.played:
+            if isinstance(record, ev.HandVoided) and result.played:
                 result.played[-1][2] = True
         elif row.kind == "input":
             close_input(False)
             if table is None:
                 raise ReplayError(f"row {row.seq}: an input before any hand row")
-            try:
-                event = ev.from_json(data)
-            except (ev.EventError, TypeError) as err:
-                raise ReplayError(f"row {row.seq}: bad input ({err})") from None
+            event = _event(row, ev.INPUTS)
             current_input, matched, input_seq = data, 0, row.seq
             result.inputs += 1
             try:
@@ -161,9 +162,20 @@ def replay(journal: Journal) -> ReplayResult:
     return result
 
 
+def _event(row, kinds: tuple) -> ev.Event:
+    """The row's event, which must be one of `kinds`: anything else is a bad file."""
+    try:
+        event = row.event()
+    except (ev.EventError, TypeError) as err:
+        raise ReplayError(f"row {row.seq}: bad {row.kind} ({err})") from None
+    if not isinstance(event, kinds):
+        raise ReplayError(f"row {row.seq}: {type(event).__name__} in a {row.kind!r} row")
+    return event
+
+
 def run(args) -> int:
     try:
-        with Journal(args.journal, create=False) as journal:
+        with Journal(args.journal, readonly=True) as journal:
             result = replay(journal)
     except (JournalError, ReplayError) as err:
         if args.json:

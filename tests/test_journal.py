@@ -87,7 +87,7 @@ def test_rows_are_hash_chained(wsom_journal):
     path, _ = wsom_journal
     head = GENESIS
     table = rows(path)
-    for n, (seq, kind, text, prev, digest) in enumerate(table, 1):
+    for n, (seq, _kind, text, prev, digest) in enumerate(table, 1):
         assert seq == n and prev == head and digest == link(prev, text)
         assert text == canonical(json.loads(text))
         head = digest
@@ -159,7 +159,7 @@ def test_rehashed_forgery_is_a_replay_mismatch(wsom_journal, tmp_path):
     target = next(i for i, r in enumerate(table) if r[1] == "output" and i > 30)
     with sqlite3.connect(path) as conn:
         head = table[target - 1][4]
-        for seq, kind, text, _, _ in table[target:]:
+        for seq, _kind, text, _, _ in table[target:]:
             if seq == table[target][0]:
                 obj = json.loads(text)
                 obj["t"] += 1
