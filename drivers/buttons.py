@@ -1,33 +1,42 @@
-"""The players' buttons: one set per seat (dice/raise, claim, win, call the referee).
+"""The players' buttons: one set per side of the table (dice/raise, claim, win, call the referee).
 
-Each button is a GPIO input pulled up and pressed to ground. A press is reported once: edges
-that follow an accepted press within the debounce time are contact bounce, and a button must
-be released before it presses again. Which pin is which button comes from the table profile.
+The buttons are fixed to the table's sides (0..3, E S W N of the table itself), not to seats:
+which wind sits on a side changes every hand, and saying so is the firmware's job. Each button
+is a GPIO input pulled up and pressed to ground. A press is reported once: edges that follow
+an accepted press within the debounce time are contact bounce, and a button must be released
+before it presses again. Which pin is which button comes from the table profile.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 BUTTONS = ("dice", "claim", "win", "referee")
 
 
 @dataclass(frozen=True)
 class ButtonPress:
-    seat: int
+    side: int
     button: str
     t: float
 
 
 class Buttons:
-    """Watches the pins of `layout` ({pin: (seat, button)}) and reports presses to `report`."""
+    """Watches the pins of `layout` ({pin: (side, button)}) and reports presses to `report`."""
 
     def __init__(
-        self, gpio, layout: dict[int, tuple[int, str]], report, clock, debounce: float = 0.03
-    ):
-        for pin, (seat, button) in layout.items():
-            if button not in BUTTONS or seat not in range(4):
+        self,
+        gpio: Any,
+        layout: dict[int, tuple[int, str]],
+        report: Callable[[ButtonPress], object],
+        clock: Callable[[], float],
+        debounce: float = 0.03,
+    ) -> None:
+        for pin, (side, button) in layout.items():
+            if button not in BUTTONS or side not in range(4):
                 raise ValueError(
-                    f"pin {pin}: {button!r} of seat {seat} is not a button "
-                    f"(buttons are {', '.join(BUTTONS)} of seats 0..3)"
+                    f"pin {pin}: {button!r} of side {side} is not a button "
+                    f"(buttons are {', '.join(BUTTONS)} of sides 0..3)"
                 )
         self.gpio, self.layout, self.report, self.clock = gpio, layout, report, clock
         self.debounce = debounce
@@ -46,8 +55,8 @@ class Buttons:
         self._last[pin] = now
         if pressed and not self._down.get(pin):
             self._down[pin] = True
-            seat, button = self.layout[pin]
-            self.report(ButtonPress(seat, button, now))
+            side, button = self.layout[pin]
+            self.report(ButtonPress(side, button, now))
         elif not pressed:
             self._down[pin] = False
 

@@ -10,20 +10,22 @@ The protocol is specified in drivers/README.md ("Tile reader serial protocol"). 
 - `Reader`: reads one serial port through pyserial and reconnects after an unplug.
 
 A driver speaks hardware: tag ids are raw bytes, antennas are numbers. Mapping antennas to zones
-and tags to tiles is the firmware's job (table profile). Nothing of ours is imported here.
+and tags to tiles is the firmware's job (table profile). Nothing outside drivers/ is imported.
 """
 
 from __future__ import annotations
 
 import binascii
+import contextlib
 import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Union
 
 import serial
+
+from drivers.buttons import BUTTONS
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +40,9 @@ CMD_HEARTBEAT = 0x03
 CMD_ERROR = 0x04
 CMD_BUTTON = 0x05
 
-# SeatButton's BUTTON codes on the wire: 0 dice/raise, 1 claim, 2 win, 3 call the referee
-# (the buttons of drivers/buttons.py, when a seat's panel is wired to the reader's board).
-BUTTON_CODES = ("dice", "claim", "win", "referee")
+# SeatButton's BUTTON code on the wire is the button's index: 0 dice/raise, 1 claim, 2 win,
+# 3 call the referee (drivers/buttons.py's buttons, when a panel is wired to the reader's board).
+BUTTON_CODES = BUTTONS
 
 # ReaderError codes (drivers/README.md); other codes are passed on unchanged.
 ERR_ANTENNA = 0x01
@@ -108,8 +110,8 @@ class ReaderBack:
     path: str
 
 
-FrameRecord = Union[Inventory, Stacked, Heartbeat, ReaderError, SeatButton]
-Record = Union[FrameRecord, ReaderLost, ReaderBack]
+FrameRecord = Inventory | Stacked | Heartbeat | ReaderError | SeatButton
+Record = FrameRecord | ReaderLost | ReaderBack
 
 
 # --- encoding ----------------------------------------------------------------------------------
@@ -192,7 +194,8 @@ _BAD = -1  # _expected_len: the fields seen so far cannot be a valid frame
 
 
 def _expected_len(body_len: int, cmd_and_fields: bytes) -> int | None:
-    """LEN implied by CMD and its fixed fields; None while they have not all arrived; _BAD if invalid."""
+    """LEN implied by CMD and its fixed fields: None while they have not all arrived, _BAD if
+    they cannot be a frame."""
     cmd = cmd_and_fields[0]
     if cmd == CMD_INVENTORY:
         if len(cmd_and_fields) < 4:
@@ -419,10 +422,8 @@ class Reader:
                     backoff = self._backoff_initial
             finally:
                 self.opened.clear()
-                try:
+                with contextlib.suppress(Exception):  # closing a vanished device may fail too
                     port.close()
-                except Exception:  # closing a vanished device may fail too; nothing to do
-                    pass
                 self.parser.reset()
             if not self._stop.is_set():
                 self.reconnects += 1

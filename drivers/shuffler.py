@@ -9,19 +9,35 @@ to do, and `retry` starts the cycle again once the technician has fixed it.
 No threads, sleeps or clock reads of its own: every call carries the caller's time `t`. The
 GPIO callbacks only record edges (stamped with `clock()`); `poll(t)` applies them in order,
 so a GPIO thread never touches the state machine. Motors are switched off at every step end
-and in every fault, before the new state is entered.
+and in every fault, before the new state is entered. Its pins, step times and records, and
+the referee's words for each fault, are drivers/shuffler_records.py's.
 """
 
 import time
 from collections import deque
-from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from transitions import Machine
 
-SIDES = ("East", "South", "West", "North")
+from drivers import shuffler_records as words
+from drivers.shuffler_records import (
+    SIDES,
+    FaultCleared,
+    ShufflerFault,
+    ShufflerPins,
+    ShufflerRefused,
+    ShufflerStep,
+    ShufflerTiming,
+    WallsRaised,
+    WallsReady,
+)
+
+if TYPE_CHECKING:
+    from transitions.core import StateIdentifier
+
 CYCLE = ("dropping", "shuffling", "stacking")
 STATES = ["idle", *CYCLE, "ready", "raising", "fault"]
-TRANSITIONS = [
+TRANSITIONS: list[tuple[str, "StateIdentifier | list[StateIdentifier]", str]] = [
     ("drop", ["idle", "raising", "fault"], "dropping"),
     ("shuffle", "dropping", "shuffling"),
     ("stack", "shuffling", "stacking"),
@@ -29,108 +45,6 @@ TRANSITIONS = [
     ("lift", ["ready", "fault"], "raising"),
     ("fail", [*CYCLE, "ready", "raising"], "fault"),
 ]
-
-
-@dataclass(frozen=True)
-class ShufflerPins:
-    """BCM pins from the table profile; lane lists are per side E S W N."""
-
-    drop: int
-    plate: int
-    lanes: tuple[int, ...]
-    lift: int
-    centre_closed: int
-    counters: tuple[int, ...]
-    heads: tuple[int, ...]
-    lift_top: int
-
-    def __post_init__(self):
-        used: dict[int, str] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            many = f.name in ("lanes", "counters", "heads")
-            pins = tuple(value) if many and isinstance(value, (list, tuple)) else (value,)
-            if many and len(pins) != 4:
-                raise ValueError(f"shuffler pins: {f.name} needs 4 pins (E S W N), got {value!r}")
-            for pin in pins:
-                if not isinstance(pin, int) or isinstance(pin, bool) or pin < 0:
-                    raise ValueError(f"shuffler pins: {f.name} {pin!r} is not a pin number")
-                if pin in used:
-                    raise ValueError(f"shuffler pins: pin {pin} is both {used[pin]} and {f.name}")
-                used[pin] = f.name
-            if many:
-                object.__setattr__(self, f.name, pins)
-
-
-@dataclass(frozen=True)
-class ShufflerTiming:
-    """Step limits in seconds, from the table profile (defaults: a 4-port table, §0)."""
-
-    drop_timeout: float = 4.0  # the centre must close again within this
-    shuffle: float = 6.0  # how long the plate runs
-    lane_stall: float = 3.0  # a lane short of tiles with no tile counted this long: jam
-    head_blocked: float = 2.0  # a stacking head blocked this long: jam
-    settle: float = 2.0  # no tile counted on any lane this long ends stacking
-    stack_timeout: float = 40.0  # stacking must end within this
-    raise_timeout: float = 5.0  # the walls must reach the top within this
-    cycle_limit: float = 80.0  # a longer cycle is slow (a warning); only reachable when
-    # drop_timeout + shuffle + stack_timeout exceed it
-
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(
-                    f"shuffler timing: {f.name} must be a positive number of seconds, not {value!r}"
-                )
-
-
-@dataclass(frozen=True)
-class ShufflerStep:
-    t: float
-    step: str  # the state entered
-    tile_set: str | None  # the set that step works on
-
-
-@dataclass(frozen=True)
-class WallsReady:
-    t: float
-    tile_set: str
-    counts: tuple[int, ...]  # tiles per lane E S W N
-    seconds: float  # the cycle, from the drop to ready
-
-
-@dataclass(frozen=True)
-class WallsRaised:
-    t: float
-    tile_set: str
-
-
-@dataclass(frozen=True)
-class ShufflerFault:
-    t: float
-    kind: str  # jam, count, timeout, or slow (a warning: the cycle goes on)
-    step: str
-    lane: int | None
-    count: int | None
-    expected: int | None
-    message: str
-    advice: str
-
-
-@dataclass(frozen=True)
-class FaultCleared:
-    t: float
-    kind: str
-
-
-@dataclass(frozen=True)
-class ShufflerRefused:
-    """A command the shuffler cannot carry out now, and why."""
-
-    t: float
-    action: str  # start, raise or retry
-    message: str
 
 
 class Shuffler:
@@ -145,11 +59,7 @@ class Shuffler:
         on_record,
         clock=time.monotonic,
     ):
-        if (
-            isinstance(tiles_per_lane, bool)
-            or not isinstance(tiles_per_lane, int)
-            or tiles_per_lane <= 0
-        ):
+        if type(tiles_per_lane) is not int or tiles_per_lane <= 0:  # bool is no count either
             raise ValueError(
                 f"tiles_per_lane must be a positive whole number (34 for 136 "
                 f"tiles, 36 for 144), not {tiles_per_lane!r}"
@@ -227,23 +137,11 @@ class Shuffler:
     def raise_walls(self, t: float) -> bool:
         """Raise the ready walls; once up, the other set (pushed in) goes round the machine."""
         self.poll(t)
-        if self.state == "fault":
-            return self._refuse(
-                t, "raise", f"the walls stay down: {self.fault.message}; {self.fault.advice}"
-            )
+        fault = self.fault
+        if fault is not None:
+            return self._refuse(t, "raise", f"the walls stay down: {fault.message}; {fault.advice}")
         if self.state != "ready":
-            return self._refuse(
-                t,
-                "raise",
-                "the walls cannot rise: "
-                + (
-                    "the shuffler has not started"
-                    if self.state == "idle"
-                    else "they are already rising"
-                    if self.state == "raising"
-                    else f"set {self._cycling} is not ready yet ({self.state})"
-                ),
-            )
+            return self._refuse(t, "raise", words.walls_cannot_rise(self.state, self._cycling))
         self._machine.lift(t=t)
         return True
 
@@ -303,8 +201,9 @@ class Shuffler:
         elif pin == pins.centre_closed and level and self.state == "dropping":
             self._machine.shuffle(t=t)  # closed again: the used set is in the bin
         elif pin == pins.lift_top and level and self.state == "raising":
-            self.set_in_play, self.set_ready = self.set_ready, None
-            self.on_record(WallsRaised(t, self.set_in_play))
+            raised = self._cycling  # the set that became ready and is rising
+            self.set_in_play, self.set_ready = raised, None
+            self.on_record(WallsRaised(t, raised))
             self._cleared(t)
             self._cycling = "B" if self.set_in_play == "A" else "A"
             self._machine.drop(t=t)
@@ -344,7 +243,7 @@ class Shuffler:
             self._counts, self._last_tile, self._last_any = [0] * 4, [t] * 4, None
         elif state == "ready":
             self.on_record(
-                WallsReady(t, self.set_ready, self.counts, round(t - self._cycle_start, 3))
+                WallsReady(t, self._cycling, self.counts, round(t - self._cycle_start, 3))
             )
             self._cleared(t)
         elif state == "fault":
@@ -366,142 +265,34 @@ class Shuffler:
         state, timing, spent = self.state, self.timing, t - self._since
         if state in CYCLE and not self._slow_told and t - self._cycle_start > timing.cycle_limit:
             self._slow_told = True
-            self.on_record(
-                ShufflerFault(
-                    t,
-                    "slow",
-                    state,
-                    None,
-                    None,
-                    None,
-                    f"the cycle of set {self._cycling} has taken over {timing.cycle_limit:g} s "
-                    f"(now {state})",
-                    "the walls still come up; after this hand have the "
-                    "technician check the plate, the magnet ring and the lanes",
-                )
-            )
+            self.on_record(words.slow(t, state, self._cycling, timing))
         if state == "dropping" and spent >= timing.drop_timeout:
-            self._fail(
-                t,
-                self._fault(
-                    t,
-                    "timeout",
-                    None,
-                    None,
-                    f"the centre did not close within {timing.drop_timeout:g} s of the drop",
-                    "look for a tile or an object caught "
-                    "in the centre opening, clear it, then press retry",
-                ),
-            )
+            self._fail(t, words.drop_timeout(t, timing))
         elif state == "shuffling" and spent >= timing.shuffle:
             self._machine.stack(t=t)
         elif state == "stacking":
             self._check_stacking(t, spent)
         elif state == "raising" and spent >= timing.raise_timeout:
-            self._fail(
-                t,
-                self._fault(
-                    t,
-                    "timeout",
-                    None,
-                    None,
-                    f"the walls of set {self.set_ready} did not reach "
-                    f"the top within {timing.raise_timeout:g} s",
-                    "look for something caught "
-                    "under a lift tray (the usual cause) or a wall not level, clear it, then "
-                    "press retry",
-                ),
-            )
+            self._fail(t, words.raise_timeout(t, self.set_ready, timing))
 
     def _check_stacking(self, t: float, spent: float) -> None:
         timing, counts, n = self.timing, self._counts, self.expected
         for lane, since in enumerate(self._head_since):
             if since is not None and t - max(since, self._since) >= timing.head_blocked:
-                side = SIDES[lane]
-                return self._fail(
-                    t,
-                    self._fault(
-                        t,
-                        "jam",
-                        lane,
-                        counts[lane],
-                        f"a tile is stuck at the {side} stacking "
-                        f"head; the {side} wall has {counts[lane]} of {n} tiles",
-                        f"clear the tile stuck at the {side} stacking head, then press retry",
-                    ),
-                )
+                return self._fail(t, words.head_jam(t, lane, counts[lane], n))
         for lane, last in enumerate(self._last_tile):
             if counts[lane] < n and t - last >= timing.lane_stall:
-                side = SIDES[lane]
-                return self._fail(
-                    t,
-                    self._fault(
-                        t,
-                        "jam",
-                        lane,
-                        counts[lane],
-                        f"the {side} lane stopped at {counts[lane]} "
-                        f"of {n} tiles (no tile for {timing.lane_stall:g} s)",
-                        f"check the {side} "
-                        "lane: clear any tile stuck in it or at its stacking head, check its push "
-                        "motor, then press retry",
-                    ),
-                )
+                return self._fail(t, words.lane_stall(t, lane, counts[lane], n, timing))
         if spent >= timing.stack_timeout:
             lane = counts.index(min(counts))
-            return self._fail(
-                t,
-                self._fault(
-                    t,
-                    "timeout",
-                    lane,
-                    counts[lane],
-                    f"stacking set {self._cycling} took over "
-                    f"{timing.stack_timeout:g} s; the {SIDES[lane]} wall has {counts[lane]} of "
-                    f"{n} tiles",
-                    f"watch the {SIDES[lane]} lane, the slowest: clean its counting "
-                    "sensor and check its push motor, then press retry",
-                ),
-            )
+            fault = words.stack_timeout(t, self._cycling, lane, counts[lane], n, timing)
+            return self._fail(t, fault)
         if self._last_any is None or t - self._last_any < timing.settle:
             return None
         wrong = [lane for lane in range(4) if counts[lane] != n]
         if not wrong:
             return self._machine.finish(t=t)
-        self._fail(t, *(self._miscount(t, lane) for lane in wrong))
-
-    def _fault(self, t, kind, lane, count, message, advice) -> ShufflerFault:
-        return ShufflerFault(
-            t,
-            kind,
-            self.state,
-            lane,
-            count,
-            None if count is None else self.expected,
-            message,
-            advice,
-        )
-
-    def _miscount(self, t: float, lane: int) -> ShufflerFault:
-        side, count, n = SIDES[lane], self._counts[lane], self.expected
-        if count < n:
-            advice = (
-                f"the {side} wall has {count} of {n} tiles: look for the missing tile "
-                "in the bin and under the table, put it in the centre, press retry"
-            )
-        else:
-            advice = (
-                f"the {side} wall has {count} tiles, {n} expected: a tile from the "
-                "other set or a foreign tile? remove it, press retry"
-            )
-        return self._fault(
-            t,
-            "count",
-            lane,
-            count,
-            f"the {side} lane stacked {count} tiles, {n} expected: the walls stay down",
-            advice,
-        )
+        self._fail(t, *(words.miscount(t, lane, counts[lane], n) for lane in wrong))
 
     def _fail(self, t: float, *faults: ShufflerFault) -> None:
         self._faults = list(faults)

@@ -1,50 +1,41 @@
-"""Table profiles (config/tables/*.toml) and the tile registry they name.
+"""Table profiles (config/tables/*.toml).
 
 A profile describes one table's hardware, as a Klipper printer.cfg does a printer: which pins
 drive the shuffler and carry the buttons, which reader antenna lies under which zone, where the
-display listens. The service builds its devices from it, so every mistake in it (a missing or
-unknown key, a wrong type, a pin or an antenna used twice, an unknown zone) is refused here, at
-start-up, with the file, the section and the key, never found later at the table.
-
-The registry (a CSV beside the profile) says which tag id is glued to which physical tile of
-which of the table's two sets. `sim_registry_text()` makes the simulated table's registry.
+display listens. Each device section names its `kind`, one that firmware/assembly.py can build,
+and the keys that kind reads. Every mistake (a missing or unknown key, a wrong type, an unknown
+kind, a pin or an antenna used twice, an unknown zone) is refused here, at start-up, with the
+file, the section and the key, by engine/schema.py's `Section` as for the rule books. The
+tile registry the profile names ([tags] registry) is firmware/tags.py's.
 """
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from drivers.buttons import BUTTONS
-from drivers.readers import UID_SIZES
 from drivers.shuffler import ShufflerPins, ShufflerTiming
-from engine.rulesets import ConfigError
-from engine.tiles import FLOWER_KINDS, KINDS, NAMES, kind_of
-from firmware.config import CONFIG_DIR, ruleset_path
+from engine.schema import ConfigError, Section, Test, one_of
+from engine.seats import LETTERS, ZONES
+from firmware.assembly import kinds
+from firmware.config import config_dir, load_toml, ruleset_path
+from firmware.tags import RegistryError, load_registry
 
-TABLES_DIR = CONFIG_DIR / "tables"
-SEATS = "ESWN"
-AREAS = ("wall", "hand", "river", "melds")
-ZONES = tuple(f"{area}_{seat}" for seat in SEATS for area in AREAS)
-TILE_SETS = ("A", "B")
-TILES_PER_SET = 4 * KINDS + FLOWER_KINDS  # physical tile ids 0..143 (engine/tiles.py)
-SIMULATED_PATH = "sim"  # a reader the service simulates (drivers/sim/reader.py) in its own folder
-REGISTRY_HEADER = ["tag", "set", "tile", "name"]
-SECTIONS = ("table", "display", "gpio", "shuffler", "buttons", "readers", "tags")
+TABLES_DIR = config_dir() / "tables"
 
 
-class ProfileError(ValueError):
-    """A profile or registry the table cannot run with; the message names file, section, key."""
+class ProfileError(ConfigError):
+    """A profile the table cannot run with; the message names the file, the section, the key
+    (or the registry's file and line)."""
 
 
 @dataclass(frozen=True)
 class ReaderPort:
-    """A tile reader's serial link; `path` is SIMULATED_PATH for a simulated reader."""
+    """A tile reader's serial link; `path` is None for a simulated reader ([readers.*] kind =
+    "sim"), whose link (a pty) the simulated table makes."""
 
-    path: str
+    path: str | None
     baud: int
     sweep_seconds: float | None = None
 
@@ -61,12 +52,11 @@ class Profile:
     host: str
     port: int
     referee_pin: str
-    gpio_backend: str
+    kinds: dict[str, str]  # device section -> the kind it names ("gpio" -> "sim", ...)
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
-    buttons: dict[int, tuple[int, str]]  # pin -> (seat 0..3, button), as drivers.buttons takes
+    buttons: dict[int, tuple[int, str]]  # pin -> (side 0..3, button); [buttons] kind "gpio"
     debounce_seconds: float
-    button_wiring: str  # "gpio" (pins above) or "zone reader" (its frames)
     zones_reader: ReaderPort
     stacker_reader: ReaderPort
     zones: dict[int, str]  # antenna -> zone name
@@ -74,53 +64,14 @@ class Profile:
     tags: dict[bytes, tuple[str, int]]  # tag id -> (tile set, physical tile id)
 
 
-def _is_int(value) -> bool:
+def _is_pin(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_KINDS = {  # kind: (test, what the message says was expected)
-    "int": (_is_int, "an integer"),
-    "positive": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number"),
-    "bool": (lambda v: isinstance(v, bool), "true or false"),
-    "text": (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
-    "table": (lambda v: isinstance(v, dict), "a table"),
-    "lanes": (
-        lambda v: isinstance(v, list) and len(v) == 4 and all(map(_is_int, v)),
-        "a list of 4 pins (lanes E S W N)",
-    ),
-}
-
-
-class _Section:
-    """One [section] of a profile: typed reads that remember which keys were used."""
-
-    def __init__(self, file: Path, name: str, data) -> None:
-        self.file, self.name = file, name
-        if not isinstance(data, dict):
-            raise ProfileError(f"{file}: [{name}] must be a section (a table of keys)")
-        self.data, self.used = data, set()
-
-    def error(self, key: str, problem: str) -> ProfileError:
-        return ProfileError(f"{self.file}: [{self.name}]{' ' + key if key else ''}: {problem}")
-
-    def get(self, key: str, kind: str):
-        """The value of `key`, checked to be of `kind` (a key of _KINDS)."""
-        if key not in self.data:
-            raise self.error(key, "missing key")
-        self.used.add(key)
-        value = self.data[key]
-        test, expected = _KINDS[kind]
-        if not test(value):
-            raise self.error(key, f"expected {expected}, got {value!r}")
-        return float(value) if kind == "positive" else value
-
-    def section(self, key: str) -> _Section:
-        return _Section(self.file, f"{self.name}.{key}", self.get(key, "table"))
-
-    def done(self) -> None:
-        unknown = sorted(set(self.data) - self.used)
-        if unknown:
-            raise self.error(unknown[0], f"unknown key (known: {', '.join(sorted(self.used))})")
+_LANES: tuple[Test, str] = (
+    lambda v: isinstance(v, list) and len(v) == 4 and all(map(_is_pin, v)),
+    "a list of 4 pins (lanes E S W N)",
+)
 
 
 class _Pins:
@@ -129,9 +80,9 @@ class _Pins:
     def __init__(self) -> None:
         self.owner: dict[int, str] = {}
 
-    def take(self, section: _Section, key: str, per_lane: bool = False):
+    def take(self, section: Section, key: str, per_lane: bool = False):
         """One pin, or a tuple of four (one per lane E S W N)."""
-        value = section.get(key, "lanes" if per_lane else "int")
+        value = section.get(key, _LANES if per_lane else "int")
         for pin in value if per_lane else [value]:
             if pin < 0:
                 raise section.error(key, f"{pin} is not a BCM pin number")
@@ -156,24 +107,19 @@ def load_profile(name_or_path: str | Path) -> Profile:
     """The profile of a table, checked whole: the first mistake is refused with its place."""
     path = profile_path(str(name_or_path))
     try:
-        with open(path, "rb") as f:
-            top = tomllib.load(f)
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ProfileError(f"{path}: not valid TOML: {err}") from None
-    for key in top:
-        if key not in SECTIONS:
-            raise ProfileError(
-                f"{path}: [{key}]: unknown section (sections: {', '.join(SECTIONS)})"
-            )
+        data = load_toml(path)
+    except ConfigError as err:  # no such file, not TOML: the message names the file
+        raise ProfileError(str(err)) from None
+    top = Section(data, "", origin=str(path), error=ProfileError)
+    device_kinds: dict[str, str] = {}
 
-    def section(name: str) -> _Section:
-        if name not in top:
-            raise ProfileError(f"{path}: [{name}]: missing section")
-        return _Section(path, name, top[name])
+    def device(section: Section) -> str:
+        """The kind a device section names, among those the assembly can build."""
+        kind = section.get("kind", one_of(*kinds(section.name)))
+        device_kinds[section.name] = kind
+        return kind
 
-    table = section("table")
+    table = top.section("table")
     name, ruleset = table.get("name", "text"), table.get("ruleset", "text")
     simulated = table.get("simulated", "bool")
     claim_window = table.get("claim_window_seconds", "positive")
@@ -185,21 +131,20 @@ def load_profile(name_or_path: str | Path) -> Profile:
         raise table.error("ruleset", f"no rule book file {rules_file}")
     table.done()
 
-    display = section("display")
+    display = top.section("display")
     host, port = display.get("host", "text"), display.get("port", "int")
     if not 1 <= port <= 65535:
         raise display.error("port", f"{port} is not a TCP port (1..65535)")
     referee_pin = display.get("referee_pin", "text")
     display.done()
 
-    gpio = section("gpio")
-    backend = gpio.get("backend", "text")
-    if backend not in ("rpi", "sim"):
-        raise gpio.error("backend", f"{backend!r} is not a pin backend (rpi or sim)")
+    gpio = top.section("gpio")
+    device(gpio)
     gpio.done()
 
     pins = _Pins()
-    shuffler = section("shuffler")
+    shuffler = top.section("shuffler")
+    device(shuffler)
     shuffler_pins = ShufflerPins(
         drop=pins.take(shuffler, "drop"),
         plate=pins.take(shuffler, "plate"),
@@ -215,76 +160,78 @@ def load_profile(name_or_path: str | Path) -> Profile:
     )
     shuffler.done()
 
-    buttons = section("buttons")
-    layout, debounce = {}, 0.0
-    wiring = buttons.get("wiring", "text")
-    if wiring == "gpio":
-        for seat_index, seat in enumerate(SEATS):
-            panel = buttons.section(seat)
+    buttons = top.section("buttons")
+    layout: dict[int, tuple[int, str]] = {}
+    debounce = 0.0
+    if device(buttons) == "gpio":  # "zone_reader": its board sends them, no pins here
+        for side, letter in enumerate(LETTERS):
+            panel = buttons.section(letter)
             for button in BUTTONS:
-                layout[pins.take(panel, button)] = (seat_index, button)
+                layout[pins.take(panel, button)] = (side, button)
             panel.done()
         debounce = buttons.get("debounce_ms", "positive") / 1000
-    elif wiring != "zone reader":
-        raise buttons.error(
-            "wiring",
-            f'{wiring!r}: the buttons are wired to "gpio" (pins '
-            'per seat below) or to the "zone reader" (its board sends them)',
-        )
     buttons.done()
 
-    readers = section("readers")
+    readers = top.section("readers")
     zones_section, stacker_section = readers.section("zones"), readers.section("stacker")
     readers.done()
-    zones_reader = _reader_port(zones_section, simulated, sweep=True)
+    zones_reader = _reader_port(zones_section, device(zones_section), simulated, sweep=True)
     zones = _antennas(zones_section.section("antennas"))
     zones_section.done()
-    stacker_reader = _reader_port(stacker_section, simulated, sweep=False)
+    stacker_reader = _reader_port(stacker_section, device(stacker_section), simulated, False)
     stacker_section.done()
 
-    tags = section("tags")
+    dice = top.section("dice")
+    device(dice)
+    dice.done()
+
+    tags = top.section("tags")
     registry = path.parent / tags.get("registry", "text")
     if not registry.is_file():
         raise tags.error("registry", f"no such file {registry}")
     tags.done()
+    top.done()
+    try:
+        tag_ids = load_registry(registry)
+    except RegistryError as err:
+        raise ProfileError(str(err)) from None
     return Profile(
-        path,
-        name,
-        ruleset,
-        simulated,
-        claim_window,
-        host,
-        port,
-        referee_pin,
-        backend,
-        shuffler_pins,
-        timing,
-        layout,
-        debounce,
-        wiring,
-        zones_reader,
-        stacker_reader,
-        zones,
-        registry,
-        load_registry(registry),
+        path=path,
+        name=name,
+        ruleset=ruleset,
+        simulated=simulated,
+        claim_window_seconds=claim_window,
+        host=host,
+        port=port,
+        referee_pin=referee_pin,
+        kinds=device_kinds,
+        shuffler_pins=shuffler_pins,
+        shuffler_timing=timing,
+        buttons=layout,
+        debounce_seconds=debounce,
+        zones_reader=zones_reader,
+        stacker_reader=stacker_reader,
+        zones=zones,
+        registry=registry,
+        tags=tag_ids,
     )
 
 
-def _reader_port(section: _Section, simulated: bool, sweep: bool) -> ReaderPort:
-    path = section.get("path", "text")
-    if path == SIMULATED_PATH and not simulated:
+def _reader_port(section: Section, kind: str, simulated: bool, sweep: bool) -> ReaderPort:
+    if kind == "sim" and not simulated:
         raise section.error(
-            "path",
-            f'"{SIMULATED_PATH}" needs a simulated table '
-            "([table] simulated = true); give the reader's /dev/serial/by-id path",
+            "kind",
+            '"sim" needs a simulated table ([table] simulated = true); a real reader is '
+            '"serial", with its /dev/serial/by-id path',
         )
+    path = section.get("path", "text") if kind == "serial" else None
     baud = section.get("baud", "int")
     if baud <= 0:
         raise section.error("baud", f"{baud} is not a baud rate")
     return ReaderPort(path, baud, section.get("sweep_seconds", "positive") if sweep else None)
 
 
-def _antennas(section: _Section) -> dict[int, str]:
+def _antennas(section: Section) -> dict[int, str]:
     zones: dict[int, str] = {}
     for key in section.data:
         zone = section.get(key, "text")
@@ -300,79 +247,3 @@ def _antennas(section: _Section) -> dict[int, str]:
     if uncovered:
         raise section.error("", f"no antenna lies under {', '.join(uncovered)}")
     return zones
-
-
-def load_registry(path: str | Path) -> dict[bytes, tuple[str, int]]:
-    """Tag id -> (tile set, physical tile id) from a registry CSV (header tag,set,tile,name)."""
-    path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.reader(f))
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such file (the tile registry)") from None
-    except (UnicodeDecodeError, csv.Error) as err:
-        raise ProfileError(f"{path}: not a CSV file: {err}") from None
-    if not rows or [c.strip() for c in rows[0]] != REGISTRY_HEADER:
-        raise ProfileError(f"{path}:1: the header must be {','.join(REGISTRY_HEADER)}")
-    tags: dict[bytes, tuple[str, int]] = {}
-    lines: dict[tuple[str, int], int] = {}
-    for line, row in enumerate(rows[1:], start=2):
-        if not row:
-            continue
-        if len(row) != 4:
-            raise ProfileError(
-                f"{path}:{line}: expected 4 fields (tag,set,tile,name), got {len(row)}"
-            )
-        tag_hex, tile_set, tile_text, name = (c.strip() for c in row)
-        try:
-            tag = bytes.fromhex(tag_hex)
-        except ValueError:
-            raise ProfileError(f"{path}:{line}: tag {tag_hex!r} is not hex") from None
-        if len(tag) not in UID_SIZES:
-            raise ProfileError(
-                f"{path}:{line}: tag {tag_hex} has {len(tag)} bytes "
-                f"(a tag id has {', '.join(map(str, UID_SIZES))})"
-            )
-        if tile_set not in TILE_SETS:
-            raise ProfileError(f"{path}:{line}: unknown set {tile_set!r} (sets: A, B)")
-        tile = int(tile_text) if tile_text.isascii() and tile_text.isdigit() else -1
-        if not 0 <= tile < TILES_PER_SET:
-            raise ProfileError(
-                f"{path}:{line}: tile {tile_text!r} is not a tile id 0..{TILES_PER_SET - 1}"
-            )
-        if name != NAMES[kind_of(tile)]:
-            raise ProfileError(
-                f"{path}:{line}: tile {tile} is {NAMES[kind_of(tile)]}, not {name!r}"
-            )
-        if tag in tags:
-            raise ProfileError(
-                f"{path}:{line}: tag {tag_hex} is already on line {lines[tags[tag]]}"
-            )
-        if (tile_set, tile) in lines:
-            raise ProfileError(
-                f"{path}:{line}: set {tile_set} tile {tile} already has a tag "
-                f"on line {lines[tile_set, tile]}"
-            )
-        tags[tag] = (tile_set, tile)
-        lines[tile_set, tile] = line
-    return tags
-
-
-def sim_tag(tile_set: str, tile: int) -> bytes:
-    """The simulated table's tag id of a tile: ISO 15693 style (E0, maker 04, 6 serial bytes)."""
-    return b"\xe0\x04" + hashlib.sha256(f"mjtable-sim/{tile_set}/{tile}".encode()).digest()[:6]
-
-
-def sim_registry_text() -> str:
-    """config/tables/sim-tags.csv: every tile of both sets with its simulated tag.
-
-    Regenerate with: .venv/bin/python -c "from firmware.profile import sim_registry_text as t;
-    open('config/tables/sim-tags.csv', 'w').write(t())"
-    """
-    lines = [",".join(REGISTRY_HEADER)]
-    for tile_set in TILE_SETS:
-        for tile in range(TILES_PER_SET):
-            lines.append(
-                f"{sim_tag(tile_set, tile).hex()},{tile_set},{tile},{NAMES[kind_of(tile)]}"
-            )
-    return "\n".join(lines) + "\n"

@@ -96,10 +96,10 @@ def test_button_press_reported_once_through_contact_bounce():
 
 
 def test_button_layout_errors_are_named():
-    """A table profile naming an unknown button or seat is refused with the pin named."""
+    """A table profile naming an unknown button or side is refused with the pin named."""
     from drivers.buttons import Buttons
 
     gpio = open_pins("sim")
     gpio.setmode(gpio.BCM)
-    with pytest.raises(ValueError, match="pin 9: 'chow' of seat 0"):
+    with pytest.raises(ValueError, match="pin 9: 'chow' of side 0"):
         Buttons(gpio, {9: (0, "chow")}, print, clock=lambda: 0.0)

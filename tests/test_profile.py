@@ -1,4 +1,4 @@
-"""Table profiles and the tile registry (firmware/profile.py, config/tables/).
+"""Table profiles and the tile registry (firmware/profile.py, firmware/tags.py, config/tables/).
 
 Issue 4: a profile describes one table's hardware; every mistake in it is refused at start-up
 with a message naming the file, the section and the key (or the registry's line), never found
@@ -12,26 +12,34 @@ import shutil
 
 import pytest
 
+from engine.seats import ZONES
 from engine.tiles import NAMES, kind_of
 from firmware.profile import (
-    SIMULATED_PATH,
     TABLES_DIR,
-    ZONES,
     ProfileError,
     load_profile,
-    load_registry,
-    sim_registry_text,
 )
+from firmware.tags import RegistryError, load_registry, sim_registry_text
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
 
 
 def test_the_simulated_profile_loads_with_every_device():
     """Issue 4: sim.toml runs the simulated table: simulated pins and readers, 16 antennas
-    under the 16 zones, four seats of four buttons, the shuffler's pins and timings."""
+    under the 16 zones, four sides of four buttons, the shuffler's pins and timings; issue
+    11: each device section names its kind, the readers' links are the simulation's own."""
     p = load_profile("sim")
-    assert p.simulated and p.gpio_backend == "sim" and p.ruleset == "wsom2006"
-    assert p.zones_reader.path == p.stacker_reader.path == SIMULATED_PATH
+    assert p.simulated and p.ruleset == "wsom2006"
+    assert p.kinds == {
+        "gpio": "sim",
+        "shuffler": "gpio",
+        "buttons": "gpio",
+        "readers.zones": "sim",
+        "readers.stacker": "sim",
+        "dice": "physical",
+    }
+    assert p.zones_reader.path is None and p.stacker_reader.path is None
+    assert p.zones_reader.baud == p.stacker_reader.baud == 115200
     assert p.zones_reader.sweep_seconds == 0.25 and p.stacker_reader.sweep_seconds is None
     assert sorted(p.zones.values()) == sorted(ZONES) and p.zones[0] == "wall_E"
     assert sorted(p.buttons.values()) == sorted(
@@ -46,7 +54,8 @@ def test_the_reference_pi_profile_describes_real_hardware():
     """Issue 4: reference-pi.toml is a real Pi 5 table: rpi-lgpio pins clear of UART0 (BCM
     14/15), readers by their /dev/serial/by-id names, display on the venue network."""
     p = load_profile("reference-pi")
-    assert not p.simulated and p.gpio_backend == "rpi" and p.host == "0.0.0.0"
+    assert not p.simulated and p.host == "0.0.0.0"
+    assert p.kinds["gpio"] == "rpi" and p.kinds["dice"] == "electronic"
     pins = set(p.buttons) | {
         p.shuffler_pins.drop,
         p.shuffler_pins.plate,
@@ -60,9 +69,9 @@ def test_the_reference_pi_profile_describes_real_hardware():
     # 17 shuffler lines on the header (0..27), the UART's 14/15 left free; the seat buttons
     # come from the zone reader's board (drivers/README.md SeatButton), not from pins.
     assert len(pins) == 17 and pins <= set(range(28)) - {14, 15}
-    assert p.button_wiring == "zone reader" and p.buttons == {}
+    assert p.kinds["buttons"] == "zone_reader" and p.buttons == {}
     for port in (p.zones_reader, p.stacker_reader):
-        assert port.path.startswith("/dev/serial/by-id/")
+        assert port.path is not None and port.path.startswith("/dev/serial/by-id/")
 
 
 def test_the_registry_has_both_sets_of_144_tiles_with_288_distinct_tags():
@@ -154,15 +163,39 @@ BROKEN_PROFILES = [
         'ruleset = "mcr"',
         "[table] ruleset: unknown ruleset 'mcr'",
     ),
-    ("unknown backend", 'backend = "sim"', 'backend = "pigpio"', "[gpio] backend: 'pigpio'"),
+    (
+        "unknown pin backend",
+        '[gpio]\nkind = "sim"',
+        '[gpio]\nkind = "pigpio"',
+        "[gpio] kind: expected one of 'rpi', 'sim', got 'pigpio'",
+    ),
     (
         "simulated reader on real hardware",
         "simulated = true",
         "simulated = false",
-        '[readers.zones] path: "sim" needs a simulated table',
+        '[readers.zones] kind: "sim" needs a simulated table',
     ),
+    (
+        "a key the kind does not read",
+        'kind = "sim"\nbaud = 115200\n\n[dice]',
+        'kind = "sim"\nbaud = 115200\npath = "/dev/ttyUSB0"\n\n[dice]',
+        "[readers.stacker] path: unknown key",
+    ),
+    (
+        "buttons on the reader with pins left over",
+        '[buttons]                     # the players\' buttons\nkind = "gpio"',
+        '[buttons]\nkind = "zone_reader"',
+        "[buttons] E: unknown key",
+    ),
+    (
+        "unknown dice",
+        'kind = "physical"',
+        'kind = "loaded"',
+        "[dice] kind: expected one of 'electronic', 'physical', got 'loaded'",
+    ),
+    ("missing kind", 'kind = "physical"', "", "[dice] kind: missing key"),
     ("unknown section", "[tags]", "[lights]\n[tags]", "[lights]: unknown section"),
-    ("missing section", '[gpio]\nbackend = "sim"', "", "[gpio]: missing section"),
+    ("missing section", '[gpio]\nkind = "sim"', "", "[gpio]: missing section"),
     (
         "missing registry",
         'registry = "sim-tags.csv"',
@@ -171,10 +204,10 @@ BROKEN_PROFILES = [
     ),
     ("not TOML", "port = 8080", "port = = 8080", "not valid TOML"),
     (
-        "unknown button wiring",
-        'wiring = "gpio"',
-        'wiring = "bluetooth"',
-        "[buttons] wiring: 'bluetooth'",
+        "unknown button kind",
+        '[buttons]                     # the players\' buttons\nkind = "gpio"',
+        '[buttons]\nkind = "bluetooth"',
+        "[buttons] kind: expected one of 'gpio', 'zone_reader', got 'bluetooth'",
     ),
 ]
 
@@ -225,12 +258,12 @@ def test_a_broken_registry_is_refused_with_its_line_number(tmp_path, row, expect
     tile) given twice are refused with the registry's line number."""
     path = tmp_path / "tags.csv"
     path.write_text("\n".join(GOOD_ROWS + [row]) + "\n")
-    with pytest.raises(ProfileError, match=re.escape(f"{path}:4: {expected}")):
+    with pytest.raises(RegistryError, match=re.escape(f"{path}:4: {expected}")):
         load_registry(path)
 
 
 def test_a_registry_without_its_header_is_refused_at_line_one(tmp_path):
     path = tmp_path / "tags.csv"
     path.write_text("\n".join(GOOD_ROWS[1:]) + "\n")
-    with pytest.raises(ProfileError, match=re.escape(f"{path}:1: the header must be")):
+    with pytest.raises(RegistryError, match=re.escape(f"{path}:1: the header must be")):
         load_registry(path)

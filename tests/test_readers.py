@@ -7,6 +7,7 @@ Waits poll with a bounded deadline; no test asserts a duration.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -292,10 +293,8 @@ def wait_for(predicate, timeout=5.0, poke=None):
 def device(tmp_path):
     dev = FakeDevice(str(tmp_path / "usb-mjtable_reader_0001-if00"))
     yield dev
-    try:
+    with contextlib.suppress(OSError):
         dev.unplug()
-    except OSError:
-        pass
 
 
 def test_reader_end_to_end_through_a_pty(device):

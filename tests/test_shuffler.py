@@ -30,12 +30,13 @@ PINS = ShufflerPins(
 )
 MOTORS = (PINS.drop, PINS.plate, *PINS.lanes, PINS.lift)
 DT = 0.05
+DEFAULT_TIMING = ShufflerTiming()  # a 4-port table (HARDWARE.md §0)
 
 
 class Rig:
     """A shuffler, its simulated machine and a fake clock advanced DT at a time."""
 
-    def __init__(self, per_lane=34, timing=ShufflerTiming()):
+    def __init__(self, per_lane=34, timing=DEFAULT_TIMING):
         self.per_lane, self.tick, self.t = per_lane, 0, 0.0
         self.gpio = SimulatedGPIO()
         self.records, self.stacked = [], []
@@ -76,7 +77,7 @@ def of(kind, records):
     return [r for r in records if isinstance(r, kind)]
 
 
-def started(per_lane=34, timing=ShufflerTiming()):
+def started(per_lane=34, timing=DEFAULT_TIMING):
     rig = Rig(per_lane, timing)
     rig.shuffler.start(rig.t)
     return rig

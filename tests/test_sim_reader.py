@@ -25,7 +25,7 @@ from drivers.readers import (
     Stacked,
 )
 from drivers.sim.reader import SimReader
-from firmware.profile import sim_tag
+from firmware.tags import sim_tag
 from tests.test_readers import Collected, wait_for
 
 TAGS = [sim_tag("A", tile) for tile in range(144)]

@@ -3,6 +3,7 @@ systemd's: READY once up, WATCHDOG pings at half the interval only while the ser
 lives, nothing at all outside systemd."""
 
 import asyncio
+import contextlib
 import socket
 
 from firmware.watchdog import Notifier, keep_alive
@@ -43,10 +44,8 @@ def test_pings_stop_when_the_actor_stops(tmp_path):
         if len(waits) > 4:
             raise asyncio.CancelledError
 
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         asyncio.run(keep_alive(notifier, lambda: next(lives), lambda: "ok", interval))
-    except asyncio.CancelledError:
-        pass
     assert waits == [0.01] * 5
     server.settimeout(0.05)
     pings = []

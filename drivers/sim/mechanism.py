@@ -143,23 +143,23 @@ class SimMechanism:
         if not self.gpio.input(self.pins.lanes[lane]) or self._below is None:
             self._next_tile[lane] = None
             return
-        if self._next_tile[lane] is None:
-            self._next_tile[lane] = t + self.tile_seconds
+        due = self._next_tile[lane]
+        if due is None:
+            due = t + self.tile_seconds
         while (
-            lane not in self._blocked
-            and self._next_tile[lane] <= t
-            and self._stacked[lane] < len(self._lanes[lane])
+            lane not in self._blocked and due <= t and self._stacked[lane] < len(self._lanes[lane])
         ):
             k = self._stacked[lane]
             if self._jam_at.get(lane) == k:
                 self._blocked.add(lane)
                 self.gpio.drive(self.pins.heads[lane], HIGH, t)
-                return
+                break
             self.gpio.drive(self.pins.counters[lane], HIGH, t)
             self.gpio.drive(self.pins.counters[lane], LOW, t)
             self.on_stacked(lane * self.per_lane + k, self._lanes[lane][k])
             self._stacked[lane] += 1
-            self._next_tile[lane] += self.tile_seconds
+            due += self.tile_seconds
+        self._next_tile[lane] = due
 
     def _lane(self, lane) -> int:
         if lane not in range(4):

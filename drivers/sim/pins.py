@@ -5,6 +5,10 @@ Outputs are recorded with the order they were set; inputs are driven by the simu
 that follow an accepted one too closely, in the simulation's own clock, as RPi.GPIO does.
 """
 
+from collections.abc import Callable
+
+EdgeCallback = Callable[[int], object]
+
 BCM, BOARD = 11, 10
 IN, OUT = 1, 0
 LOW, HIGH = 0, 1
@@ -17,12 +21,12 @@ class SimulatedGPIO:
     RISING, FALLING, BOTH = RISING, FALLING, BOTH
     PUD_OFF, PUD_DOWN, PUD_UP = PUD_OFF, PUD_DOWN, PUD_UP
 
-    def __init__(self):
-        self.mode = None
+    def __init__(self) -> None:
+        self.mode: int | None = None
         self.modes: dict[int, int] = {}
         self.levels: dict[int, int] = {}
         self.writes: list[tuple[int, int]] = []
-        self._detect: dict[int, tuple[int, object, float]] = {}
+        self._detect: dict[int, tuple[int, EdgeCallback | None, float]] = {}
         self._last_edge: dict[int, float] = {}
 
     def setmode(self, mode: int) -> None:
@@ -51,7 +55,9 @@ class SimulatedGPIO:
             raise RuntimeError(f"pin {pin} is not set up")
         return self.levels[pin]
 
-    def add_event_detect(self, pin: int, edge: int, callback=None, bouncetime: int = 0) -> None:
+    def add_event_detect(
+        self, pin: int, edge: int, callback: EdgeCallback | None = None, bouncetime: int = 0
+    ) -> None:
         if self.modes.get(pin) != IN:
             raise RuntimeError(f"pin {pin} is not set up as an input")
         self._detect[pin] = (edge, callback, bouncetime / 1000)

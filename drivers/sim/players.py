@@ -79,10 +79,12 @@ def _shanten(kinds: tuple[int, ...], melds: int) -> int:
     groups = [_group_shapes(tuple(c[s : s + 9]), True) for s in (0, 9, 18) if any(c[s : s + 9])]
     honours = c[27:34]
     pungs, pairs = sum(n >= 3 for n in honours), honours.count(2)
-    groups.append({(pungs, pairs, 0), (pungs, pairs - 1, 1)} if pairs else {(pungs, 0, 0)})
+    groups.append(
+        frozenset({(pungs, pairs, 0), (pungs, pairs - 1, 1)} if pairs else {(pungs, 0, 0)})
+    )
     best_partials = {(melds, 0): 0}  # (sets, pair) -> most partial sets
     for group in groups:
-        merged = {}
+        merged: dict[tuple[int, int], int] = {}
         for (m1, p1), t1 in best_partials.items():
             for m2, t2, p2 in group:
                 pair, partials = min(p1 + p2, 1), min(t1 + t2 + max(p1 + p2 - 1, 0), 4)
@@ -120,7 +122,9 @@ class SimPlayer:
             return "claim_without_tiles", ev.ClaimDeclared(t, self.seat, PUNG, ())
         return None
 
-    def turn(self, table, t: float) -> ev.Event:
+    def turn(
+        self, table, t: float
+    ) -> ev.FlowerExposed | ev.WinDeclared | ev.KongDeclared | ev.TileDiscarded:
         """The move on one's own turn, holding 14: win, flower, kong or discard."""
         hand = table.hands[self.seat]
         flowers = [x for x in hand if tiles.is_flower(tiles.kind_of(x))]
@@ -148,7 +152,7 @@ class SimPlayer:
         ):
             return None
         hand = table.hands[self.seat]
-        by_kind = {}
+        by_kind: dict[int, list[int]] = {}
         for x in hand:
             by_kind.setdefault(tiles.kind_of(x), []).append(x)
         for group in by_kind.values():

@@ -13,6 +13,7 @@ here: dropped and crosstalk ("ghost") reads in `sweep`, and the USB cable pulled
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import select
@@ -162,7 +163,5 @@ class SimReader:
                         break
                     _, room, _ = select.select([], [self._master], [], WRITE_WAIT)
                     if room:
-                        try:
+                        with contextlib.suppress(BlockingIOError):
                             pending = pending[os.write(self._master, pending) :]
-                        except BlockingIOError:
-                            pass
