@@ -13,18 +13,18 @@ import threading
 import time
 from pathlib import Path
 
-from drivers.dice import PhysicalDice
 from drivers.readers import Heartbeat, Inventory, Stacked
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.table import Faults, SimClock, SimTable
 from engine import events as ev
+from firmware.actor import TICK
 from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal
 from firmware.profile import load_profile
-from firmware.run import SimPanel
-from firmware.service import TICK, build_service
+from firmware.service import assemble
+from firmware.sim_table import SimPanel
 
 DISPLAY_TARGET_MS = 20.0
 
@@ -64,7 +64,7 @@ def run(args) -> int:
 
 class _DirectReader:
     """The simulated table's zone or stacker reader handing its frames to the service as
-    the reader thread does (`Service.from_thread`), without the pty and the parser (`bench
+    the reader thread does (`ReaderFeed.callback`), without the pty and the parser (`bench
     frames` times those). `handed` is when the first frame of this tick went in."""
 
     def __init__(self, hand_in, timing: dict):
@@ -102,10 +102,11 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
         tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder,
         Journal(Path(folder) / "journal.sqlite") as journal,
     ):
-        service = build_service(
-            profile, ruleset, journal, gpio, clock, PhysicalDice(), lambda line: None
+        links = (str(Path(folder) / "zones"), str(Path(folder) / "stacker"))  # never opened
+        service, devices = assemble(
+            profile, ruleset, journal, clock, loop, lambda line: None, gpio=gpio, reader_paths=links
         )
-        shuffler = service.shuffler
+        shuffler = devices.shuffler
         desk = Desk(service, profile.name)
 
         def note(events) -> None:  # after the desk has published: its seq is this one
@@ -113,7 +114,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 timing["sent"][desk.seq] = timing["handed"]
 
         service.listeners.append(note)
-        reader = _DirectReader(service.from_thread(loop, service.stacker_path), timing)
+        reader = _DirectReader(service.feed.callback(loop, service.stacker_path), timing)
         table = SimTable(
             ruleset,
             {owner: tag for tag, owner in profile.tags.items()},
@@ -149,9 +150,9 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 timing["handed"] = None
                 table.tick(TICK)
                 table.panel.release(table.t)
-                service.record(("tick",))
+                service.actor.tick()
                 await asyncio.sleep(0)  # the frames handed in reach the queue
-                while service.queue.qsize() or timing["latest"] < desk.seq:
+                while service.actor.backlog or timing["latest"] < desk.seq:
                     await _check(client)
         finally:
             display.should_exit = True

@@ -1,17 +1,22 @@
 """The referee's desk: what the display shows of the service, and the referee's actions.
 
-It implements firmware.display.DisplaySource over a running Service: the state documents,
-one update per change to every open page (bounded queues, oldest dropped: a slow page never
-holds up the table), and the actions of /api/referee/. An action that changes the game is an
-engine input, journaled and applied like any other; the others (acknowledging, confirming a
-score, signing the sheet, correcting the tracking) are journaled as device records.
+It implements firmware.display.DisplaySource over a running Service: the state documents
+(from the service's status), one update per change to every open page (bounded queues,
+oldest dropped: a slow page never holds up the table), and the actions of /api/referee/.
+An action is submitted to the service's actor and carried out in its turn, so it neither
+overtakes a device record stamped before it nor is overtaken by one stamped after. An action
+that changes the game is an engine input, journaled and applied like any other; the others
+(acknowledging, confirming a score, signing the sheet, correcting the tracking, voiding the
+hand) are journaled as record events.
 """
 
 import asyncio
 from collections import deque
+from functools import partial
 
 from engine import events as ev
-from engine.tracking import ZONES
+from engine.seats import ZONES
+from engine.tracking import TrackingError
 from firmware.display import ActionRefused
 from firmware.display.state import TableView, public_event, table_state
 
@@ -32,14 +37,13 @@ class Desk:
 
     # -- documents -----------------------------------------------------------------------
 
-    def view(self) -> TableView:
-        service, shuffler = self.service, self.service.shuffler
-        fault = shuffler.fault
+    def view(self, status=None) -> TableView:
+        status = status or self.service.status()
         return TableView(
             self.table_name,
-            service.session,
-            service.table,
-            service.clock(),
+            status.session,
+            status.table,
+            status.t,
             list(self.alerts.values()),
             [
                 {
@@ -51,16 +55,10 @@ class Desk:
                     "advice": f.advice,
                     "cleared": f.cleared or f.id in self.acknowledged,
                 }
-                for f in service.faults[-LOG_LENGTH:]
+                for f in status.faults[-LOG_LENGTH:]
             ],
             list(self.log),
-            {
-                "state": shuffler.state,
-                "set_in_play": shuffler.set_in_play,
-                "set_ready": shuffler.set_ready,
-                "counts": list(shuffler.counts),
-                "fault": f"{fault.message}: {fault.advice}" if fault else None,
-            },
+            status.shuffler.to_json(),
             self.dice,
         )
 
@@ -77,10 +75,11 @@ class Desk:
 
     def publish(self, events) -> None:
         """Follow the service's outputs; send every open page the new state."""
-        if self.service.session.hand_number != self.hand:
-            self.hand, self.alerts, self.dice = self.service.session.hand_number, {}, None
+        status = self.service.status()
+        if status.hand_number != self.hand:
+            self.hand, self.alerts, self.dice = status.hand_number, {}, None
         for event in events:
-            self._follow(event)
+            self._follow(event, status.dice_source)
             self.log.append(event.to_json())
         if not self.subscribers:
             return
@@ -88,7 +87,7 @@ class Desk:
         views = {}
         for queue, referee in self.subscribers:
             if referee not in views:
-                state = self.snapshot(referee)
+                state = table_state(self.view(status), referee)
                 views[referee] = {
                     "seq": self.seq,
                     "state": state,
@@ -100,7 +99,7 @@ class Desk:
                 queue.get_nowait()  # drop the oldest
             queue.put_nowait(views[referee])
 
-    def _follow(self, event) -> None:
+    def _follow(self, event, dice_source: str) -> None:
         if isinstance(event, ev.Alert):
             self.alerts[event.id] = {
                 "id": event.id,
@@ -121,55 +120,34 @@ class Desk:
         elif isinstance(event, ev.WallBroken):
             self.dice = {
                 "dice": list(event.dice),
-                "source": self.service.dice_source,
+                "source": dice_source,
                 "break": {"seat": "ESWN"[event.seat], "stacks": event.stacks},
             }
 
     # -- the referee's actions ------------------------------------------------------------
 
     async def act(self, action: str, body: dict) -> dict:
-        service = self.service
-        t = service.clock()
-        if action == "ack":
-            return self._ack(t, body)
-        if action == "void_hand":
-            if not service.void_hand(t, "voided by the referee"):
-                raise ActionRefused("no hand is in play")
-            return {"voided": service.session.hand_number + 1}
-        if action in ("rule", "pause", "resume"):
-            return self._game_input(t, action, body)
-        if action == "correct":
-            if body["zone"] not in ZONES or service.table is None or service.table.ended:
-                raise ActionRefused(
-                    f"cannot put a tile in {body['zone']!r} now (zones: "
-                    f"{', '.join(ZONES)}; only while a hand is in play)"
-                )
-            service.tracker.correct(body["tile"], body["zone"])
-            return self._record(t, "TrackingCorrected", body)
-        if action == "confirm_score":
-            row = next((r for r in service.session.sheet if r.number == body["hand"]), None)
-            if row is None:
-                raise ActionRefused(f"hand {body['hand']} is not on the score sheet yet")
-            return self._record(t, "ScoreConfirmed", {"hand": row.number, "row": row.to_json()})
-        if action == "sign_sheet":
-            rows = [r.to_json() for r in service.session.sheet if r.number <= body["hand"]]
-            if not rows:
-                raise ActionRefused("the score sheet has no hand to sign yet")
-            return self._record(
-                t,
-                "SheetSigned",
-                {
-                    "hand": body["hand"],
-                    "referee": body["referee"],
-                    "rows": rows,
-                    "journal_head": service.journal.head,
-                },
-            )
-        raise ActionRefused(f"unknown action {action!r}")
+        """Stamp the action now, and carry it out in its turn on the service's actor."""
+        perform = {
+            "ack": self._ack,
+            "void_hand": self._void_hand,
+            "rule": partial(self._game_input, "rule"),
+            "pause": partial(self._game_input, "pause"),
+            "resume": partial(self._game_input, "resume"),
+            "correct": self._correct,
+            "confirm_score": self._confirm_score,
+            "sign_sheet": self._sign_sheet,
+        }.get(action)
+        if perform is None:
+            raise ActionRefused(f"unknown action {action!r}")
+        answer = await self.service.actor.submit(partial(_answered, perform, body))
+        if isinstance(answer, ActionRefused):
+            raise answer
+        return answer
 
     def _ack(self, t, body) -> dict:
         if "fault" in body:
-            if not any(f.id == body["fault"] for f in self.service.faults):
+            if not any(f.id == body["fault"] for f in self.service.status().faults):
                 raise ActionRefused(f"there is no fault {body['fault']}")
             self.acknowledged.add(body["fault"])
         else:
@@ -178,25 +156,66 @@ class Desk:
                 raise ActionRefused(f"there is no alert {body['alert']} in this hand")
             if alert["state"] == "open":
                 alert["state"] = "acknowledged"
-        return self._record(t, "Acknowledged", body)
+        return self._record(ev.Acknowledged(t, None, body.get("fault"), body.get("alert")))
 
-    def _game_input(self, t, action, body) -> dict:
-        service = self.service
-        if service.table is None:
+    def _void_hand(self, t, body) -> dict:
+        number = self.service.hands.void(t, "voided by the referee")
+        if number is None:
+            raise ActionRefused("no hand is in play")
+        return {"voided": number}
+
+    def _game_input(self, action, t, body) -> dict:
+        if self.service.status().table is None:
             raise ActionRefused("no hand is on the table")
         event = {
             "rule": lambda: ev.Ruling(t, None, body["alert"], body["apply"]),
             "pause": lambda: ev.ClocksPaused(t, None),
             "resume": lambda: ev.ClocksResumed(t, None),
         }[action]()
-        outputs = service.apply(event)
+        outputs = self.service.hands.apply(event)
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
         if refusal is not None:
             raise ActionRefused(refusal.message)
         return {"done": action, "events": [o.to_json() for o in outputs]}
 
-    def _record(self, t, kind: str, data: dict) -> dict:
-        record = {"type": kind, "t": t, **data}
-        self.service.journal.device(record)
+    def _correct(self, t, body) -> dict:
+        if body["zone"] not in ZONES or not self.service.status().in_play:
+            raise ActionRefused(
+                f"cannot put a tile in {body['zone']!r} now (zones: "
+                f"{', '.join(ZONES)}; only while a hand is in play)"
+            )
+        try:
+            record = self.service.hands.correct(t, body["tile"], body["zone"])
+        except TrackingError as err:  # a tile not in this hand
+            raise ActionRefused(str(err)) from None
         self.service.publish([])
-        return record
+        return record.to_json()
+
+    def _confirm_score(self, t, body) -> dict:
+        sheet = self.service.status().session.sheet
+        row = next((r for r in sheet if r.number == body["hand"]), None)
+        if row is None:
+            raise ActionRefused(f"hand {body['hand']} is not on the score sheet yet")
+        return self._record(ev.ScoreConfirmed(t, None, row.number, row.to_json()))
+
+    def _sign_sheet(self, t, body) -> dict:
+        sheet = self.service.status().session.sheet
+        rows = tuple(r.to_json() for r in sheet if r.number <= body["hand"])
+        if not rows:
+            raise ActionRefused("the score sheet has no hand to sign yet")
+        head = self.service.journal.head
+        return self._record(ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head))
+
+    def _record(self, record) -> dict:
+        self.service.journal.record(record)
+        self.service.publish([])
+        return record.to_json()
+
+
+def _answered(perform, body, t):
+    """Carry out an action on the actor's turn; a refusal is the referee's answer, not a
+    fault of the table, so it is returned rather than raised there."""
+    try:
+        return perform(t, body)
+    except ActionRefused as refusal:
+        return refusal

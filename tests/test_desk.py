@@ -1,10 +1,9 @@
 """The referee's desk over the service: each action of /api/referee/ does what the referee
 expects and leaves its trace in the journal (issue 6: "Referee actions, each an engine input
-that is journaled"). The service runs here without devices: a fake shuffler, walls handed
-over as the stacker would, inputs applied by the test."""
+that is journaled"). The service runs here without devices (tests/servicekit.py): a fake
+shuffler, walls handed over as the stacker would, inputs applied by the test."""
 
 import asyncio
-import random
 
 import pytest
 
@@ -12,54 +11,29 @@ from drivers.buttons import BUTTONS
 from drivers.readers import BUTTON_CODES, SeatButton
 from engine import events as ev
 from engine import tiles
-from engine.wall import build_walls, wsom_break
-from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.display import ActionRefused
 from firmware.journal import Journal
-from firmware.profile import load_profile
-from firmware.service import Service
-
-
-class StillShuffler:
-    """A shuffler standing ready: the desk only reads it."""
-
-    state, set_in_play, set_ready, counts, fault = "ready", "A", "B", (34, 34, 34, 34), None
-
-    def poll(self, t):
-        pass
-
-
-class Clock:
-    def __init__(self):
-        self.t = 100.0
-
-    def __call__(self):
-        return self.t
+from tests.servicekit import Clock, dealt_service, take_queued
 
 
 @pytest.fixture
 def desk(tmp_path):
-    profile = load_profile("sim")
-    ruleset = load_ruleset("wsom2006")
     journal = Journal(tmp_path / "j.sqlite")
-    clock = Clock()
-    service = Service(
-        profile, ruleset, profile.tags, journal, clock, StillShuffler(), out=lambda line: None
-    )
-    order = tiles.physical_set(False)
-    random.Random(5).shuffle(order)
-    service.walls_ready = build_walls(order, 17)
-    service._new_hand(clock.t, "A")
-    service.apply(ev.DiceRolled(clock.t, 0, (3, 4)))  # RULES.md 3.4: two rolls
-    service.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5)))
-    assert service.table.state == "discard"
-    yield Desk(service, "test table")
+    yield Desk(dealt_service(journal, Clock()), "test table")
     journal.close()
 
 
 def act(desk, action, body=None):
-    return asyncio.run(desk.act(action, body or {}))
+    """The referee's action through the actor's queue, as the display submits it."""
+
+    async def acting():
+        answer = asyncio.ensure_future(desk.act(action, body or {}))
+        await asyncio.sleep(0)  # the desk submits it: stamped and queued
+        take_queued(desk.service)
+        return await answer
+
+    return asyncio.run(acting())
 
 
 def device_rows(desk):
@@ -69,9 +43,9 @@ def device_rows(desk):
 def test_pause_and_resume_are_journaled_engine_inputs(desk):
     """RULES.md 3.12 (暫停): the referee stops every clock, and starts them again."""
     act(desk, "pause")
-    assert desk.service.table.clocks.paused_at is not None
+    assert desk.service.status().table.clocks.paused_at is not None
     act(desk, "resume")
-    assert desk.service.table.clocks.paused_at is None
+    assert desk.service.status().table.clocks.paused_at is None
     inputs = [r.data()["type"] for r in desk.service.journal.rows() if r.kind == "input"]
     assert inputs[-2:] == ["ClocksPaused", "ClocksResumed"]
 
@@ -84,7 +58,7 @@ def test_resume_when_running_is_refused_with_the_engines_reason(desk):
 def test_a_ruling_applies_the_proposed_penalty(desk):
     """RULES.md 3.6: an early draw waits for the referee; his ruling applies it."""
     service = desk.service
-    service.apply(ev.TileDrawn(service.clock(), 2))  # West draws while East plays
+    service.hands.apply(ev.TileDrawn(service.clock(), 2))  # West draws while East plays
     alert = next(a for a in desk.alerts.values() if a["needs_ruling"])
     assert alert["state"] == "open"
     result = act(desk, "rule", {"alert": alert["id"], "apply": True})
@@ -96,30 +70,41 @@ def test_a_ruling_applies_the_proposed_penalty(desk):
 
 def test_acknowledging_a_fault_marks_it_and_is_journaled(desk):
     service = desk.service
-    service.fault(service.clock(), "shuffler", "jam", "the North lane jammed", "clear it")
-    fault_id = service.faults[-1].id
+    service.faults.report(service.clock(), "shuffler", "jam", "the North lane jammed", "clear")
+    fault_id = service.status().faults[-1].id
     act(desk, "ack", {"fault": fault_id})
-    assert device_rows(desk)[-1] == {"type": "Acknowledged", "t": 100.0, "fault": fault_id}
+    assert device_rows(desk)[-1] == {
+        "type": "Acknowledged",
+        "t": service.clock(),
+        "seat": None,
+        "fault": fault_id,
+        "alert": None,
+    }
     assert next(f for f in desk.snapshot(True)["faults"] if f["id"] == fault_id)["cleared"]
     with pytest.raises(ActionRefused, match="no fault 999"):
         act(desk, "ack", {"fault": 999})
 
 
 def test_correcting_the_tracking_moves_the_tile_and_is_journaled(desk):
-    tile = desk.service.table.hands[0][0]
+    tile = desk.service.status().table.hands[0][0]
     act(desk, "correct", {"tile": tile, "zone": "river_E"})
-    assert desk.service.tracker.where(tile) == "river_E"
+    assert desk.service.hands.tracker.where(tile) == "river_E"
     assert device_rows(desk)[-1]["type"] == "TrackingCorrected"
     with pytest.raises(ActionRefused, match="zones"):
         act(desk, "correct", {"tile": tile, "zone": "pocket"})
+    flower = len(tiles.physical_set(False))  # WSOM plays without flowers
+    with pytest.raises(ActionRefused, match="not on the table"):
+        act(desk, "correct", {"tile": flower, "zone": "river_E"})
+    assert device_rows(desk)[-1]["tile"] == tile  # a refused correction is not journaled
 
 
 def test_voiding_a_hand_gives_the_redeal_the_same_number(desk):
     """A void hand does not count: the same dealer deals again (VENUE.md disputes)."""
     service = desk.service
-    number = service.session.hand_number
-    act(desk, "void_hand")
-    assert service.table is None and service.session.hand_number == number - 1
+    number = service.status().hand_number
+    assert act(desk, "void_hand") == {"voided": number}
+    status = service.status()
+    assert status.table is None and status.hand_number == number - 1
     assert device_rows(desk)[-1]["type"] == "HandVoided"
     with pytest.raises(ActionRefused):
         act(desk, "void_hand")
@@ -136,8 +121,10 @@ def test_a_seat_button_from_the_zone_reader_is_a_press(desk):
     """reference-pi.toml wires the seat panels to the zone reader's board: its SeatButton
     frame is the same press as a pin's (drivers/README.md)."""
     service = desk.service
-    service.handle(service.clock(), SeatButton(2, "referee"))
-    assert service.faults[-1].kind == "referee" and "W player" in service.faults[-1].message
+    service.actor.record(SeatButton(2, "referee"))
+    take_queued(service)
+    fault = service.status().faults[-1]
+    assert fault.kind == "referee" and "W player" in fault.message
 
 
 def test_buttons_agree_with_the_frame_codes():
@@ -148,8 +135,8 @@ def test_updates_reach_every_open_page_and_the_public_one_hides_the_hands(desk):
     async def scenario():
         public, referee = desk.subscribe(False), desk.subscribe(True)
         service = desk.service
-        tile = service.table.hands[0][-1]
-        service.apply(ev.TileDiscarded(service.clock(), 0, tile))
+        tile = service.status().table.hands[0][-1]
+        service.hands.apply(ev.TileDiscarded(service.clock(), 0, tile))
         return public.get_nowait(), referee.get_nowait()
 
     public, referee = asyncio.run(scenario())

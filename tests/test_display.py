@@ -644,10 +644,12 @@ def test_stopping_the_server_ends_open_streams(source):
     server ends its open streams so that it stops at once: the client sees the stream end
     cleanly, not cut by the graceful timeout."""
     app = create_app(source, PIN)
-    with running_server(app) as (base, server):
-        with httpx.stream("GET", f"{base}/api/stream", timeout=10) as response:
-            lines = response.iter_lines()
-            read_event(lines)
-            server.should_exit = True
-            assert list(lines) == []  # the end of the body, without an error
+    with (
+        running_server(app) as (base, server),
+        httpx.stream("GET", f"{base}/api/stream", timeout=10) as response,
+    ):
+        lines = response.iter_lines()
+        read_event(lines)
+        server.should_exit = True
+        assert list(lines) == []  # the end of the body, without an error
     assert source.subscribers == [] and app.state.streams == set()

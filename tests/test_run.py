@@ -27,6 +27,8 @@ from firmware.cli import main
 from firmware.journal import Journal
 from firmware.replay import replay
 
+pytestmark = pytest.mark.slow  # whole tables over ptys, seconds each
+
 REPO = Path(__file__).resolve().parents[1]
 SIDE_WORDS = re.compile(r"\b(East|South|West|North)\b")
 
@@ -296,7 +298,7 @@ def test_a_restart_goes_on_with_the_session_and_voids_the_unfinished_hand(capsys
     assert "hand 3 was not finished when the service stopped: void" in out
     assert (
         "resumed after hand 2: scores "
-        + " ".join(f"{side} {score:+d}" for side, score in zip("ESWN", first["scores"]))
+        + " ".join(f"{s} {score:+d}" for s, score in zip("ESWN", first["scores"], strict=True))
         in out
     )
     assert re.search(r"hand 3: East sits on the W side", out)  # dealer passed twice

@@ -1,0 +1,288 @@
+"""The hand's lifecycle at the table: walls judged and raised, dice, the deal, the play, the
+settlement, the next hand; a hand voided; a session resumed from its journal.
+
+`Hands` owns the session, the table of the hand in play, the tile tracking and the
+interpreter (engine/moves.py) that turns tile movements into the hand's inputs. Every engine
+input is journaled (committed) before it is applied (DESIGN.md). It is driven by the actor's
+turn only: nothing here is thread-safe or meant to be changed from outside.
+"""
+
+from drivers.dice import DiceError, PhysicalDice
+from engine import events as ev
+from engine.moves import Interpreter, Irregular
+from engine.seats import LETTERS, zone
+from engine.session import Session
+from engine.tracking import Tracker, TrackingAlert
+from firmware.console import describe
+from firmware.walls import WallCheck
+
+_ADVICE = {
+    "missing": "find the tile and put it back where it belongs, or correct the tracking",
+    "two_places": "a tag is read in two zones: check both and correct the tracking",
+    "foreign": "remove the tile that is not of this table's sets",
+    "jump": "the move was not seen step by step: check it and correct if wrong",
+    "unexpected_tile": "a tile of the set below the table is on it: remove it",
+}
+
+
+class Hands:
+    """`faults` is the fault board; `out(line)` prints a console line; `publish(events)`
+    fans events out; `finished()` is called once `wanted` hands (None: no limit) are over."""
+
+    def __init__(
+        self, profile, ruleset, journal, shuffler, dice, faults, out, publish, wanted, finished
+    ):
+        self.profile, self.ruleset, self.registry = profile, ruleset, profile.tags
+        self.journal, self.shuffler, self.dice = journal, shuffler, dice
+        self.faults, self.out, self.publish = faults, out, publish
+        self.wanted, self.finished = wanted, finished
+        self.session = Session(ruleset)
+        self.tracker = Tracker()
+        self.walls = WallCheck(self.registry, shuffler, out)
+        self.table = None
+        self.interpreter = None
+        self.recorded = False  # the hand on the table is on the score sheet
+        self.set_in_play = None
+        self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
+        self.inferred: list = []  # (hand number, Move) the tracking inferred
+        self.flagged_tiles: set[tuple[int, int]] = set()  # (hand number, tile) told the referee
+
+    @property
+    def in_play(self) -> bool:
+        return self.table is not None and not self.table.ended
+
+    # -- walls up, dice, deal ------------------------------------------------------------
+
+    def raise_walls(self, t, tile_set: str) -> None:
+        """The walls are up: a new table on the lanes the stacker read, East's on the
+        dealer's side."""
+        lanes = self.walls.take()
+        if lanes is None:
+            return
+        self.set_in_play = tile_set
+        dealer_side = self.session.player_at(0)
+        walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
+        self.table = table = self.session.new_table(walls, t)
+        self.recorded = False
+        number = self.session.hand_number
+        self.journal.hand(
+            self.ruleset.name, number, walls, t, table.chips, table.doubling, table.last_deal
+        )
+        self.tracker.place({tile: zone("wall", lane) for lane in range(4) for tile in lanes[lane]})
+        sweep = self.profile.zones_reader.sweep_seconds or 0.25
+        self.interpreter = Interpreter(
+            table,
+            dealer_side,
+            self.profile.claim_window_seconds,
+            settle=(self.tracker.confirm + 1) * sweep,
+        )
+        self.out(
+            f"{t:9.1f}  hand {number}: East sits on the "
+            f"{LETTERS[dealer_side]} side; walls of set {tile_set} up"
+        )
+        self.publish([])
+
+    def button(self, t, side: int, button: str) -> None:
+        if button == "referee":
+            self.faults.report(
+                t,
+                "table",
+                "referee",
+                f"the {LETTERS[side]} player calls the referee",
+                "go to the table",
+                transient=True,
+            )
+        elif button == "dice":
+            if not self.in_play:
+                if self.walls.ready is not None:
+                    self.shuffler.raise_walls(t)
+            elif self.table.state not in ("dice", "second_roll") and self.walls.ready is not None:
+                self.faults.report(
+                    t,
+                    "table",
+                    "raise refused",
+                    "raise was pressed but the hand on the table is not over here",
+                    "the referee finishes the hand or voids "
+                    "it (void_hand), then the walls can rise",
+                    transient=True,
+                )
+            elif not isinstance(self.dice, PhysicalDice):
+                self.roll(t, side, None)
+        elif self.interpreter is not None:
+            self.apply_all(self.interpreter.button(t, side, button))
+
+    def roll(self, t, side: int, values) -> None:
+        """The dice: `values` read by the sensor (physical dice), or None to roll them."""
+        if self.table is None or self.table.state not in ("dice", "second_roll"):
+            return
+        try:
+            roll = self.dice.roll() if values is None else self.dice.report(values)
+        except DiceError as err:
+            self.faults.report(
+                t, "dice", "bad roll", f"the dice sensor read {err}", "roll again", transient=True
+            )
+            return
+        self.apply(ev.DiceRolled(t, self.interpreter.seat(side), roll.values, roll.source))
+
+    # -- the play ------------------------------------------------------------------------
+
+    def poll(self, t) -> None:
+        if self.interpreter is not None:
+            self.apply_all(self.interpreter.poll(t))
+
+    def sweep(self, t, zone: str, tags) -> None:
+        """A zone's inventory: the tiles that moved, and what that means in the hand."""
+        if not self.in_play:
+            return
+        seen, unknown = set(), set()
+        for tag in tags:
+            owner = self.registry.get(tag)
+            if owner is not None and owner[0] == self.set_in_play:
+                seen.add(owner[1])
+            else:
+                unknown.add(tag)
+        for result in self.tracker.sweep(t, zone, seen, unknown):
+            hand = self.session.hand_number
+            if isinstance(result, TrackingAlert):
+                self._tracking_alert(t, hand, result)
+                continue
+            self.inferred.append((hand, result))
+            for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
+                if isinstance(meaning, Irregular):
+                    self.flagged_tiles.add((hand, meaning.tile))
+                    self.faults.report(
+                        t,
+                        "tracking",
+                        "irregular",
+                        meaning.message,
+                        "check the tiles and correct the tracking",
+                        tile=meaning.tile,
+                        transient=True,
+                    )
+                else:
+                    self.apply(meaning)
+
+    def _tracking_alert(self, t, hand, alert) -> None:
+        """A missing tile's fault stays open until the tile is found; the others are told."""
+        if alert.kind == "found":
+            self.faults.clear(t, "tracking", "missing", key=f"missing {alert.tile}")
+            return
+        self.flagged_tiles.add((hand, alert.tile))
+        missing = alert.kind == "missing"
+        self.faults.report(
+            t,
+            "tracking",
+            alert.kind,
+            alert.message,
+            _ADVICE[alert.kind],
+            tile=alert.tile,
+            transient=not missing,
+            key=f"missing {alert.tile}" if missing else None,
+        )
+
+    def zone_reader(self, t, online: bool) -> None:
+        """Without the zone reader nobody sees the tiles move: the tracking waits and the
+        clocks stop until it is back."""
+        if online:
+            self.tracker.resume(t)
+            if self.in_play and self.table.clocks.paused_at is not None:
+                self.apply(ev.ClocksResumed(t, None))
+        else:
+            self.tracker.suspend(t)
+            if self.in_play and self.table.clocks.paused_at is None:
+                self.apply(ev.ClocksPaused(t, None))
+
+    def correct(self, t, tile: int, zone: str) -> ev.TrackingCorrected:
+        """The referee says where a tile really is (TrackingError if it is not in play)."""
+        self.tracker.correct(tile, zone)
+        record = ev.TrackingCorrected(t, None, tile, zone)
+        self.journal.record(record)
+        return record
+
+    def apply_all(self, inputs) -> None:
+        for event in inputs:
+            self.apply(event)
+
+    def apply(self, event: ev.Event) -> list[ev.Event]:
+        """Journal the input (committed), apply it, journal and show what it did."""
+        table = self.table
+        self.journal.input(event)
+        outputs = table.apply(event)
+        self.journal.outputs(outputs)
+        self.interpreter.outputs(event.t, outputs)
+        self.counts["events"] += 1 + len(outputs)
+        for out in outputs:
+            self.counts["alerts"] += isinstance(out, ev.Alert)
+            self.counts["overtime"] += isinstance(
+                out, ev.PenaltyApplied
+            ) and out.offence.startswith("overtime")
+            line = describe(out, self.ruleset)
+            if line:
+                self.out(f"{out.t:9.1f}  {line}")
+        self.publish(outputs)
+        if table.ended and not self.recorded:
+            self._settle(event.t)
+        return outputs
+
+    # -- the hand's end ------------------------------------------------------------------
+
+    def _settle(self, t) -> None:
+        self.recorded = True
+        row = self.session.record(self.table)
+        self._forget_tracking(t)
+        self.counts["hands"] += 1
+        self.out(
+            f"{t:9.1f}  hand {row.number} over: {row.result}; scores "
+            + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
+        )
+        if self.wanted is not None and self.counts["hands"] >= self.wanted:
+            self.finished()
+
+    def _forget_tracking(self, t) -> None:
+        """The hand is over or void: the tiles go back into the machine, nothing is missing."""
+        self.tracker.clear()
+        self.faults.clear_device(t, "tracking", "missing")
+
+    def void(self, t, reason: str) -> int | None:
+        """Void the hand in play: it does not count, the same dealer deals again on the next
+        walls. Journaled for the audit. Returns its number, or None if none is in play."""
+        if not self.in_play:
+            return None
+        number = self.session.hand_number
+        self.session.hand_number -= 1  # the redeal takes the same number
+        self.journal.record(ev.HandVoided(t, None, number, reason))
+        self.table = self.interpreter = None
+        self._forget_tracking(t)
+        self.counts["voided"] = self.counts.get("voided", 0) + 1
+        self.out(f"{t:9.1f}  hand {number} VOIDED by the referee: {reason}")
+        self.publish([])
+        return number
+
+    def resume(self, t, played) -> int:
+        """Go on with the session a journal holds (firmware.replay's `played`): every hand
+        that ended is settled again in order, so scores, dealer and games are as they were;
+        a hand left unfinished (a crash, a power cut) is void: its tiles went back into the
+        machine, and the same dealer deals it again. Returns the hands settled."""
+        settled = 0
+        for number, table, voided in played:
+            if voided:
+                continue
+            if not table.ended:
+                reason = "the service restarted before the hand ended"
+                self.journal.record(ev.HandVoided(t, None, number, reason))
+                self.out(
+                    f"hand {number} was not finished when the service stopped: void, "
+                    "it is dealt again"
+                )
+                continue
+            self.session.hand_number = number
+            self.session.record(table)
+            settled += 1
+        if played:
+            sheet = self.session.sheet
+            self.session.hand_number = max(row.number for row in sheet) if sheet else 0
+            self.out(
+                f"resumed after hand {self.session.hand_number}: scores "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(self.session.scores))
+            )
+        return settled

@@ -1,0 +1,67 @@
+"""A service with a hand dealt and no devices, for the desk's and the actor's tests: a fake
+shuffler standing ready, a fake clock, the walls handed over as the stacker reader reads
+them, the dice applied as inputs."""
+
+import random
+
+from drivers.readers import Stacked
+from drivers.shuffler import WallsRaised, WallsReady
+from engine import events as ev
+from engine import tiles
+from engine.wall import wsom_break
+from firmware.actor import Actor
+from firmware.config import load_ruleset
+from firmware.profile import load_profile
+from firmware.service import Service
+from firmware.walls import STACKER_WAIT
+
+
+class StillShuffler:
+    """A shuffler standing ready: the service only reads it."""
+
+    state, set_in_play, set_ready, counts, fault = "ready", "A", "B", (34, 34, 34, 34), None
+
+    def poll(self, t):
+        pass
+
+
+class Clock:
+    """The table's clock, set by the test."""
+
+    def __init__(self, t: float = 100.0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def take_queued(service) -> None:
+    """The actor takes what is queued, in order, as its task would."""
+    actor = service.actor
+    while actor.backlog:
+        actor.take(*actor.queue.get_nowait(), service.handle, service.failed)
+
+
+def dealt_service(journal, clock: Clock, seed: int = 5) -> Service:
+    """A WSOM service whose first hand is dealt and waits for East's discard."""
+    profile = load_profile("sim")
+    ruleset = load_ruleset("wsom2006")
+    service = Service(profile, ruleset, journal, Actor(clock), StillShuffler(), out=_quiet)
+    tag = {owner: tag for tag, owner in profile.tags.items()}
+    order = tiles.physical_set(False)
+    random.Random(seed).shuffle(order)
+    for position, tile in enumerate(order):
+        service.actor.record(Stacked(position, tag[("A", tile)]))
+    service.actor.record(WallsReady(clock.t, "A", (34, 34, 34, 34), 60.0))
+    clock.t += STACKER_WAIT  # the stacker has had its time: the walls are judged
+    service.actor.tick()
+    service.actor.record(WallsRaised(clock.t, "A"))
+    take_queued(service)
+    service.hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))  # RULES.md 3.4: two rolls
+    service.hands.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5)))
+    assert service.status().state == "discard"
+    return service
+
+
+def _quiet(line: str) -> None:
+    pass
