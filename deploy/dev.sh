@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The two README commands: `deploy/dev.sh run` (the table's main job) and `deploy/dev.sh test`.
+# The two README commands: `deploy/dev.sh run` (the table's main job) and `deploy/dev.sh test`,
+# and `deploy/dev.sh check` (lint, format, types; .ci/run runs it before the tests).
 # Each sets up what it needs on a fresh machine with Python 3.11+ and is safe to run again:
 # a virtual environment in .venv, refreshed when pyproject.toml changes.
 set -euo pipefail
@@ -31,8 +32,20 @@ case "$command" in
         cd "$root"
         exec "$venv/bin/python" -m pytest "$@"
         ;;
+    check)
+        # Each of the three runs; the check fails if any did, naming it.
+        cd "$root"
+        failed=()
+        "$venv/bin/ruff" check . || failed+=("ruff check")
+        "$venv/bin/ruff" format --check . || failed+=("ruff format --check")
+        "$venv/bin/mypy" || failed+=("mypy")  # files: pyproject.toml's [tool.mypy]
+        if [ ${#failed[@]} -gt 0 ]; then
+            printf 'deploy/dev.sh check: %s failed\n' "${failed[@]}" >&2
+            exit 1
+        fi
+        ;;
     *)
-        echo "usage: deploy/dev.sh run | test [pytest arguments]" >&2
+        echo "usage: deploy/dev.sh run | test [pytest arguments] | check" >&2
         exit 2
         ;;
 esac

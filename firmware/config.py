@@ -1,11 +1,32 @@
-"""Reading config/ files: TOML parse errors and schema errors both name the file."""
+"""Reading config/ files: TOML parse errors and schema errors both name the file.
+
+The rule books and table profiles are package data (DESIGN.md, "Resources ... are package
+data"): found through importlib.resources, so an installed wheel runs anywhere, not only a
+checkout. A user's own file (`--ruleset x.toml`, `--profile my.toml`) stays a path.
+"""
 
 import tomllib
+from importlib import resources
 from pathlib import Path
 
-from engine.rulesets import ConfigError, Ruleset, build
+from engine.rulebook import Ruleset
+from engine.rulesets import build
+from engine.schema import ConfigError
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
+
+def package_folder(package: str) -> Path:
+    """The folder of one of our packages, through importlib.resources. A checkout and an
+    installed wheel both have it on disk, which the readers of a profile's registry and the
+    display's static files need."""
+    folder = resources.files(package)
+    if not isinstance(folder, Path):
+        raise RuntimeError(f"mjtable's package {package} is not a folder on disk: {folder}")
+    return folder
+
+
+def config_dir() -> Path:
+    """config/: rules/ and tables/, installed as the package data `firmware.config_data`."""
+    return package_folder("firmware.config_data")
 
 
 def load_toml(path: Path) -> dict:
@@ -22,9 +43,10 @@ def ruleset_path(name: str) -> Path:
     """A ruleset by name (config/rules/<name>.toml) or by the path of its file."""
     if name.endswith(".toml") or "/" in name:
         return Path(name)
-    path = CONFIG_DIR / "rules" / f"{name}.toml"
+    rules = config_dir() / "rules"
+    path = rules / f"{name}.toml"
     if not path.exists():
-        known = sorted(p.stem for p in (CONFIG_DIR / "rules").glob("*.toml"))
+        known = sorted(p.stem for p in rules.glob("*.toml"))
         raise ConfigError(f"unknown ruleset {name!r} (known: {', '.join(known)})")
     return path
 

@@ -1,4 +1,5 @@
-"""Shared test fixtures: the rules folder beside the repo and the configured rulesets."""
+"""Shared test fixtures: the configured rulesets, the example hands and where the screenshot
+goes. The tests need nothing outside the checkout (no ../shared beside it)."""
 
 from pathlib import Path
 
@@ -7,7 +8,23 @@ import pytest
 from firmware.config import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+DATA = REPO / "tests" / "data"
+WSOM_EXAMPLES = DATA / "wsom_examples.jsonl"  # a copy of ../shared/rules/wsom_examples.jsonl
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshot",
+        metavar="PATH",
+        help="write the referee view's screenshot there (README's docs/display.png); "
+        "by default it goes to a temporary folder, so no test writes into the checkout",
+    )
+
+
+@pytest.fixture
+def screenshot_path(request, tmp_path) -> Path:
+    path = request.config.getoption("--screenshot")
+    return Path(path).resolve() if path else tmp_path / "display.png"
 
 
 @pytest.fixture(scope="session")

@@ -11,25 +11,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import REPO, WSOM_EXAMPLES
 
-
-def _shared() -> Path:
-    """shared/ sits beside the repository (/work/shared, or beside a CI clone)."""
-    here = Path(__file__)
-    candidates = [
-        here.resolve().parents[2] / "shared",
-        here.absolute().parents[1].parent / "shared",
-    ]
-    for candidate in candidates:
-        if (candidate / "rules" / "wsom_examples.jsonl").is_file():
-            return candidate
-    raise FileNotFoundError(f"shared/rules/wsom_examples.jsonl not found in {candidates}")
-
-
-EXAMPLES_FILE = _shared() / "rules" / "wsom_examples.jsonl"
 EXAMPLE_LINES = [
-    line for line in EXAMPLES_FILE.read_text(encoding="utf-8").splitlines() if line.strip()
+    line for line in WSOM_EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()
 ]
 EXAMPLES = {e["id"]: e for e in map(json.loads, EXAMPLE_LINES)}
 RESULT_KEYS = {"legal", "patterns", "total", "payments", "reason"}
@@ -157,7 +142,7 @@ def test_expect_flags_and_unknown_keys_are_ignored():
 
 def test_json_file_argument():
     """RULES.md §2: `mjtable score --json FILE` reads the JSON lines from a file."""
-    run = mjtable("score", "--json", str(EXAMPLES_FILE))
+    run = mjtable("score", "--json", str(WSOM_EXAMPLES))
     assert run.returncode == 0, run.stderr
     results = [json.loads(line) for line in lines(run.stdout)]
     assert [r["id"] for r in results] == list(EXAMPLES)
@@ -266,8 +251,8 @@ def score_with(path: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     "old,new,entry",
     [
-        ("standard_score = 30\n", "", "scoring.standard_score"),  # missing
-        ("limit = 320", 'limit = "none"', "scoring.limit"),  # a word for a number
+        ("standard_score = 30\n", "", "[scoring] standard_score"),  # missing
+        ("limit = 320", 'limit = "none"', "[scoring] limit"),  # a word for a number
     ],
 )
 def test_broken_ruleset_names_file_and_entry(tmp_path, old, new, entry):

@@ -37,7 +37,6 @@ from tests.test_display import (
 )
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOT = REPO / "docs" / "display.png"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -51,12 +50,15 @@ REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee
 START_SECONDS = 30  # bounds on waiting for the run: to serve, to deal, to show a fault
 PLAY_SECONDS = 40
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="/usr/bin/chromium is missing: "
-    "install Debian's chromium and fonts-noto-cjk to run the "
-    "browser tests (never `playwright install`)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is missing: "
+        "install Debian's chromium and fonts-noto-cjk to run the "
+        "browser tests (never `playwright install`)",
+    ),
+]
 
 
 # -- the table: `mjtable run` in a subprocess ---------------------------------------------------
@@ -136,13 +138,23 @@ class Run:
                 self.process.wait(20)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-                raise AssertionError("mjtable run did not stop within 20 s of Ctrl-C")
+                raise AssertionError("mjtable run did not stop within 20 s of Ctrl-C") from None
         return self.process.returncode
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
+    """One run for the tests that only look at it, whatever their order."""
     run = Run(tmp_path_factory.mktemp("run"))
+    yield run
+    run.stop()
+
+
+@pytest.fixture
+def own_table(tmp_path):
+    """A run of its own for a test that changes it (acknowledges its fault, stops it), so that
+    the others find theirs as they need it in any order."""
+    run = Run(tmp_path)
     yield run
     run.stop()
 
@@ -219,10 +231,11 @@ def test_referee_logs_in_and_sees_four_seats_with_live_clocks(page, table):
     table.wait_until(ticked, "show a turn clock counting")
 
 
-def test_an_event_is_on_the_page_within_a_second(page, table):
-    """Issue 6, SOFTWARE.md §6: what the service did is on the page within a second: the
-    newest entry of the referee's event log, as the API gives it, is soon in the page's
-    event list (three entries, as play goes on)."""
+def test_an_event_is_pushed_to_the_open_page(page, table):
+    """Issue 6, SOFTWARE.md §6: what the service did comes to the open page without a reload:
+    the newest entry of the referee's event log, as the API gives it, comes into the page's
+    event list (three entries, as play goes on). How soon is `mjtable bench display`'s to
+    measure: tests never assert a time (DESIGN.md, Conventions)."""
     table.in_play()
     log_in(page, table.base)
     shows = """([type, t]) => [...document.querySelectorAll('#log li')].some(li =>
@@ -235,9 +248,7 @@ def test_an_event_is_on_the_page_within_a_second(page, table):
 
     for _ in range(3):
         newest = table.wait_until(newer, "log a new event")
-        asked = time.monotonic()
-        page.wait_for_function(shows, arg=[newest["type"], newest["t"]], timeout=1000)
-        assert time.monotonic() - asked < 1.0
+        page.wait_for_function(shows, arg=[newest["type"], newest["t"]], timeout=10_000)
         seen = newest
 
 
@@ -274,13 +285,9 @@ def hidden_fields(document: dict) -> list[str]:
     for event in document.get("log", []) + document.get("events", []):
         kind = event.get("type")
         if (
-            (kind in ("Drew", "Fault")
-            and "tile" in event)
-            or (kind == "Dealt"
-            and "hands" in event)
-            or (kind == "Konged"
-            and event.get("kind") == "concealed"
-            and "tiles" in event)
+            (kind in ("Drew", "Fault") and "tile" in event)
+            or (kind == "Dealt" and "hands" in event)
+            or (kind == "Konged" and event.get("kind") == "concealed" and "tiles" in event)
         ):
             found.append(f"{kind} at {event['t']}")
     return found
@@ -341,35 +348,34 @@ def test_public_page_and_stream_show_no_concealed_tile(page, table):
         assert not tile_ids(mine) & concealed(theirs["state"]), f"update {mine['seq']}"
 
 
-def test_screenshot_of_the_referee_view(page, table):
-    """docs/display.png, for the README: the referee's view of the run's first hand, the
-    concealed hands shown, an overtime alert and the foreign tile's fault in the side panel."""
+def test_screenshot_of_the_referee_view(page, table, screenshot_path):
+    """README's docs/display.png: the referee's view of the run's first hand, the concealed
+    hands shown, an overtime alert and the foreign tile's fault in the side panel. Written to
+    the checkout only when asked (`--screenshot docs/display.png`, tests/conftest.py)."""
     log_in(page, table.base)
     page.wait_for_selector("#faults .fault button.ack", timeout=PLAY_SECONDS * 1000)
     page.wait_for_selector("#alerts .alert")
     page.evaluate("document.fonts.ready")
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 10_000
+    screenshot_path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(screenshot_path))
+    assert screenshot_path.stat().st_size > 10_000
 
 
-def test_a_fault_is_acknowledged_by_its_button_and_journaled(page, table):
+def test_a_fault_is_acknowledged_by_its_button_and_journaled(page, own_table):
     """Issue 6: the foreign tile's fault appears in the referee's fault list; its button
     acknowledges it: the page shows it done, and the journal keeps the acknowledgement
     (a device row). Ctrl-C then stops the run at once although the page's stream is open
     (SOFTWARE.md §8 #23)."""
-    log_in(page, table.base)
+    log_in(page, own_table.base)
     fault = page.locator("#faults .fault", has_text="foreign").first
     fault.wait_for(timeout=PLAY_SECONDS * 1000)
     fault_id = int(fault.get_attribute("data-fault-id"))
     fault.locator("button.ack").click()
     page.wait_for_selector(f"#faults [data-fault-id='{fault_id}'].cleared")
-    assert table.stop() == 0
-    with Journal(table.journal, create=False) as journal:
+    assert own_table.stop() == 0
+    with Journal(own_table.journal, create=False) as journal:
         devices = [row.data() for row in journal.rows() if row.kind == "device"]
-    assert {"type": "Acknowledged", "fault": fault_id} in [
-        {k: v for k, v in d.items() if k != "t"} for d in devices
-    ]
+    assert [d["fault"] for d in devices if d["type"] == "Acknowledged"] == [fault_id]
 
 
 # -- what the run cannot show on cue: the fake source over a WSOM scene -------------------------
@@ -404,7 +410,7 @@ def test_clocks_count_down_amber_then_red(page, display):
 def test_a_proposed_penalty_is_ruled_by_its_buttons(page, display):
     """Issue 6, RULES.md 3.11: an alert whose penalty awaits the referee has Apply and Waive
     buttons; Apply sends the ruling for that alert."""
-    base, source, game = display
+    base, source, _ = display
     log_in(page, base)
     waiting = next(
         a

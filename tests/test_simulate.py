@@ -20,6 +20,7 @@ def play(ruleset: str, hands: int, seed: int, mistakes: float = 0.0) -> Game:
     return game
 
 
+@pytest.mark.slow  # a soak: half the suite's time
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_thousand_hands_keep_every_invariant(ruleset):
     """RULES.md 3.1/4.1: 136/144 tiles, each in one place; 13 or 14 tiles a hand (kongs as 3);

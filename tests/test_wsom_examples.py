@@ -6,11 +6,11 @@ import json
 import pytest
 
 from engine.scoring import win_from_json
-from tests.conftest import SHARED
+from tests.conftest import WSOM_EXAMPLES
 
 EXAMPLES = [
     json.loads(line)
-    for line in (SHARED / "rules" / "wsom_examples.jsonl").read_text(encoding="utf-8").splitlines()
+    for line in WSOM_EXAMPLES.read_text(encoding="utf-8").splitlines()
     if line.strip()
 ]
 

@@ -10,7 +10,6 @@ a few lines, and it spares a dependency (sse-starlette) and its global shutdown 
 import asyncio
 import json
 import time
-from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
@@ -20,10 +19,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine import tiles
+from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.auth import OK, THROTTLED, RefereeAuth
 
-STATIC = Path(__file__).parent / "static"
+STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
 PING_SECONDS = 15.0
 RECONNECT_MS = 2000  # how soon a page's EventSource retries after the table restarts

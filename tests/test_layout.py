@@ -1,0 +1,156 @@
+"""The layout of DESIGN.md (issue 11, "Tests"): the import direction of DESIGN.md's Layout
+(engine imports nothing of ours, drivers nothing either but drivers/sim/ uses engine,
+firmware uses both), no import cycle among the modules of engine/, drivers/ and firmware/,
+and pyproject.toml's package list matching the tree (DESIGN.md, "Resources ... are package
+data"). Read with `ast` from the files, nothing imported: every import counts, one inside a
+function or under TYPE_CHECKING too (a cycle that such an import hides is still two modules
+that need each other).
+"""
+
+import ast
+import graphlib
+import itertools
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.conftest import REPO
+
+OURS = ("engine", "drivers", "firmware")
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # the importing module
+    target: str  # the imported module of ours
+    where: str  # file:line, and whether inside a function
+
+    def __str__(self) -> str:
+        return f"{self.source} -> {self.target} ({self.where})"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {
+    module_name(path): path
+    for top in OURS
+    for path in sorted((REPO / top).rglob("*.py"))
+    if "__pycache__" not in path.parts
+}
+
+
+def resolve(name: str) -> str | None:
+    """The module of ours that `import name` runs last, or None for someone else's."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(module: str) -> Iterator[Import]:
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    in_function = {
+        id(node)
+        for scope in ast.walk(tree)
+        if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        for node in ast.walk(scope)
+    }
+    for_types = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            # `from package import module` imports the module; `from module import name` not
+            names = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
+            ]
+        else:
+            continue
+        where = f"{path.relative_to(REPO)}:{node.lineno}"
+        if id(node) in in_function:
+            where += ", inside a function"
+        if id(node) in for_types:
+            where += ", under TYPE_CHECKING"
+        for name in names:
+            target = resolve(name)
+            if target and target != module:
+                yield Import(module, target, where)
+
+
+IMPORTS = [found for module in MODULES for found in imports_of(module)]
+
+
+def allowed(source: str, target: str) -> bool:
+    """DESIGN.md's import direction, module by module."""
+    top = target.split(".")[0]
+    if source.split(".")[0] == "engine":
+        return top == "engine"
+    if source == "drivers.sim" or source.startswith("drivers.sim."):
+        return top in ("drivers", "engine")
+    if source.split(".")[0] == "drivers":
+        return top == "drivers"
+    return True  # firmware may import both
+
+
+def test_imports_go_one_way():
+    """DESIGN.md, Layout: engine imports nothing of ours, drivers nothing but drivers/
+    (drivers/sim/ also engine), firmware both."""
+    wrong = [str(found) for found in IMPORTS if not allowed(found.source, found.target)]
+    assert wrong == [], "imports against DESIGN.md's direction:\n" + "\n".join(wrong)
+
+
+def cycle_of(edges: list[Import]) -> list[Import]:
+    """A cycle among `edges` as its imports, or [] (graphlib names one when there is one)."""
+    graph: dict[str, dict[str, Import]] = {}
+    for edge in edges:
+        graph.setdefault(edge.source, {}).setdefault(edge.target, edge)
+    try:
+        graphlib.TopologicalSorter({m: set(targets) for m, targets in graph.items()}).prepare()
+    except graphlib.CycleError as err:
+        modules = err.args[1]  # [a, b, ..., a], each importing the one before it
+        return [graph[after][before] for before, after in itertools.pairwise(modules)][::-1]
+    return []
+
+
+def test_no_import_cycle():
+    """DESIGN.md, Layout: the modules of engine/, drivers/ and firmware/ import one another
+    without a cycle, counting the imports inside functions (they run, later: a cycle they hide
+    is still one). An import under TYPE_CHECKING never runs; it only names a type for mypy."""
+    cycle = cycle_of([edge for edge in IMPORTS if "TYPE_CHECKING" not in edge.where])
+    assert cycle == [], "an import cycle:\n" + "\n".join(f"    {edge}" for edge in cycle)
+
+
+def test_the_cycle_check_sees_a_cycle_hidden_in_a_function():
+    """The check itself: a two-module cycle, one side inside a function, is found."""
+    edges = [Import("a", "b", "a.py:1"), Import("b", "a", "b.py:9, inside a function")]
+    assert sorted(cycle_of(edges), key=str) == edges
+    assert cycle_of(edges[:1]) == []
+
+
+def test_pyproject_lists_every_package():
+    """pyproject.toml names every package (one is not where its name says: config/ installs
+    as firmware.config_data), so a new package of the tree must be added there."""
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    tree = {name for name, path in MODULES.items() if path.name == "__init__.py"}
+    listed = set(setuptools["packages"])
+    assert listed == tree | {"firmware.config_data"}, (
+        f"pyproject.toml [tool.setuptools] packages: missing {sorted(tree - listed)}, "
+        f"not in the tree {sorted(listed - tree - {'firmware.config_data'})}"
+    )
+    assert setuptools["package-dir"] == {"firmware.config_data": "config"}
+    assert (REPO / "config" / "__init__.py").is_file()
