@@ -5,7 +5,8 @@ and, when the riichi `mahjong` package (dev extra) is installed, its HandCalcula
 Agari check on the same hands in the same run, with the ratios. `bench frames` times the
 tile-reader frame parser against what a 115200-baud link can carry. `bench display` times
 the referee display's live update: from a reader frame handed to the service to a page's
-event stream delivering the event it caused.
+event stream delivering the event it caused. `bench waits` times the referee's live waits
+after every discard of a simulated session and checks them against brute force.
 """
 
 import json
@@ -16,24 +17,29 @@ import time
 
 from engine import hand, tiles
 from engine.scoring import Win
-from firmware import bench_display
+from firmware import bench_display, bench_waits
 from firmware.config import load_ruleset
 
 
 def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
-    p.add_argument("target", choices=["score", "frames", "display"], help="what to measure")
+    p.add_argument(
+        "target", choices=["score", "frames", "display", "waits"], help="what to measure"
+    )
     p.add_argument(
         "--hands",
         type=int,
-        help="hands (score), frames of each kind (frames) or discards (display) "
-        "to time; default 5000, 200 for display",
+        help="hands (score, waits), frames of each kind (frames) or discards (display) "
+        "to time; default 5000, 200 for display, 2000 for waits",
     )
     p.add_argument(
         "--seed",
         type=int,
         default=1,
         help="seed of the hand set or of the simulated table (default 1)",
+    )
+    p.add_argument(
+        "--ruleset", default="wsom2006", help="waits: wsom2006 or ccm2012 (or a TOML file)"
     )
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
@@ -141,7 +147,7 @@ LINK_BYTES_PER_SECOND = 115200 / 10  # 8N1: ten bits on the wire per byte
 
 def run(args) -> int:
     if args.hands is None:
-        args.hands = 200 if args.target == "display" else 5000
+        args.hands = {"display": 200, "waits": 2000}.get(args.target, 5000)
     if args.hands < 1:
         print(f"mjtable bench: --hands {args.hands}: time at least one", file=sys.stderr)
         return 2
@@ -149,6 +155,8 @@ def run(args) -> int:
         return _frames(args)
     if args.target == "display":
         return bench_display.run(args)
+    if args.target == "waits":
+        return bench_waits.run(args)
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)
     funcs = {"score": ruleset.score, "win_check": hand.is_win}
