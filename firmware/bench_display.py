@@ -107,7 +107,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             profile, ruleset, journal, clock, loop, lambda line: None, gpio=gpio, reader_paths=links
         )
         shuffler = devices.shuffler
-        desk = Desk(service, profile.name)
+        desk = Desk(service, profile.name, profile.broadcast_delay_seconds)  # as `run` has it
 
         def note(events) -> None:  # after the desk has published: its seq is this one
             if any(isinstance(e, ev.Discarded) for e in events):

@@ -8,6 +8,11 @@ overtakes a device record stamped before it nor is overtaken by one stamped afte
 that changes the game is an engine input, journaled and applied like any other; the others
 (acknowledging, confirming a score, signing the sheet, correcting the tracking, voiding the
 hand) are journaled as record events.
+
+Each seat's shanten and waits (engine/waits.py) are worked out once per update that changed
+the hand (engine outputs, a new hand), for every referee page and the broadcast alike, and
+only when one of them will read them. The broadcast's feed holds every referee document
+back for its delay (firmware/display/broadcast.py).
 """
 
 import asyncio
@@ -18,13 +23,17 @@ from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
 from firmware.display import ActionRefused
-from firmware.display.state import TableView, public_event, table_state
+from firmware.display.broadcast import DelayedFeed
+from firmware.display.state import TableView, public_event, table_state, waits_json
 
 LOG_LENGTH = 40
 
 
 class Desk:
-    def __init__(self, service, table_name: str):
+    """`broadcast_delay` (seconds of table time): keep a broadcast feed that late; None for
+    no broadcast."""
+
+    def __init__(self, service, table_name: str, broadcast_delay: float | None = None):
         self.service, self.table_name = service, table_name
         self.alerts: dict[int, dict] = {}  # this hand's engine alerts by id
         self.acknowledged: set[int] = set()  # fault ids
@@ -33,11 +42,19 @@ class Desk:
         self.hand = 0
         self.seq = 0
         self.subscribers: list[tuple[asyncio.Queue, bool]] = []
+        self.broadcast = (
+            None if broadcast_delay is None else DelayedFeed(broadcast_delay, service.clock)
+        )
+        self._waits: list[dict] | None = None  # of the table below, None when out of date
+        self._drawn_against: list[list] = []
+        self._waits_of = None
+        self.waits_computed = 0  # how many times: once per update that changed a hand
         service.listeners.append(self.publish)
 
     # -- documents -----------------------------------------------------------------------
 
-    def view(self, status=None) -> TableView:
+    def view(self, status=None, waits: bool = False) -> TableView:
+        """The service's table now; with `waits`, each seat's (the referee's documents)."""
         status = status or self.service.status()
         return TableView(
             self.table_name,
@@ -60,10 +77,22 @@ class Desk:
             list(self.log),
             status.shuffler.to_json(),
             self.dice,
+            *(self._seat_waits(status) if waits else (None, None)),
         )
 
+    def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
+        """The waits of the hand in play, worked out again only when it has changed."""
+        if not status.in_play:
+            return None, None
+        if self._waits is None or self._waits_of is not status.table:
+            before = self._drawn_against if self._waits_of is status.table else None
+            self._waits, self._drawn_against = waits_json(status.table, before)
+            self._waits_of = status.table
+            self.waits_computed += 1
+        return self._waits, self._drawn_against
+
     def snapshot(self, referee: bool) -> dict:
-        return table_state(self.view(), referee)
+        return table_state(self.view(waits=referee), referee)
 
     def subscribe(self, referee: bool) -> asyncio.Queue:
         queue = asyncio.Queue(maxsize=100)
@@ -81,13 +110,16 @@ class Desk:
         for event in events:
             self._follow(event, status.dice_source)
             self.log.append(event.to_json())
-        if not self.subscribers:
+        if any(not isinstance(e, ev.RECORDS) for e in events):
+            self._waits = None  # the engine's outputs: a hand may have changed
+        if not self.subscribers and self.broadcast is None:
             return
         self.seq += 1
         views = {}
-        for queue, referee in self.subscribers:
+        readers = [referee for _, referee in self.subscribers]
+        for referee in readers + ([True] if self.broadcast is not None else []):
             if referee not in views:
-                state = table_state(self.view(status), referee)
+                state = table_state(self.view(status, waits=referee), referee)
                 views[referee] = {
                     "seq": self.seq,
                     "state": state,
@@ -95,9 +127,12 @@ class Desk:
                         e.to_json() if referee else public_event(e.to_json()) for e in events
                     ],
                 }
+        for queue, referee in self.subscribers:
             if queue.full():
                 queue.get_nowait()  # drop the oldest
             queue.put_nowait(views[referee])
+        if self.broadcast is not None:
+            self.broadcast.add(self.seq, views[True]["state"])
 
     def _follow(self, event, dice_source: str) -> None:
         if isinstance(event, ev.Alert):

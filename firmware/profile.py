@@ -20,9 +20,11 @@ from engine.schema import ConfigError, Section, Test, one_of
 from engine.seats import LETTERS, ZONES
 from firmware.assembly import kinds
 from firmware.config import config_dir, load_toml, ruleset_path
+from firmware.display.auth import BROADCAST_TOKEN_LENGTH
 from firmware.tags import RegistryError, load_registry
 
 TABLES_DIR = config_dir() / "tables"
+BROADCAST_DELAY_MIN = 10.0  # seconds: less and a stream watched at the table could help a player
 
 
 class ProfileError(ConfigError):
@@ -52,6 +54,8 @@ class Profile:
     host: str
     port: int
     referee_pin: str
+    broadcast_token: str  # the broadcast view's credential (firmware/display/broadcast.py)
+    broadcast_delay_seconds: float  # how long the broadcast holds every update back
     kinds: dict[str, str]  # device section -> the kind it names ("gpio" -> "sim", ...)
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
@@ -136,6 +140,20 @@ def load_profile(name_or_path: str | Path) -> Profile:
     if not 1 <= port <= 65535:
         raise display.error("port", f"{port} is not a TCP port (1..65535)")
     referee_pin = display.get("referee_pin", "text")
+    broadcast_token = display.get("broadcast_token", "text")
+    if len(broadcast_token) < BROADCAST_TOKEN_LENGTH or broadcast_token == referee_pin:
+        raise display.error(
+            "broadcast_token",
+            f"must be at least {BROADCAST_TOKEN_LENGTH} characters and not the referee's PIN "
+            "(it is typed into a stream's URL, never a PIN)",
+        )
+    delay = display.get("broadcast_delay_seconds", "positive")
+    if delay < BROADCAST_DELAY_MIN:
+        raise display.error(
+            "broadcast_delay_seconds",
+            f"{delay:g} s is under the minimum of {BROADCAST_DELAY_MIN:g} s: a shorter delay "
+            "could help a player at the table",
+        )
     display.done()
 
     gpio = top.section("gpio")
@@ -204,6 +222,8 @@ def load_profile(name_or_path: str | Path) -> Profile:
         host=host,
         port=port,
         referee_pin=referee_pin,
+        broadcast_token=broadcast_token,
+        broadcast_delay_seconds=delay,
         kinds=device_kinds,
         shuffler_pins=shuffler_pins,
         shuffler_timing=timing,

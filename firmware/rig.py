@@ -7,6 +7,7 @@ import sys
 
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
+from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
 from firmware.service import assemble
 
 
@@ -27,17 +28,24 @@ class Rig:
             reader.start()
         self.display = self.serving = None
         if args.port:
-            self.display = DisplayServer(
-                create_app(Desk(service, profile.name), profile.referee_pin),
-                profile.host,
-                args.port,
-            )
+            desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
+            app = create_app(desk, profile.referee_pin, profile.broadcast_token)
+            self.display = DisplayServer(app, profile.host, args.port)
             self.serving = asyncio.create_task(self.display.serve())
+            told = sys.stderr if args.json_summary else sys.stdout
             print(
-                f"referee display: http://{profile.host}:{args.port}/ (public view: /table)",
-                file=sys.stderr if args.json_summary else sys.stdout,
+                f"referee display: http://{profile.host}:{args.port}/ (public view: /table; "
+                f"broadcast: /broadcast?token=..., {profile.broadcast_delay_seconds:g} s late)",
+                file=told,
                 flush=True,
             )
+            if profile.broadcast_token == SHIPPED_BROADCAST_TOKEN and not loopback(profile.host):
+                print(
+                    f"WARNING: {profile.path} keeps the shipped broadcast_token: the broadcast "
+                    "opens only from this machine until [display] broadcast_token is changed",
+                    file=sys.stderr,
+                    flush=True,
+                )
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, service.actor.done.set)
         self.worker = asyncio.create_task(service.run())

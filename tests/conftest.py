@@ -19,12 +19,24 @@ def pytest_addoption(parser):
         help="write the referee view's screenshot there (README's docs/display.png); "
         "by default it goes to a temporary folder, so no test writes into the checkout",
     )
+    parser.addoption(
+        "--broadcast-screenshot",
+        metavar="PATH",
+        help="write the broadcast view's screenshot there (README's docs/broadcast.png); "
+        "by default it goes to a temporary folder too",
+    )
 
 
 @pytest.fixture
 def screenshot_path(request, tmp_path) -> Path:
     path = request.config.getoption("--screenshot")
     return Path(path).resolve() if path else tmp_path / "display.png"
+
+
+@pytest.fixture
+def broadcast_screenshot_path(request, tmp_path) -> Path:
+    path = request.config.getoption("--broadcast-screenshot")
+    return Path(path).resolve() if path else tmp_path / "broadcast.png"
 
 
 @pytest.fixture(scope="session")

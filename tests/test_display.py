@@ -20,11 +20,13 @@ from starlette.testclient import TestClient
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
+from engine.waits import seat_waits
 from firmware.display import ActionRefused
 from firmware.display import app as display_app
 from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import LIMIT, OK, THROTTLED, WINDOW, WRONG, RefereeAuth
-from firmware.display.state import TableView, public_event, table_state
+from firmware.display.broadcast import DelayedFeed
+from firmware.display.state import TableView, public_event, table_state, waits_json
 from tests.tablekit import E, Game, N, S, W, of
 
 PIN = "2468"
@@ -182,6 +184,7 @@ class FakeSource:
         self.refusal: str | None = None  # the message of ActionRefused, when set
         self.seq = 0
         self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
+        self.broadcast: DelayedFeed | None = None  # set by a test of the broadcast view
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view, referee)
@@ -214,6 +217,8 @@ class FakeSource:
                 "events": [e if referee else public_event(e) for e in events],
             }
             loop.call_soon_threadsafe(_put_dropping_oldest, queue, update)
+        if self.broadcast is not None:
+            self.broadcast.add(self.seq, self.snapshot(True))
 
 
 def _put_dropping_oldest(queue: asyncio.Queue, update: dict) -> None:
@@ -580,7 +585,7 @@ def test_the_page_and_its_files_are_served_without_outside_links(client):
     from the table itself: no CDN, nothing downloaded."""
     page = client.get("/")
     assert page.status_code == 200 and client.get("/table").text == page.text
-    for name in ("display.js", "display.css"):
+    for name in ("tiles.js", "display.js", "display.css", "broadcast.js", "broadcast.css"):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200
         assert not re.search(
@@ -653,3 +658,72 @@ def test_stopping_the_server_ends_open_streams(source):
         server.should_exit = True
         assert list(lines) == []  # the end of the body, without an error
     assert source.subscribers == [] and app.state.streams == set()
+
+
+# -- issue 18: the waits, the values and the win check in the referee's document --------------
+
+
+def ready_south(wsom) -> Game:
+    """South is dealt 123m 456p 789s 11s 23p: ready on 1p, 4p, 7p (RULES.md 1.1); East holds
+    a 4p and a 9m, and South's first draw is a 1p."""
+    game = Game(wsom, WSOM_DICE, hands=["4p 9m", "123m 456p 789s 11s 23p", "", ""], draws=["1p"])
+    game.start()
+    return game
+
+
+def with_waits(game: Game, before=None) -> TableView:
+    view = view_of(game)
+    view.waits, view.drawn_against = waits_json(game.table, before)
+    return view
+
+
+def test_issue_18_the_referee_document_has_each_seats_waits_and_values(wsom):
+    """Issue 18: each seat's shanten, and for a ready seat every winning tile with the copies
+    unseen from his view, those in the live wall and the values by discard and self-draw, as
+    engine/waits.py gives them; the public document has none of it."""
+    game = ready_south(wsom)
+    game.discard(E, "9m")
+    view = with_waits(game)
+    full, public = table_state(view, referee=True), table_state(view, referee=False)
+    south = full["seats"][S]
+    engine = seat_waits(game.table, S).to_json()
+    assert south["shanten"] == 0 and [w["tile"] for w in south["waits"]] == ["1p", "4p", "7p"]
+    assert south["waits"] == [
+        dict(w, zh=tiles.CHINESE[tiles.tile(w["tile"])]) for w in engine["waits"]
+    ]
+    assert all(s["shanten"] > 0 and s["waits"] == [] for s in full["seats"] if s["seat"] != "S")
+    assert full["win_check"] is None  # nobody has called a win
+    text = json.dumps(public)
+    assert [k for k in ("shanten", "waits", "win_check", "in_wall", "unseen") if k in text] == []
+
+
+def test_issue_18_a_win_called_on_the_discard_is_checked_at_once(wsom):
+    """Issue 18: South calls a win on East's 4p: while the calls are still open, the referee's
+    document says whether it is legal and what it is worth, from South's waits."""
+    game = ready_south(wsom)
+    game.discard(E, "4p")
+    game.claim(S, "win")
+    assert game.table.state == "claim_window"
+    view = with_waits(game)
+    wait = next(w for w in view.waits[S]["waits"] if w["tile"] == "4p")
+    [check] = table_state(view, referee=True)["win_check"]
+    assert (check["seat"], check["by"], check["tile"]["tile"]) == ("S", "discard", "4p")
+    assert check["legal"] and check["total"] == wait["discard"]["total"] > 0
+    assert check["patterns"] == wait["discard"]["patterns"]
+    assert "win_check" not in table_state(view, referee=False)
+
+
+def test_issue_18_a_self_drawn_winning_tile_is_checked_from_the_waits_before_the_draw(wsom):
+    """Issue 18: South draws the 1p he waits on: his turn shows the self-draw's check from the
+    waits he held before the draw (holding 14 tiles, he has no waits of his own)."""
+    game = ready_south(wsom)
+    game.discard(E, "9m")
+    game.close()
+    _, held = waits_json(game.table)
+    game.draw(S)
+    view = with_waits(game, held)
+    assert view.waits[S]["waits"] == []
+    [check] = table_state(view, referee=True)["win_check"]
+    wait = next(w for w in held[S] if w["tile"] == "1p")
+    assert (check["seat"], check["by"], check["tile"]["tile"]) == ("S", "self_draw", "1p")
+    assert check["total"] == wait["self_draw"]["total"] and check["legal"]

@@ -23,16 +23,22 @@ import httpx
 import pytest
 
 from firmware.display.app import create_app
+from firmware.display.auth import SHIPPED_BROADCAST_TOKEN
+from firmware.display.broadcast import DelayedFeed
+from firmware.display.state import waits_json
 from firmware.journal import Journal
 from tests.conftest import REPO
+from tests.tablekit import E, S
 from tests.test_display import (
     PIN,
     FakeSource,
     leaks,
     read_event,
+    ready_south,
     running_server,
     tile_ids,
     view_of,
+    with_waits,
     wsom_scene,
 )
 
@@ -47,6 +53,7 @@ ARGS = [
     "--disable-sync",
 ]
 REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee PIN
+BROADCAST_TOKEN = "a-long-browser-test-token"
 START_SECONDS = 30  # bounds on waiting for the run: to serve, to deal, to show a fault
 PLAY_SECONDS = 40
 
@@ -436,3 +443,84 @@ def test_public_page_shows_a_concealed_kong_face_down(page, display):
         for i in page.eval_on_selector_all("[data-id]", "nodes => nodes.map(n => n.dataset.id)")
     }
     assert shown and leaks({"tiles": sorted(shown)}, game.table) == (set(), set())
+
+
+# -- issue 18: the waits on the referee's page and the broadcast view ---------------------------
+
+
+@pytest.fixture
+def ready_display(wsom):
+    """(base URL, the game): the fake source over a hand where South, ready on 1p 4p 7p,
+    has called a win on East's 4p; the broadcast's feed 0.2 s late, its document released."""
+    game = ready_south(wsom)
+    game.discard(E, "4p")
+    game.claim(S, "win")
+    source = FakeSource(with_waits(game))
+    source.broadcast = DelayedFeed(0.2, time.monotonic)
+    source.publish()
+    time.sleep(0.3)
+    with running_server(create_app(source, PIN, BROADCAST_TOKEN)) as (base, _server):
+        yield base, game
+
+
+def test_issue_18_the_referee_page_shows_each_seats_waits_and_the_win_check(page, ready_display):
+    """Issue 18: under each hand the referee sees how far it is from ready, and for South each
+    winning tile's face with its counts (unseen / in the live wall) and values; the centre
+    shows the win called on the discard: "win check: legal, N". The public page shows none."""
+    base, game = ready_display
+    log_in(page, base)
+    south = page.locator("[data-seat='S'] .waits.ready")
+    assert [w.get_attribute("data-wait") for w in south.locator(".wait").all()] == [
+        "1p",
+        "4p",
+        "7p",
+    ]
+    assert south.locator(".wait[data-wait='4p'] .tile").count() == 1
+    east = page.locator("[data-seat='E'] .waits .shanten").inner_text()
+    assert east.endswith("away")
+    check = page.locator("#centre .win-check[data-winner='S']")
+    total = next(w for w in waits_json(game.table)[0][S]["waits"] if w["tile"] == "4p")
+    total = total["discard"]["total"]
+    assert check.locator(".verdict").inner_text() == f"win check: legal, {total}"
+    page.goto(base + "/table")
+    page.wait_for_selector("[data-seat] .hand .tile")
+    assert page.locator(".waits, .win-check").count() == 0
+
+
+@pytest.fixture
+def hd_page(browser):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})  # OBS's source
+    yield context.new_page()
+    context.close()
+
+
+def test_issue_18_the_broadcast_shows_four_hands_and_waits_at_1080p(hd_page, ready_display):
+    """Issue 18: /broadcast with its token, at 1920×1080, shows all four hands face up, South's
+    waits with their values and the win check; ?transparent=1 leaves the background clear;
+    without the token the page is refused."""
+    base, game = ready_display
+    assert httpx.get(f"{base}/broadcast").status_code == 401
+    hd_page.goto(f"{base}/broadcast?token={BROADCAST_TOKEN}&transparent=1")
+    hd_page.wait_for_selector("[data-seat='S'] .waits.ready .wait")
+    for seat in "ESWN":
+        faces = hd_page.locator(f"[data-seat='{seat}'] .hand .tile[data-id]").count()
+        assert faces == len(game.table.hands["ESWN".index(seat)])
+    assert hd_page.locator(".hand .tile[data-tile='back']").count() == 0
+    assert hd_page.locator("[data-seat='S'] .wait").count() == 3
+    assert "win check: legal" in hd_page.locator("#centre .win-check").inner_text()
+    background = hd_page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgba(0, 0, 0, 0)"
+    box = hd_page.locator("#broadcast").bounding_box()
+    assert (box["width"], box["height"]) == (1920, 1080)
+
+
+def test_screenshot_of_the_broadcast_view(hd_page, table, broadcast_screenshot_path):
+    """README's docs/broadcast.png: the broadcast view of the run's first hand, a minute of
+    table time late, once a seat is ready and its waits show. Written to the checkout only
+    when asked (`--broadcast-screenshot docs/broadcast.png`, tests/conftest.py)."""
+    hd_page.goto(f"{table.base}/broadcast?token={SHIPPED_BROADCAST_TOKEN}")
+    hd_page.wait_for_selector(".waits.ready .wait", timeout=4 * PLAY_SECONDS * 1000)
+    hd_page.evaluate("document.fonts.ready")
+    broadcast_screenshot_path.parent.mkdir(parents=True, exist_ok=True)
+    hd_page.screenshot(path=str(broadcast_screenshot_path))
+    assert broadcast_screenshot_path.stat().st_size > 10_000

@@ -14,6 +14,7 @@ import pytest
 
 from engine.seats import ZONES
 from engine.tiles import NAMES, kind_of
+from firmware.display.auth import SHIPPED_BROADCAST_TOKEN
 from firmware.profile import (
     TABLES_DIR,
     ProfileError,
@@ -72,6 +73,15 @@ def test_the_reference_pi_profile_describes_real_hardware():
     assert p.kinds["buttons"] == "zone_reader" and p.buttons == {}
     for port in (p.zones_reader, p.stacker_reader):
         assert port.path is not None and port.path.startswith("/dev/serial/by-id/")
+
+
+def test_issue_18_the_profiles_ship_a_broadcast_a_minute_late_with_a_token_to_change():
+    """Issue 18: the broadcast's delay defaults to 60 s; the shipped token (not the PIN) opens
+    it only from the table itself until it is changed (firmware/display/auth.py)."""
+    for name in ("sim", "reference-pi"):
+        p = load_profile(name)
+        assert p.broadcast_delay_seconds == 60.0
+        assert p.broadcast_token == SHIPPED_BROADCAST_TOKEN != p.referee_pin
 
 
 def test_the_registry_has_both_sets_of_144_tiles_with_288_distinct_tags():
@@ -203,6 +213,24 @@ BROKEN_PROFILES = [
         "[tags] registry: no such file",
     ),
     ("not TOML", "port = 8080", "port = = 8080", "not valid TOML"),
+    (
+        "issue 18: broadcast delay under 10 s",
+        "broadcast_delay_seconds = 60",
+        "broadcast_delay_seconds = 9.5",
+        "[display] broadcast_delay_seconds: 9.5 s is under the minimum of 10 s",
+    ),
+    (
+        "issue 18: broadcast token is the PIN",
+        'broadcast_token = "change-this-broadcast-token"',
+        'broadcast_token = "2468"',
+        "[display] broadcast_token: must be at least 16 characters and not the referee's PIN",
+    ),
+    (
+        "issue 18: no broadcast token",
+        'broadcast_token = "change-this-broadcast-token"',
+        "",
+        "[display] broadcast_token: missing key",
+    ),
     (
         "unknown button kind",
         '[buttons]                     # the players\' buttons\nkind = "gpio"',

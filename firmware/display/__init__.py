@@ -6,7 +6,10 @@ The service behind it is a DisplaySource; `firmware.display.app.create_app` serv
 """
 
 import asyncio
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from firmware.display.broadcast import DelayedFeed
 
 
 class ActionRefused(Exception):
@@ -17,6 +20,7 @@ class DisplaySource(Protocol):
     """What the display needs from the service that runs the table."""
 
     table_name: str
+    broadcast: "DelayedFeed | None"  # the broadcast view's delayed documents (broadcast.py)
 
     def snapshot(self, referee: bool) -> dict:
         """The current state document (state.table_state) of the public or referee view."""

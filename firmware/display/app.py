@@ -2,7 +2,9 @@
 Events) and the referee's actions (DESIGN.md firmware/display, issue 6).
 
 `/` is the referee page and `/table` the public one (the same page code); `/api/...` is the
-public view, `/api/referee/...` the referee's, which needs the PIN or the session it opens.
+public view, `/api/referee/...` the referee's, which needs the PIN or the session it opens;
+`/broadcast` and `/api/broadcast/...` the delayed view for a stream (broadcast.py), which
+needs the broadcast token.
 SSE is written here on Starlette's StreamingResponse: one update per change and a ping are
 a few lines, and it spares a dependency (sse-starlette) and its global shutdown patching.
 """
@@ -22,6 +24,7 @@ from engine import tiles
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.auth import OK, THROTTLED, RefereeAuth
+from firmware.display.broadcast import broadcast_routes
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
@@ -88,7 +91,10 @@ def _error(status: int, message: str, **extra) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
 
 
-def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
+def create_app(
+    source: DisplaySource, referee_pin: str, broadcast_token: str | None = None
+) -> Starlette:
+    """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`."""
     auth = RefereeAuth(referee_pin)
     streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
 
@@ -169,6 +175,7 @@ def create_app(source: DisplaySource, referee_pin: str) -> Starlette:
             Route("/api/referee/stream", referee_stream),
             Route("/api/referee/{action}", action, methods=["POST"]),
         ]
+        + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else [])
     )
     app.state.streams = streams
     return app

@@ -1,7 +1,8 @@
 """The state document of one table: everything the display page draws, built from what the
 service holds. The public view is for players and spectators, so it carries no concealed
 tile anywhere: not the hands, not a drawn tile, not a concealed kong's faces, not a penalty
-proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6).
+proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6), and
+no seat's shanten or waits, which tell what a concealed hand holds (issue 18).
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -14,7 +15,8 @@ from dataclasses import dataclass, field
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
-from engine.table import Table
+from engine.table import WINDOWS, Table
+from engine.waits import table_waits
 
 SEATS = "ESWN"
 BACK = {"back": True}
@@ -42,6 +44,8 @@ class TableView:
     #                                                    fault
     dice: dict | None = None  # {"dice": [3, 4], "source": "electronic",
     #                                       "break": {"seat": "W", "stacks": 12}}
+    waits: list[dict] | None = None  # waits_json(table) while a hand is in play: by seat,
+    drawn_against: list[list] | None = None  # and what a tile drawn is checked against
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -70,7 +74,62 @@ def table_state(view: TableView, referee: bool) -> dict:
         "faults": view.faults if referee else [_only(f, FAULT_FIELDS) for f in view.faults],
         "shuffler": view.shuffler if referee else _only(view.shuffler, SHUFFLER_FIELDS),
         "log": view.log if referee else [public_event(e) for e in view.log],
-    }
+    } | ({"win_check": win_check(table, view)} if referee else {})
+
+
+def waits_json(table: Table, before: list[list] | None = None) -> tuple[list[dict], list[list]]:
+    """Each seat's shanten and waits with their values (engine/waits.py), a wait's tile named
+    with its Chinese name as the document's tiles are; and each seat's waits when it last held
+    13 tiles, which a tile it draws is checked against (`before`: the last of this table)."""
+    seats = [
+        {
+            "shanten": seat["shanten"],
+            "waits": [dict(w, zh=tiles.CHINESE[tiles.tile(w["tile"])]) for w in seat["waits"]],
+        }
+        for seat in (s.to_json() for s in table_waits(table))
+    ]
+    held = [
+        seat["waits"] if _size(table, i) == 13 else (before[i] if before else [])
+        for i, seat in enumerate(seats)
+    ]
+    return seats, held
+
+
+def _size(table: Table, seat: int) -> int:
+    """The seat's tiles as a hand counts them: a kong as three, flowers not at all."""
+    plain = sum(not tiles.is_flower(tiles.kind_of(t)) for t in table.hands[seat])
+    return plain + 3 * len(table.melds[seat])
+
+
+def win_check(table: Table | None, view: TableView) -> list[dict] | None:
+    """Whether a win is legal and what it is worth, from the winner's waits, before he lays
+    his hand out: for each win called on the open window (on the discard, or on the tile of
+    a kong being robbed), and for the tile the seat to move has just drawn when it is one of
+    the waits he held before the draw (a self-draw he may declare)."""
+    if table is None or view.waits is None or view.drawn_against is None:
+        return None
+    if table.state in WINDOWS:
+        seats = [seat for seat, call in sorted(table.calls.items()) if call.claim == "win"]
+        robbed = table.state == "rob_window" and table.added_kong is not None
+        tile, by = (table.added_kong[1] if robbed else table.discards[-1][1]), "discard"
+        against = [seat["waits"] for seat in view.waits]
+    elif table.in_turn(table.turn) and table.last_draw != "claim":
+        seats, tile, by = [table.turn], table.hands[table.turn][-1], "self_draw"
+        against = view.drawn_against
+    else:
+        return None
+    name, checks = tiles.NAMES[tiles.kind_of(tile)], []
+    for seat in seats:
+        wait = next((w for w in against[seat] if w["tile"] == name), None)
+        if wait is None and by == "self_draw":
+            continue  # not a winning tile: no win to check
+        value = wait[by] if wait else {"legal": False, "total": None, "patterns": []}
+        checks.append(
+            {"seat": SEATS[seat], "tile": tile_json(tile), "by": by}
+            | value
+            | ({} if wait else {"reason": f"{name} does not complete this hand"})
+        )
+    return checks or None
 
 
 def tile_json(tile_id: int) -> dict:
@@ -108,6 +167,8 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
     if referee:
         hand = table.hands[seat] if table is not None else []
         out["hand"] = [tile_json(t) for t in sorted(hand, key=tiles.kind_of)]
+        waits = view.waits[seat] if view.waits is not None else {"shanten": None, "waits": []}
+        out.update(waits)
     return out
 
 
