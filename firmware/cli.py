@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from engine.schema import ConfigError
-from firmware import bench, replay, run, score, simulate
+from firmware import bench, journal_cli, replay, run, score, simulate
 
 
 def main(argv=None) -> int:
@@ -19,6 +19,7 @@ def main(argv=None) -> int:
     bench.add_parser(commands)
     simulate.add_parser(commands)
     replay.add_parser(commands)
+    journal_cli.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

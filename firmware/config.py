@@ -35,6 +35,10 @@ def load_toml(path: Path) -> dict:
             return tomllib.load(f)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    except OSError as err:  # a directory, a parent that is a file, no permission
+        raise ConfigError(f"{path}: cannot read: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}), so not TOML") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
 

@@ -229,6 +229,7 @@ class Hands:
     def _settle(self, t) -> None:
         self.recorded = True
         row = self.session.record(self.table)
+        self.journal.checkpoint()  # the finished hand into the journal's main file
         self._forget_tracking(t)
         self.counts["hands"] += 1
         self.out(

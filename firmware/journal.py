@@ -10,52 +10,34 @@ after a crash the journal ends either with an input's complete outputs or with a
 has none: that input was (perhaps) never applied and must be re-applied (`pending()`;
 firmware/replay.py does it). Opening an existing journal continues its chain, and migrates
 an older schema version (`PRAGMA user_version`) without touching a row.
+
+Committed rows sit in the -wal file until a checkpoint moves them into the main file: one at
+each hand's end (`checkpoint()`). A writer marks the file open, and closed when it closes
+it, so a main file copied without its -wal (its latest rows lost) is refused, not taken for
+a new session; firmware/journal_cli.py copies a journal safely.
 """
 
 import hashlib
 import json
 import os
-import secrets
 import sqlite3
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine import events as ev
-
-APPLICATION_ID = 0x4D4A544A  # "MJTJ" in the database header: this file is a journal
-SCHEMA_VERSION = 3
-OLDEST_VERSION = 2  # the oldest this code reads (and migrates)
-GENESIS = "0" * 64
-KINDS = ("hand", "input", "output", "device")
-
-_SCHEMA = """
-CREATE TABLE journal (
-    seq       INTEGER PRIMARY KEY,
-    kind      TEXT NOT NULL CHECK (kind IN ('hand', 'input', 'output', 'device')),
-    json      TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash      TEXT NOT NULL
+from firmware import journal_schema as schema
+from firmware.journal_schema import (
+    APPLICATION_ID,
+    KINDS,
+    OLDEST_VERSION,
+    SCHEMA_VERSION,
+    canonical,
+    upgrade,
+    version_of,
 )
-"""
-_META = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
-# Version 2 wrote the referee's records as free dicts: no seat, and an Acknowledged named
-# only its fault or its alert. What each record lacked, filled in as version 3 writes it.
-_V2_DEFAULTS = {
-    "Acknowledged": {"seat": None, "fault": None, "alert": None},
-    "TrackingCorrected": {"seat": None},
-    "HandVoided": {"seat": None},
-    "ScoreConfirmed": {"seat": None},
-    "SheetSigned": {"seat": None},
-}
-
-
-def upgrade(obj, version: int):
-    """An event's JSON as written under schema `version`, in today's form (anything that is
-    not an event's JSON is left for events.from_json to refuse)."""
-    if version == 2 and isinstance(obj, dict):
-        return {**_V2_DEFAULTS.get(obj.get("type"), {}), **obj}
-    return obj
+GENESIS = "0" * 64
 
 
 class JournalError(Exception):
@@ -90,10 +72,6 @@ class ChainBreak:
         return f"row {self.seq}: {self.reason}"
 
 
-def canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
 def link(prev_hash: str, text: str) -> str:
     return hashlib.sha256((prev_hash + text).encode()).hexdigest()
 
@@ -114,6 +92,17 @@ class Journal:
             raise JournalError(f"{self.path}: no such file")
         if exists and os.path.isdir(self.path):
             raise JournalError(f"{self.path}: is a directory")
+        folder = os.path.dirname(self.path) or "."
+        if not os.path.isdir(folder):
+            what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+            raise JournalError(f"{self.path}: {folder} {what}")
+        if exists and not os.path.exists(self.path + "-wal") and schema.left_open(self.path):
+            raise JournalError(
+                f"{self.path}: looks copied without its -wal file: the table writing it "
+                f"had not closed it and no {os.path.basename(self.path)}-wal is beside "
+                "it, so the rows after its last checkpoint are missing; copy a journal "
+                "with its -wal file, or safely with `mjtable journal backup SRC DEST`"
+            )
         try:
             target = Path(self.path).resolve().as_uri() + "?mode=ro" if readonly else self.path
             self.conn = sqlite3.connect(target, isolation_level=None, uri=readonly)
@@ -121,6 +110,9 @@ class Journal:
             raise JournalError(f"{self.path}: cannot open: {err}") from None
         try:
             self._prepare(create and not readonly, readonly)
+            if not readonly:
+                schema.mark(self.conn, "open")
+                self.checkpoint()  # the main file says so: a copy of it alone is found out
             last = self.conn.execute(
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
@@ -131,6 +123,9 @@ class Journal:
             self.conn.close()
             raise
         self.seq, self.head = last if last else (0, GENESIS)
+        # Closed however this object goes (close(), the garbage collector, the interpreter's
+        # exit): marked closed first, so only a journal cut off by a crash stays 'open'.
+        self._closer = weakref.finalize(self, schema.close, self.conn, not readonly)
 
     def _prepare(self, create: bool, readonly: bool) -> None:
         conn = self.conn
@@ -139,10 +134,10 @@ class Journal:
         if app_id != APPLICATION_ID:
             if tables or not create:
                 raise JournalError(f"{self.path}: not a mjtable journal")
-            self._transaction(self._create)
+            self._transaction(lambda: schema.create(conn))
         elif "journal" not in tables:
             raise JournalError(f"{self.path}: journal table missing")
-        version = self._version()
+        version = version_of(conn)
         if not OLDEST_VERSION <= version <= SCHEMA_VERSION:
             raise JournalError(
                 f"{self.path}: journal schema version {version}; this mjtable reads versions "
@@ -155,14 +150,11 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot use WAL (journal_mode is {mode})")
             conn.execute("PRAGMA synchronous = FULL")
             if version < SCHEMA_VERSION:
-                self._transaction(self._migrate)
-        self.version = self._version()
+                self._transaction(lambda: schema.migrate(conn))
+        self.version = version_of(conn)
         meta = dict(conn.execute("SELECT key, value FROM meta")) if self.version > 2 else {}
         self.session_id: str | None = meta.get("session_id")  # None: a version 2 file
         self.history = json.loads(meta.get("schema_history", '[{"version":2,"first_seq":1}]'))
-
-    def _version(self) -> int:
-        return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
     def _transaction(self, work) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
@@ -172,26 +164,6 @@ class Journal:
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
-
-    def _create(self) -> None:
-        self.conn.execute(_SCHEMA)
-        self._add_meta([{"version": SCHEMA_VERSION, "first_seq": 1}])
-        self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-
-    def _migrate(self) -> None:
-        """2 -> 3: add the meta table; the rows stay as they are, so the chain holds."""
-        if self._version() != 2:  # another process migrated it before our write lock
-            return
-        last = self.conn.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0]
-        self._add_meta([{"version": 2, "first_seq": 1}, {"version": 3, "first_seq": last + 1}])
-
-    def _add_meta(self, history: list) -> None:
-        self.conn.execute(_META)
-        self.conn.executemany(
-            "INSERT INTO meta VALUES (?, ?)",
-            [("session_id", secrets.token_hex(16)), ("schema_history", canonical(history))],
-        )
-        self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing -------------------------------------------------------------------------
 
@@ -302,8 +274,15 @@ class Journal:
             "synchronous": self.conn.execute("PRAGMA synchronous").fetchone()[0],
         }
 
+    def checkpoint(self) -> None:
+        """Copy the -wal's committed rows into the main file, at each hand's end: a copy of
+        the main file alone then holds every finished hand, and the -wal stays small.
+        PASSIVE: it never waits for a reader (a replay, a backup), so it never holds up the
+        table; what a reader still holds goes in at the next hand's end."""
+        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+
     def close(self) -> None:
-        self.conn.close()
+        self._closer()
 
     def __enter__(self):
         return self

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from engine import events as ev
 from engine.schema import ConfigError
 from engine.table import Table
+from firmware import cli_args
 from firmware.config import load_ruleset
 from firmware.journal import Journal, JournalError, canonical
 
 
 def add_parser(commands) -> None:
     p = commands.add_parser("replay", help="re-apply a journal's inputs and check its outputs")
-    p.add_argument("journal", help="the journal file (SQLite)")
+    p.add_argument("journal", type=cli_args.path, help="the journal file (SQLite)")
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
     p.set_defaults(run=run)
 

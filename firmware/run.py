@@ -20,6 +20,7 @@ from pathlib import Path
 
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.table import Faults
+from firmware import cli_args
 from firmware.actor import TICK
 from firmware.config import load_ruleset
 from firmware.journal import Journal, JournalError
@@ -29,16 +30,21 @@ from firmware.rig import Rig
 from firmware.sim_table import simulated_table
 from firmware.watchdog import Notifier, keep_alive
 
+MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistake
+
 
 def add_parser(commands) -> None:
     p = commands.add_parser("run", help="run the table (by default the simulated table)")
     p.add_argument(
         "--profile",
+        type=cli_args.path,
         default="sim",
         help="table profile: a name in config/tables/ or a TOML file (default sim)",
     )
-    p.add_argument("--ruleset", help="rule book (default: the profile's)")
-    p.add_argument("--hands", type=_positive, help="stop after N hands (default: until Ctrl-C)")
+    p.add_argument("--ruleset", type=cli_args.path, help="rule book (default: the profile's)")
+    p.add_argument(
+        "--hands", type=cli_args.hands, help="stop after N hands (default: until Ctrl-C)"
+    )
     p.add_argument(
         "--speed",
         type=_speed,
@@ -52,9 +58,14 @@ def add_parser(commands) -> None:
         metavar="SPEC",
         help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,slow=S",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the simulated table (default 1)")
     p.add_argument(
-        "--journal", metavar="PATH", help="the journal file (default: a new file under ./journal/)"
+        "--seed", type=cli_args.seed, default=1, help="seed of the simulated table (default 1)"
+    )
+    p.add_argument(
+        "--journal",
+        type=cli_args.path,
+        metavar="PATH",
+        help="the journal file (default: a new file under ./journal/)",
     )
     p.add_argument(
         "--port",
@@ -65,12 +76,6 @@ def add_parser(commands) -> None:
         "--json-summary", action="store_true", help="print one JSON summary line at the end"
     )
     p.set_defaults(run=run)
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number of hands, 1 or more, not {text!r}")
-    return int(text)
 
 
 def _speed(text: str) -> float:
@@ -106,9 +111,17 @@ def _faults(text: str) -> Faults:
                 raise ValueError(f"{name} is a rate from 0 to below 1, not {value}")
             setattr(faults, name, rate)
         elif name in ("jam", "lost", "foreign", "unplug"):
-            if value and not value.isdigit():
-                raise ValueError(f"{name} is a whole number of times (0 or more), not {value}")
-            setattr(faults, name, int(value or 1))
+            if not value:
+                count = 1
+            elif value.isascii() and value.isdigit() and len(value) <= 4:
+                count = int(value)
+            else:
+                count = -1
+            if not 0 <= count <= MAX_FAULTS:
+                raise ValueError(
+                    f"{name} is a whole number of times from 0 to {MAX_FAULTS}, not {value}"
+                )
+            setattr(faults, name, count)
         elif name == "slow" and value in ("E", "S", "W", "N"):
             faults.slow = value
         else:
@@ -139,7 +152,7 @@ def run(args) -> int:
     try:
         profile = load_profile(args.profile)
     except ProfileError as err:
-        print(f"mjtable run: {err}", file=sys.stderr)
+        print(f"mjtable run: --profile: {err}", file=sys.stderr)
         return 2
     ruleset = load_ruleset(args.ruleset or profile.ruleset)
     port = profile.port if args.port is None else args.port
@@ -154,12 +167,30 @@ def run(args) -> int:
         if args.journal
         else Path("journal") / (f"{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as err:
+        print(
+            f"mjtable run: --journal {path}: {err.filename} is a file, not a folder",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as err:  # no permission, a read-only medium
+        print(
+            f"mjtable run: --journal {path}: cannot make the folder {path.parent}: {err.strerror}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         journal = Journal(path)
+    except JournalError as err:
+        print(f"mjtable run: --journal: {err}", file=sys.stderr)
+        return 2
+    try:
         args.history = _history(journal)
-    except (JournalError, ReplayError) as err:
-        print(f"mjtable run: {err}", file=sys.stderr)
+    except ReplayError as err:
+        journal.close()
+        print(f"mjtable run: --journal: {err}", file=sys.stderr)
         return 2
     books = {table.ruleset.name for _, table, _ in args.history}
     if books - {ruleset.name}:

@@ -6,6 +6,7 @@ import sys
 from engine import tiles
 from engine.scoring import Score, Win, WinError, win_from_json, win_from_text
 from engine.seats import LETTERS as SEATS
+from firmware import cli_args
 from firmware.config import load_ruleset
 
 
@@ -23,9 +24,14 @@ def add_parser(commands) -> None:
         nargs="?",
         help="typed hand without the winning tile; [..] an exposed meld, (..) a concealed kong",
     )
-    p.add_argument("--json", metavar="FILE", help="JSON lines to score ('-' for stdin)")
     p.add_argument(
-        "--ruleset", default="wsom2006", help="ruleset name or TOML file (default: wsom2006)"
+        "--json", type=cli_args.path, metavar="FILE", help="JSON lines to score ('-' for stdin)"
+    )
+    p.add_argument(
+        "--ruleset",
+        type=cli_args.path,
+        default="wsom2006",
+        help="ruleset name or TOML file (default: wsom2006)",
     )
     p.add_argument("--win", metavar="TILE", help="the winning tile of a typed hand")
     p.add_argument("--seat", default="E", choices=list(SEATS), help="the winner's seat")
@@ -74,39 +80,66 @@ def run(args) -> int:
 
 
 def _score_lines(ruleset, source: str) -> int:
-    """One result line per input line; a bad line is reported on stderr and the rest go on."""
-    status = 0
+    """One result line per input line; a bad line is reported on stderr with its number and
+    the rest go on. Lines are read as bytes and decoded one at a time, so a byte that is not
+    UTF-8 costs its own line only."""
     try:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        stream = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
     except OSError as err:
-        print(f"mjtable score: cannot read {source}: {err.strerror}", file=sys.stderr)
+        print(f"mjtable score: --json {source}: cannot read: {err.strerror}", file=sys.stderr)
         return 2
+    status = 0
     with stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            name = f"line {number}"
-            try:
-                obj = json.loads(line)
-                if isinstance(obj, dict) and "id" in obj:
-                    name = f"hand {obj['id']} (line {number})"
-                win = win_from_json(obj, ruleset.flags)
-            except json.JSONDecodeError as err:
-                print(
-                    f"mjtable score: {name}: not JSON: {err.msg} at column {err.colno}",
-                    file=sys.stderr,
-                )
+        for number, raw in enumerate(stream, 1):
+            problem = _score_line(ruleset, number, raw)
+            if problem:
+                print(f"mjtable score: {problem}", file=sys.stderr)
                 status = 2
-                continue
-            except WinError as err:
-                print(f"mjtable score: {name}: {err}", file=sys.stderr)
-                status = 2
-                continue
-            result = ruleset.score(win).to_json()
-            if "id" in obj:
-                result = {"id": obj["id"], **result}
-            print(json.dumps(result, ensure_ascii=False), flush=True)
     return status
+
+
+def _score_line(ruleset, number: int, raw: bytes) -> str | None:
+    """Score one line and print its result; or what is wrong with it, naming the line."""
+    name = f"line {number}"
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return f"{name}: not UTF-8 text (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+    if not line.strip():
+        return None
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        return f"{name}: not JSON: {err.msg} at column {err.colno}"
+    except ValueError:  # the only other: Python's limit on the digits of a whole number
+        return f"{name}: a number of more than {sys.get_int_max_str_digits()} digits"
+    except RecursionError:
+        return f"{name}: nested too deeply to read (a hand is a few levels deep)"
+    hand_id = obj.get("id") if isinstance(obj, dict) else None
+    if hand_id is not None:
+        if not _printable_id(hand_id):
+            return f"{name}: id must be a string (UTF-8 text) or a whole number"
+        name = f"hand {str(hand_id)[:40]} (line {number})"
+    try:
+        win = win_from_json(obj, ruleset.flags)
+    except WinError as err:  # cut short: it may quote a value of any size
+        text = str(err)
+        return f"{name}: {text if len(text) <= 300 else text[:300] + '...'}"
+    except RecursionError:  # nested within Python's limit, but too deep to describe
+        return f"{name}: nested too deeply to read (a hand is a few levels deep)"
+    result = ruleset.score(win).to_json()
+    if hand_id is not None:
+        result = {"id": hand_id, **result}
+    print(json.dumps(result, ensure_ascii=False), flush=True)
+    return None
+
+
+def _printable_id(hand_id) -> bool:
+    """An id echoed into the result: a string that is text (no lone surrogate from a \\ud800
+    escape, which no output can encode) or a whole number."""
+    if isinstance(hand_id, str):
+        return not any("\ud800" <= c <= "\udfff" for c in hand_id)
+    return isinstance(hand_id, int) and not isinstance(hand_id, bool)
 
 
 def breakdown(win: Win, score: Score, title: str) -> str:

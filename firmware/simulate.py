@@ -5,6 +5,7 @@ the same games. Every input is checked against the table's invariants, and every
 player makes on purpose must come back as the right alert.
 """
 
+import argparse
 import json
 import random
 import sys
@@ -18,16 +19,25 @@ from engine import events as ev
 from engine import tiles
 from engine.session import Session
 from engine.wall import build_walls, dice_seat
+from firmware import cli_args
 from firmware.config import load_ruleset
+from firmware.journal import Journal, JournalError
+from firmware.simulate_report import print_summary
 
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
+MAX_SLOW = 600.0  # seconds per discard of --slow-seat: ten minutes is already no game
 
 
 def add_parser(commands) -> None:
     p = commands.add_parser("simulate", help="play simulated hands against the engine")
-    p.add_argument("--ruleset", default="wsom2006", help="wsom2006 or ccm2012 (or a TOML file)")
-    p.add_argument("--hands", type=_positive, default=16, help="hands to play (default 16)")
-    p.add_argument("--seed", type=int, default=1, help="seed of shuffles and players")
+    p.add_argument(
+        "--ruleset",
+        type=cli_args.path,
+        default="wsom2006",
+        help="wsom2006 or ccm2012 (or a TOML file)",
+    )
+    p.add_argument("--hands", type=cli_args.hands, default=16, help="hands to play (default 16)")
+    p.add_argument("--seed", type=cli_args.seed, default=1, help="seed of shuffles and players")
     p.add_argument(
         "--mistakes",
         type=_rate,
@@ -44,34 +54,23 @@ def add_parser(commands) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
     p.add_argument(
         "--journal",
+        type=cli_args.path,
         metavar="PATH",
         help="journal every hand, input and output to PATH (SQLite, see firmware/journal.py)",
     )
     p.set_defaults(run=run)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
 def _slow_seat(text: str) -> tuple[int, float]:
     seat, _, seconds = text.partition(":")
     if seat not in ("E", "S", "W", "N"):
-        raise ValueError(text)
-    value = float(seconds) if seconds else 20.0
-    if value <= 0:
-        raise ValueError(text)
+        raise argparse.ArgumentTypeError(f"SEAT is one of E S W N, not {seat[:20]!r}")
+    value = cli_args.number(seconds, 0, MAX_SLOW, "SECONDS", True) if seconds else 20.0
     return "ESWN".index(seat), value
 
 
 def _rate(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 1:
-        raise ValueError(text)
-    return value
+    return cli_args.number(text, 0, 1, "RATE")
 
 
 class Game:
@@ -170,6 +169,8 @@ class Game:
                     }
                 )
         row = self.session.record(table)
+        if self.journal is not None:
+            self.journal.checkpoint()  # the hand is in the main file: a copy of it holds it
         self.counts["wins" if row.result == "win" else "draws"] += 1
         if sum(row.changes) != 0:
             self.violations.append(f"hand {row.number}: score changes sum to {sum(row.changes)}")
@@ -262,15 +263,18 @@ def table_number(game: Game) -> int:
 
 def run(args) -> int:
     ruleset = load_ruleset(args.ruleset)
-    journal = None
-    if args.journal:
-        from firmware.journal import Journal, JournalError
+    if not args.journal:
+        return _play(args, ruleset, None)
+    try:
+        journal = Journal(args.journal)
+    except JournalError as err:
+        print(f"mjtable simulate: --journal: {err}", file=sys.stderr)
+        return 2
+    with journal:
+        return _play(args, ruleset, journal)
 
-        try:
-            journal = Journal(args.journal)
-        except JournalError as err:
-            print(f"mjtable simulate: {err}", file=sys.stderr)
-            return 2
+
+def _play(args, ruleset, journal) -> int:
     game = Game(ruleset, args.seed, args.mistakes, args.slow_seat, journal)
     start = time.perf_counter()
     for _ in tqdm(
@@ -282,40 +286,8 @@ def run(args) -> int:
     ):
         game.play_hand()
     summary = game.summary(args.hands, time.perf_counter() - start)
-    if journal is not None:
-        journal.close()
     if args.json:
         print(json.dumps(summary))
     else:
-        _print_summary(summary, game)
+        print_summary(summary, game.violations, game.session.sheet)
     return 0
-
-
-def _print_summary(summary: dict, game: Game) -> None:
-    print(
-        f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
-        f"{summary['draws']} exhaustive draws, {summary['events']} events, "
-        f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s"
-    )
-    for rule, n in summary["alerts_by_rule"].items():
-        print(f"  alerts under {rule}: {n}")
-    m = summary["mistakes"]
-    if m["injected"]:
-        print(f"  mistakes injected {m['injected']}, caught by the right alert {m['caught']}")
-    print(f"  invariant violations: {summary['invariant_violations']}")
-    for problem in game.violations[:5]:
-        print(f"    {problem}")
-    for number, game_row in enumerate(summary["games"], 1):
-        print(
-            f"  game {number}: {game_row['hands']} hands, ended: {game_row['ended']}; "
-            f"chips {game_row['chips']}"
-        )
-    print("  score sheet:")
-    for row in game.session.sheet:
-        print(
-            f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
-            + "  ".join(f"{c:+5d}" for c in row.changes)
-            + "   totals "
-            + " ".join(f"{s:+d}" for s in row.totals)
-            + ("  x2" if row.doubled else "")
-        )
