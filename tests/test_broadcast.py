@@ -11,6 +11,7 @@ on the service's own (fake) clock, a short delay set here: the 10 s minimum is t
 import asyncio
 import json
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -46,8 +47,14 @@ class DirectReader:
         self.hand_in, self.beats = hand_in, 0
 
     def sweep(self, antennas, rng, drop=0.0, ghost=0.0) -> dict:
+        """Each read lost at the rate `drop`, a neighbour's tag ghosted into a frame at the
+        rate `ghost`, as drivers/sim/reader.py does (no draw from `rng` without them)."""
         for antenna in sorted(antennas):
-            self.hand_in(Inventory(antenna, tuple(antennas[antenna])))
+            seen = [tag for tag in antennas[antenna] if not drop or rng.random() >= drop]
+            near = [t for a in sorted(antennas) if a != antenna for t in antennas[a]]
+            if ghost and rng.random() < ghost and set(near) - set(seen):
+                seen.append(rng.choice([t for t in near if t not in seen]))
+            self.hand_in(Inventory(antenna, tuple(seen)))
         return {}
 
     def stacked(self, position: int, tag: bytes) -> None:
@@ -58,9 +65,12 @@ class DirectReader:
         self.beats = (self.beats + 1) % 256
 
 
-def play(hands: int, seed: int) -> tuple[list[dict], list[dict], Desk, list[list]]:
-    """`hands` hands of the simulated table; every public and referee update of the desk,
-    the desk, and the engine outputs of each update (in order)."""
+def play(
+    hands: int, seed: int, faults: Faults | None = None, watch=None
+) -> tuple[list[dict], list[dict], Desk, list[list]]:
+    """`hands` hands of the simulated table (with `faults` injected); every public and
+    referee update of the desk, the desk, and the engine outputs of each update (in order).
+    `watch(desk, events)` is called just after the desk has published each update."""
 
     async def playing():
         loop = asyncio.get_running_loop()
@@ -80,6 +90,8 @@ def play(hands: int, seed: int) -> tuple[list[dict], list[dict], Desk, list[list
             service.listeners.append(
                 lambda events: outputs.append([e for e in events if not isinstance(e, ev.RECORDS)])
             )
+            if watch is not None:
+                service.listeners.append(partial(watch, desk))
             public, referee = desk.subscribe(False), desk.subscribe(True)
             reader = DirectReader(service.feed.callback(loop, service.stacker_path))
             table = SimTable(
@@ -92,7 +104,7 @@ def play(hands: int, seed: int) -> tuple[list[dict], list[dict], Desk, list[list
                 profile.zones,
                 SimPanel(service, devices.shuffler, gpio, profile),
                 seed,
-                Faults(),
+                faults or Faults(),
                 profile.zones_reader.sweep_seconds,
                 profile.claim_window_seconds,
                 clock,

@@ -1,7 +1,8 @@
 """The state document of one table: everything the display page draws, built from what the
 service holds. The public view is for players and spectators, so it carries no concealed
 tile anywhere: not the hands, not a drawn tile, not a concealed kong's faces, not a penalty
-proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6), and
+proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6), not
+in the text of an alert or a fault (written for the public from public facts, issue 20), and
 no seat's shanten or waits, which tell what a concealed hand holds (issue 18).
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
@@ -17,6 +18,7 @@ from engine import tiles
 from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
+from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text
 
 SEATS = "ESWN"
 BACK = {"back": True}
@@ -71,8 +73,8 @@ def table_state(view: TableView, referee: bool) -> dict:
         "seats": [_seat(view, seat, referee) for seat in range(4)],
         "last_hand": session.sheet[-1].to_json() if session.sheet else None,
         "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
-        "faults": view.faults if referee else [_only(f, FAULT_FIELDS) for f in view.faults],
-        "shuffler": view.shuffler if referee else _only(view.shuffler, SHUFFLER_FIELDS),
+        "faults": view.faults if referee else [_public_fault(f) for f in view.faults],
+        "shuffler": view.shuffler if referee else _public_shuffler(view.shuffler),
         "log": view.log if referee else [public_event(e) for e in view.log],
     } | ({"win_check": win_check(table, view)} if referee else {})
 
@@ -229,10 +231,26 @@ def _only(record: dict, names) -> dict:
 
 
 def _public_alert(alert: dict) -> dict:
+    """The named fields, the message the public's own (firmware/display/notices.py)."""
     out = _only(alert, ALERT_FIELDS)
+    out["message"] = alert_text(out)
     if out["penalty"]:
         out["penalty"] = _public_penalty(out["penalty"])
     return out
+
+
+def _public_shuffler(shuffler: dict) -> dict:
+    """Its fault is the referee's text ("what happened: what to do"): the public's says
+    only that the machine waits for a person."""
+    out = _only(shuffler, SHUFFLER_FIELDS)
+    return out | {"fault": out["fault"] and SHUFFLER_FAULT}
+
+
+def _public_fault(fault: dict) -> dict:
+    return _only(fault, FAULT_FIELDS) | {
+        "message": fault_text(fault),
+        "advice": fault_advice(fault),
+    }
 
 
 def _public_penalty(penalty: dict) -> dict:
@@ -243,9 +261,10 @@ def _public_penalty(penalty: dict) -> dict:
 
 def public_event(obj: dict) -> dict:
     """An event as the public may see it: public_json() (no HIDDEN field, no concealed kong's
-    faces), and no faces of a kong declared concealed or of a proposed penalty's tiles. An
-    event the schema does not know is cut to its type, time and seat, since nothing says
-    which of its fields are concealed."""
+    faces), and no faces of a kong declared concealed or of a proposed penalty's tiles; an
+    alert's or a fault's message is the public's own (issue 20 item 4). An event the schema
+    does not know is cut to its type, time and seat, since nothing says which of its fields
+    are concealed."""
     try:
         event = ev.from_json(obj)
     except ev.EventError:
@@ -253,6 +272,10 @@ def public_event(obj: dict) -> dict:
     out = event.public_json()
     if isinstance(event, ev.KongDeclared) and len(event.tiles) != 1:  # one: an added kong
         out.pop("tiles")
-    if isinstance(event, ev.Alert) and event.penalty:
-        out["penalty"] = _public_penalty(event.penalty)
+    if isinstance(event, ev.Alert):
+        out["message"] = alert_text(out)
+        if event.penalty:
+            out["penalty"] = _public_penalty(event.penalty)
+    if isinstance(event, ev.Fault):
+        out.update(message=fault_text(out), advice=fault_advice(out))
     return out

@@ -1,0 +1,135 @@
+"""The public's words for an alert or a fault (issue 20 item 4).
+
+The engine's alert messages and the devices' fault messages and advice are the referee's: they
+may name the tile a player took, the next tiles of the wall or a tile in a hand, and their
+numbers (counts, lanes) cannot be told from tile ids. The public view never passes them on: it
+writes its own text from the public facts of the record (for an alert the seat, the rule and
+the offence of its proposed penalty; for a fault the device and the kind) and a fixed
+vocabulary, so no tile can reach it whatever a message says. Seats are spelled
+out: a seat's letter would read as a wind tile's name.
+"""
+
+import re
+
+from engine.seats import WORDS
+
+# What each offence of the rule books (config/rules/*.toml) is, said of the offender.
+OFFENCES = {
+    "early_draw": "drew out of turn",
+    "wrong_count_high": "holds too many tiles",
+    "wrong_count_low": "holds too few tiles",
+    "empty_call": "called without the tiles for it",
+    "wrong_call": "made a wrong call",
+    "empty_kong": "declared a kong without the tiles for it",
+    "false_win": "declared a false win",
+    "incomplete_win": "declared an incomplete win",
+    "intentional_false_win": "declared a false win on purpose",
+    "late_call": "called after the calls were over",
+    "late_pung": "called pung late",
+    "kong_after_last_tile": "declared a kong after the last tile",
+    "penalty_tile_discard": "discarded a dead penalty tile",
+    "flower_discarded": "discarded a flower",
+    "naming_discard": "named a discard aloud",
+    "laying_down_early": "laid the hand down early",
+    "overtime_discard": "went over the time to discard",
+    "overtime_hand": "went over the time of the hand",
+    "serious_overtime": "went far over the time limit",
+}
+# What an alert without an offence is about, by the section of RULES.md it names.
+SECTIONS = {
+    "1.3": "the payment",
+    "3.1": "a flower",
+    "3.4": "the dice or the draw from the wall",
+    "3.5": "the last tiles of the wall",
+    "3.6": "the order of play",
+    "3.7": "a call",
+    "3.9": "a penalty tile",
+    "3.10": "the number of tiles held",
+    "3.11": "a call or a win",
+    "3.12": "the time limits",
+    "4.4": "the dice or the draw from the wall",
+    "4.5": "a flower",
+    "4.6": "the order of play or a call",
+    "4.7": "a win",
+    "4.9": "the last tile",
+    "4.11": "a win on a player without chips",
+    "4.13": "the end of the game",
+    "4.14": "the time limits",
+    "4.15": "a penalty",
+}
+# The same, of an alert the referee must rule on: of the dice and the wall's section only a
+# draw from the wrong place needs a ruling (engine/turns.py; a bad roll is just refused).
+RULED = {
+    "3.4": "drew from the wrong place in the wall",
+    "4.4": "drew from the wrong place in the wall",
+}
+# What a fault is, by its device and kind (firmware/hands.py, service.py, the shuffler).
+FAULTS = {
+    ("tracking", "missing"): "a tile has gone missing from the table",
+    ("tracking", "two_places"): "a tile is read in two places",
+    ("tracking", "foreign"): "a tile not of this table's sets is on the table",
+    ("tracking", "unexpected_tile"): "a tile of the set below the table is on it",
+    ("tracking", "jump"): "a tile moved without being seen step by step",
+    ("tracking", "irregular"): "a tile moved in a way no move of the hand explains",
+    ("shuffler", "jam"): "the shuffler is jammed",
+    ("shuffler", "count"): "a wall came up with the wrong number of tiles",
+    ("shuffler", "timeout"): "a step of the shuffler took too long",
+    ("shuffler", "slow"): "the shuffler is slow",
+    ("shuffler", "stacker"): "the walls were stacked unread",
+    ("table", "referee"): "a player calls the referee",
+    ("table", "raise refused"): "the walls may not rise while a hand is on the table",
+    ("dice", "bad roll"): "the dice were misread",
+    ("service", "internal"): "the table's service met an error",
+}
+# What the players wait for, by the device at fault.
+ADVICE = {
+    "tracking": "the referee checks the tiles",
+    "shuffler": "the technician sees to the shuffler",
+    "zone reader": "play waits for the tile reader",
+    "stacker reader": "the technician checks the tile reader",
+    "reader": "the technician checks the tile reader",
+    "table": "the referee sees to it",
+    "dice": "roll again",
+    "service": "play goes on under the referee's control",
+}
+SHUFFLER_FAULT = "the shuffler has stopped: the technician sees to it"
+_SECTION = re.compile(r"\d+\.\d+")
+
+
+def alert_text(alert: dict) -> str:
+    """ "North: drew out of turn (RULES.md 3.6), the referee rules"."""
+    seat = alert.get("seat")
+    who = WORDS[seat] if seat in range(4) else "The table"
+    rule = str(alert.get("rule") or "")
+    section = _SECTION.search(rule)
+    offence = (alert.get("penalty") or {}).get("offence", "")
+    if offence:
+        what = OFFENCES.get(offence, f"an offence ({offence.replace('_', ' ')})")
+    elif section and alert.get("needs_ruling") and section.group() in RULED:
+        what = RULED[section.group()]
+    elif section:
+        what = f"a problem with {SECTIONS.get(section.group(), 'a rule')}"
+    else:
+        what = "an input was refused"
+    where = f" (RULES.md {section.group()})" if section else ""
+    ruling = ", the referee rules" if alert.get("needs_ruling") else ""
+    return f"{who}: {what}{where}{ruling}"
+
+
+def fault_text(fault: dict) -> str:
+    """ "the zone reader is offline", "cleared: a tile has gone missing from the table"."""
+    device, kind = str(fault.get("device", "")), str(fault.get("kind", ""))
+    if kind == "offline":
+        what = f"the {device} is offline"
+    elif kind.startswith("error ") and device == "reader":
+        what = "the tile reader reports an error"
+    else:
+        what = FAULTS.get((device, kind), f"the {device} reports a fault ({kind})")
+    return f"cleared: {what}" if fault.get("cleared") else what
+
+
+def fault_advice(fault: dict) -> str:
+    """What the public is told to expect; the referee's advice is for the person fixing it."""
+    if fault.get("cleared"):
+        return ""
+    return ADVICE.get(str(fault.get("device", "")), "the referee sees to it")
