@@ -6,7 +6,9 @@ display listens. Each device section names its `kind`, one that firmware/assembl
 and the keys that kind reads. Every mistake (a missing or unknown key, a wrong type, an unknown
 kind, a pin or an antenna used twice, an unknown zone) is refused here, at start-up, with the
 file, the section and the key, by engine/schema.py's `Section` as for the rule books. The
-tile registry the profile names ([tags] registry) is firmware/tags.py's.
+tile registry the profile names ([tags] registry) is firmware/tags.py's. What depends on the
+display being served (a PIN everyone knows, plain HTTP, beyond this machine) is refused when
+it is about to be, by `check_listener` (issue 20).
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from engine.schema import ConfigError, Section, Test, one_of
 from engine.seats import LETTERS, ZONES
 from firmware.assembly import kinds
 from firmware.config import config_dir, load_toml, ruleset_path
-from firmware.display.auth import BROADCAST_TOKEN_LENGTH
+from firmware.display.settings import display_settings, listener_problem
 from firmware.tags import RegistryError, load_registry
 
 TABLES_DIR = config_dir() / "tables"
-BROADCAST_DELAY_MIN = 10.0  # seconds: less and a stream watched at the table could help a player
 
 
 class ProfileError(ConfigError):
@@ -56,6 +57,7 @@ class Profile:
     referee_pin: str
     broadcast_token: str  # the broadcast view's credential (firmware/display/broadcast.py)
     broadcast_delay_seconds: float  # how long the broadcast holds every update back
+    tls: tuple[Path, Path] | None  # the display's certificate and key files; None: plain HTTP
     kinds: dict[str, str]  # device section -> the kind it names ("gpio" -> "sim", ...)
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
@@ -136,24 +138,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     table.done()
 
     display = top.section("display")
-    host, port = display.get("host", "text"), display.get("port", "int")
-    if not 1 <= port <= 65535:
-        raise display.error("port", f"{port} is not a TCP port (1..65535)")
-    referee_pin = display.get("referee_pin", "text")
-    broadcast_token = display.get("broadcast_token", "text")
-    if len(broadcast_token) < BROADCAST_TOKEN_LENGTH or broadcast_token == referee_pin:
-        raise display.error(
-            "broadcast_token",
-            f"must be at least {BROADCAST_TOKEN_LENGTH} characters and not the referee's PIN "
-            "(it is typed into a stream's URL, never a PIN)",
-        )
-    delay = display.get("broadcast_delay_seconds", "positive")
-    if delay < BROADCAST_DELAY_MIN:
-        raise display.error(
-            "broadcast_delay_seconds",
-            f"{delay:g} s is under the minimum of {BROADCAST_DELAY_MIN:g} s: a shorter delay "
-            "could help a player at the table",
-        )
+    settings = display_settings(display, path.parent)
     display.done()
 
     gpio = top.section("gpio")
@@ -219,11 +204,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         ruleset=ruleset,
         simulated=simulated,
         claim_window_seconds=claim_window,
-        host=host,
-        port=port,
-        referee_pin=referee_pin,
-        broadcast_token=broadcast_token,
-        broadcast_delay_seconds=delay,
+        **settings,
         kinds=device_kinds,
         shuffler_pins=shuffler_pins,
         shuffler_timing=timing,
@@ -235,6 +216,14 @@ def load_profile(name_or_path: str | Path) -> Profile:
         registry=registry,
         tags=tag_ids,
     )
+
+
+def check_listener(profile: Profile) -> None:
+    """Refuse to serve the display as the profile says when it may not be (issue 20): beyond
+    this machine with the shipped PIN or without TLS (firmware/display/settings.py)."""
+    problem = listener_problem(profile.host, profile.referee_pin, profile.tls)
+    if problem:
+        raise ProfileError(f"{profile.path}: [display] {problem[0]}: {problem[1]}")
 
 
 def _reader_port(section: Section, kind: str, simulated: bool, sweep: bool) -> ReaderPort:

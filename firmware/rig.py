@@ -14,7 +14,8 @@ from firmware.service import assemble
 class Rig:
     """Built from `mjtable run`'s `args` (hands, port, json_summary, history). `clock` is the
     table's clock; `gpio` and `paths` (zones, stacker) stand in for the profile's pins and
-    readers' device paths: a simulation's."""
+    readers' device paths: a simulation's. `mjtable run` has refused a display the profile
+    may not serve (the shipped PIN or plain HTTP beyond this machine) before it got here."""
 
     def __init__(self, args, profile, ruleset, journal, clock, loop, gpio=None, paths=None):
         out = (lambda line: None) if args.json_summary else (lambda line: print(line, flush=True))
@@ -29,12 +30,13 @@ class Rig:
         self.display = self.serving = None
         if args.port:
             desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
-            app = create_app(desk, profile.referee_pin, profile.broadcast_token)
-            self.display = DisplayServer(app, profile.host, args.port)
+            app = create_app(desk, profile.referee_pin, profile.broadcast_token, profile.host)
+            self.display = DisplayServer(app, profile.host, args.port, profile.tls)
             self.serving = asyncio.create_task(self.display.serve())
             told = sys.stderr if args.json_summary else sys.stdout
+            scheme = "https" if profile.tls else "http"
             print(
-                f"referee display: http://{profile.host}:{args.port}/ (public view: /table; "
+                f"referee display: {scheme}://{profile.host}:{args.port}/ (public view: /table; "
                 f"broadcast: /broadcast?token=..., {profile.broadcast_delay_seconds:g} s late)",
                 file=told,
                 flush=True,

@@ -24,7 +24,7 @@ from firmware import cli_args
 from firmware.actor import TICK
 from firmware.config import load_ruleset
 from firmware.journal import Journal, JournalError
-from firmware.profile import ProfileError, load_profile
+from firmware.profile import ProfileError, check_listener, load_profile
 from firmware.replay import ReplayError, replay
 from firmware.rig import Rig
 from firmware.sim_table import simulated_table
@@ -158,6 +158,10 @@ def run(args) -> int:
     port = profile.port if args.port is None else args.port
     if port:
         problem = port_problem(profile.host, port)
+        try:
+            check_listener(profile)  # the shipped PIN or plain HTTP beyond this machine
+        except ProfileError as err:
+            problem = str(err)
         if problem:
             print(f"mjtable run: {problem}", file=sys.stderr)
             return 2

@@ -24,12 +24,14 @@ from engine.waits import seat_waits
 from firmware.display import ActionRefused
 from firmware.display import app as display_app
 from firmware.display.app import DisplayServer, create_app
-from firmware.display.auth import LIMIT, OK, THROTTLED, WINDOW, WRONG, RefereeAuth
+from firmware.display.auth import FREE, MAX_WAIT, OK, THROTTLED, WRONG, RefereeAuth
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
 from tests.tablekit import E, Game, N, S, W, of
 
-PIN = "2468"
+PIN = "246810"  # config/tables/sim.toml's
+BASE = "http://127.0.0.1:8080"  # the display as sim.toml serves it
+OWN_PAGE = {"Origin": BASE}  # what a browser adds to the page's own POSTs
 WSOM_DICE = ((3, 4), (2, 3))
 CCM_DICE = (3, 4)
 
@@ -228,10 +230,10 @@ def _put_dropping_oldest(queue: asyncio.Queue, update: dict) -> None:
 
 
 @contextmanager
-def running_server(app):
-    """The app served by uvicorn (DisplayServer) on a free port in a thread: yields
-    (base URL, server); stops it on the way out."""
-    server = DisplayServer(app, "127.0.0.1", 0)
+def running_server(app, tls=None):
+    """The app served by uvicorn (DisplayServer) on a free port in a thread, over TLS with
+    `tls` (certificate and key files): yields (base URL, server); stops it on the way out."""
+    server = DisplayServer(app, "127.0.0.1", 0, tls)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -240,7 +242,7 @@ def running_server(app):
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield f"http://127.0.0.1:{port}", server
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{port}", server
     finally:
         server.should_exit = True
         thread.join(10)
@@ -258,7 +260,7 @@ def source(scene):
 
 @pytest.fixture
 def client(source):
-    return TestClient(create_app(source, PIN))
+    return TestClient(create_app(source, PIN), base_url=BASE)
 
 
 def referee(pin=PIN) -> dict:
@@ -437,7 +439,7 @@ def test_public_view_passes_on_only_the_named_fields_of_records(source, scene):
     public = source.snapshot(referee=False)
     assert "tile" not in public["faults"][0] and "tile" not in public["alerts"][0]
     assert "tile" not in public["shuffler"]
-    assert public["faults"][0]["advice"] == "check its USB cable"
+    assert public["faults"][0]["device"] == "reader N"  # its texts: tests/test_public_texts.py
     assert source.snapshot(referee=True)["faults"][0]["tile"] == hidden
 
 
@@ -460,22 +462,35 @@ def test_referee_state_needs_the_pin(client, source):
     assert response.status_code == 200 and response.json() == as_sent(source.snapshot(referee=True))
 
 
-def test_wrong_pins_are_throttled(client):
-    """Issue 6: after five wrong PINs in a minute every PIN is refused with 429, the right one
-    too, by the login and by a bearer token alike."""
-    for _ in range(LIMIT):
-        assert client.post("/api/referee/login", json={"pin": "0000"}).status_code == 403
-    assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 429
+def test_wrong_pins_are_throttled(source):
+    """Issue 6, issue 20 item 1: after FREE wrong PINs in a row from one device its next PIN
+    is refused with 429 and a Retry-After, the right one too, by the login and by a bearer
+    token alike (the clock stands still)."""
+    client = TestClient(create_app(source, PIN, clock=lambda: 100.0))
+    for _ in range(FREE):
+        assert client.post("/api/referee/login", json={"pin": "000000"}).status_code == 403
+    refused = client.post("/api/referee/login", json={"pin": PIN})
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+    assert "from this device" in refused.json()["error"]
     assert client.get("/api/referee/state", headers=referee()).status_code == 429
 
 
-def test_throttle_lifts_a_minute_after_the_wrong_pins():
-    """The throttle counts wrong PINs of the last WINDOW seconds (times passed in)."""
+def test_throttle_doubles_each_wait_and_a_right_pin_clears_it():
+    """Issue 20 item 1: each wrong PIN past FREE doubles the client's wait, up to MAX_WAIT;
+    once it is over the right PIN passes and the count starts again (times passed in)."""
     auth = RefereeAuth(PIN)
-    assert [auth.check_pin("9", t) for t in range(LIMIT)] == [WRONG] * LIMIT
-    assert auth.check_pin(PIN, LIMIT) == THROTTLED
-    assert auth.check_pin(PIN, WINDOW - 0.1) == THROTTLED
-    assert auth.check_pin(PIN, WINDOW) == OK  # the first wrong PIN is a minute old
+    ip = "10.0.0.5"
+    assert [auth.check_pin("9", 0.0, ip) for _ in range(FREE - 1)] == [(WRONG, 0.0)] * (FREE - 1)
+    t, waits = 0.0, []
+    for _ in range(14):
+        status, wait = auth.check_pin("9", t, ip)
+        assert status == WRONG
+        assert auth.check_pin(PIN, t + wait - 0.1, ip)[0] == THROTTLED  # not even compared
+        waits.append(wait)
+        t += wait
+    assert waits[:4] == [1.0, 2.0, 4.0, 8.0] and waits[-1] == MAX_WAIT
+    assert auth.check_pin(PIN, t, ip) == (OK, 0.0)
+    assert auth.check_pin("9", t, ip) == (WRONG, 0.0)  # a typo is free again
 
 
 def test_login_sets_a_session_cookie(client):
@@ -494,12 +509,12 @@ def test_logging_out_ends_the_session_on_that_device(client):
     """A referee leaving a tablet logs out: the same cookie opens nothing any more."""
     client.post("/api/referee/login", json={"pin": PIN})
     token = client.cookies.get("mjtable_referee")
-    assert client.post("/api/referee/logout").status_code == 200
+    assert client.post("/api/referee/logout", json={}, headers=OWN_PAGE).status_code == 200
     replay = TestClient(client.app, cookies={"mjtable_referee": token})
     assert replay.get("/api/referee/state").status_code == 401
 
 
-@pytest.mark.parametrize("login", [{"pin": 2468}, {}, "2468"])
+@pytest.mark.parametrize("login", [{"pin": 246810}, {}, "246810"])
 def test_login_without_a_pin_text_names_the_pin(client, login):
     """Bad input gets a clear message: the login body is {"pin": "..."}."""
     response = client.post("/api/referee/login", json=login)
@@ -568,7 +583,8 @@ def test_bad_body_is_422_naming_the_field(client, source, action, body, field):
 
 
 def test_body_that_is_not_json_is_422(client):
-    response = client.post("/api/referee/pause", content=b"{pause", headers=referee())
+    json_type = {"Content-Type": "application/json"}
+    response = client.post("/api/referee/pause", content=b"{pause", headers=referee() | json_type)
     assert response.status_code == 422 and response.json()["field"] == "body"
 
 

@@ -14,13 +14,14 @@ import pytest
 
 from engine.seats import ZONES
 from engine.tiles import NAMES, kind_of
-from firmware.display.auth import SHIPPED_BROADCAST_TOKEN
+from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, SHIPPED_REFEREE_PIN
 from firmware.profile import (
     TABLES_DIR,
     ProfileError,
     load_profile,
 )
 from firmware.tags import RegistryError, load_registry, sim_registry_text
+from tests.test_display_security import make_certificate, write_profile
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
 
@@ -222,7 +223,7 @@ BROKEN_PROFILES = [
     (
         "issue 18: broadcast token is the PIN",
         'broadcast_token = "change-this-broadcast-token"',
-        'broadcast_token = "2468"',
+        'broadcast_token = "246810"',
         "[display] broadcast_token: must be at least 16 characters and not the referee's PIN",
     ),
     (
@@ -295,3 +296,56 @@ def test_a_registry_without_its_header_is_refused_at_line_one(tmp_path):
     path.write_text("\n".join(GOOD_ROWS[1:]) + "\n")
     with pytest.raises(RegistryError, match=re.escape(f"{path}:1: the header must be")):
         load_registry(path)
+
+
+@pytest.mark.parametrize(
+    "pin, problem",
+    [
+        ("24681", "a PIN of 5 digits is too easily guessed: use 6 digits or more"),
+        ("2468", "a PIN of 4 digits is too easily guessed"),
+        ("mahjong!", "a passphrase of 8 characters is too easily guessed: use 10 characters"),
+        ("  pung    ", "a passphrase of 4 characters"),
+    ],
+)
+def test_issue_20_item_1_a_short_referee_secret_is_refused_naming_the_key(tmp_path, pin, problem):
+    """Issue 20 item 1: a referee secret is 6 digits or more, or a passphrase of 10
+    characters or more; anything shorter is refused at start-up, naming the key."""
+    path = write_profile(tmp_path, referee_pin=pin)
+    with pytest.raises(ProfileError, match=re.escape(f"[display] referee_pin: {problem}")):
+        load_profile(path)
+
+
+@pytest.mark.parametrize("pin", ["802613", "0123456789", "east wind round"])
+def test_issue_20_item_1_six_digits_or_a_passphrase_will_do(tmp_path, pin):
+    assert load_profile(write_profile(tmp_path, referee_pin=pin)).referee_pin == pin
+
+
+def test_issue_20_item_1_the_profiles_ship_a_six_digit_pin_and_no_tls():
+    """Issue 20 item 1: both profiles ship PIN 246810 (the shipped one, refused beyond this
+    machine by check_listener) and plain HTTP (tls_cert = tls_key = "")."""
+    for name in ("sim", "reference-pi"):
+        p = load_profile(name)
+        assert p.referee_pin == SHIPPED_REFEREE_PIN == "246810" and p.tls is None
+
+
+def test_issue_20_item_1_tls_files_are_checked_at_start_up(tmp_path):
+    """Issue 20 item 1: tls_cert and tls_key go together, must exist (relative to the
+    profile's folder), and must be a certificate and its key: each refused naming its key."""
+    cert, key = make_certificate(tmp_path)
+    (tmp_path / "other").mkdir()
+    other_cert, _ = make_certificate(tmp_path / "other")
+    cases = [
+        ({"tls_cert": cert.name}, "[display] tls_key: tls_cert and tls_key go together"),
+        ({"tls_cert": "nope.crt", "tls_key": key.name}, "[display] tls_cert: no such file"),
+        ({"tls_cert": cert.name, "tls_key": "nope.key"}, "[display] tls_key: no such file"),
+        (
+            {"tls_cert": str(other_cert), "tls_key": key.name},
+            f"[display] tls_key: {key} and {other_cert} are not a certificate and its key",
+        ),
+        ({"tls_cert": 1, "tls_key": key.name}, '[display] tls_cert: expected a file path, or ""'),
+    ]
+    for keys, message in cases:
+        with pytest.raises(ProfileError, match=re.escape(message)):
+            load_profile(write_profile(tmp_path, **keys))
+    good = load_profile(write_profile(tmp_path, tls_cert=cert.name, tls_key=key.name))
+    assert good.tls == (cert, key)

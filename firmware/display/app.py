@@ -4,87 +4,38 @@ Events) and the referee's actions (DESIGN.md firmware/display, issue 6).
 `/` is the referee page and `/table` the public one (the same page code); `/api/...` is the
 public view, `/api/referee/...` the referee's, which needs the PIN or the session it opens;
 `/broadcast` and `/api/broadcast/...` the delayed view for a stream (broadcast.py), which
-needs the broadcast token.
+needs the broadcast token. guard.py checks every request first: its size, and for a POST
+where it comes from and that it is JSON.
 SSE is written here on Starlette's StreamingResponse: one update per change and a ping are
 a few lines, and it spares a dependency (sse-starlette) and its global shutdown patching.
 """
 
 import asyncio
 import json
+import math
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from engine import tiles
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
+from firmware.display.actions import ACTIONS, body_problem
 from firmware.display.auth import OK, THROTTLED, RefereeAuth
 from firmware.display.broadcast import broadcast_routes
+from firmware.display.guard import Guard, Refused, answer, json_body
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
 PING_SECONDS = 15.0
 RECONNECT_MS = 2000  # how soon a page's EventSource retries after the table restarts
-TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
-
-
-def _count(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _text(value) -> bool:
-    return isinstance(value, str) and bool(value.strip())
-
-
-FIELDS = {  # what each field must be, and how a wrong one is named
-    "alert": (_count, "an alert id (a whole number)"),
-    "fault": (_count, "a fault id (a whole number)"),
-    "apply": (lambda v: isinstance(v, bool), "true (apply the penalty) or false (waive it)"),
-    "tile": (lambda v: _count(v) and v < TILE_IDS, f"a physical tile id 0..{TILE_IDS - 1}"),
-    "zone": (_text, "the name of a zone (wall, river, meld area, rack)"),
-    "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
-    "referee": (_text, "the referee's name"),
-}
-ACTIONS = {  # action -> its fields; ack takes exactly one of its two
-    "ack": ("alert", "fault"),
-    "rule": ("alert", "apply"),
-    "pause": (),
-    "resume": (),
-    "correct": ("tile", "zone"),
-    "confirm_score": ("hand",),
-    "void_hand": (),
-    "sign_sheet": ("hand", "referee"),
-}
-
-
-def body_problem(action: str, body) -> tuple[str, str] | None:
-    """(field, message) for a body the action cannot take, or None."""
-    if not isinstance(body, dict):
-        return "body", "the body must be a JSON object"
-    allowed = ACTIONS[action]
-    for name in body:
-        if name not in allowed:
-            return (
-                name,
-                f"{action} takes no field {name!r} (it takes: {', '.join(allowed) or 'nothing'})",
-            )
-    if action == "ack":
-        if len(body) != 1:
-            return "alert", "ack names exactly one of 'alert' or 'fault'"
-    else:
-        for name in allowed:
-            if name not in body:
-                return name, f"{action} needs the field {name!r}: {FIELDS[name][1]}"
-    for name, value in body.items():
-        valid, meaning = FIELDS[name]
-        if not valid(value):
-            return name, f"field {name!r} must be {meaning}, not {value!r}"
-    return None
 
 
 def _error(status: int, message: str, **extra) -> JSONResponse:
@@ -92,9 +43,15 @@ def _error(status: int, message: str, **extra) -> JSONResponse:
 
 
 def create_app(
-    source: DisplaySource, referee_pin: str, broadcast_token: str | None = None
+    source: DisplaySource,
+    referee_pin: str,
+    broadcast_token: str | None = None,
+    host: str = "127.0.0.1",
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`."""
+    """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`.
+    `host` is the address it listens on, which a request's Host must name (guard.py);
+    `clock` times the wrong PINs (a test's stands still)."""
     auth = RefereeAuth(referee_pin)
     streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
 
@@ -110,7 +67,7 @@ def create_app(
                 status_code=401,
                 headers={"WWW-Authenticate": "Bearer"},
             )
-        return _pin_refusal(auth.check_pin(pin, time.monotonic()))
+        return _pin_refusal(auth.check_pin(pin, clock(), _client(request)))
 
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -122,22 +79,30 @@ def create_app(
         return _event_stream(source, False, streams)
 
     async def login(request: Request) -> JSONResponse:
-        body = await _json(request)
+        body = await json_body(request)
         pin = body.get("pin") if isinstance(body, dict) else None
         if not isinstance(pin, str) or not pin:
             return _error(422, 'log in with {"pin": "..."}', field="pin")
-        refusal = _pin_refusal(auth.check_pin(pin, time.monotonic()))
+        refusal = _pin_refusal(auth.check_pin(pin, clock(), _client(request)))
         if refusal:
             return refusal
         response = JSONResponse({"ok": True})
-        response.set_cookie(COOKIE, auth.open_session(), httponly=True, samesite="strict")
+        response.set_cookie(
+            COOKIE,
+            auth.open_session(),
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
         return response
 
     async def logout(request: Request) -> JSONResponse:
         """The referee leaves a tablet or the table's screen: his session ends there."""
         auth.close_session(request.cookies.get(COOKIE))
         response = JSONResponse({"ok": True})
-        response.delete_cookie(COOKIE, httponly=True, samesite="strict")
+        response.delete_cookie(
+            COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https"
+        )
         return response
 
     async def referee_state(request: Request) -> JSONResponse:
@@ -153,7 +118,7 @@ def create_app(
         name = request.path_params["action"]
         if name not in ACTIONS:
             return _error(404, f"no referee action {name!r} (actions: {', '.join(ACTIONS)})")
-        body = await _json(request)
+        body = await json_body(request)
         problem = body_problem(name, body)
         if problem:
             return _error(422, problem[1], field=problem[0])
@@ -175,26 +140,36 @@ def create_app(
             Route("/api/referee/stream", referee_stream),
             Route("/api/referee/{action}", action, methods=["POST"]),
         ]
-        + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else [])
+        + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else []),
+        middleware=[Middleware(Guard, host=host)],
+        exception_handlers={Refused: answer},
     )
     app.state.streams = streams
     return app
 
 
-def _pin_refusal(status: int) -> JSONResponse | None:
+def _client(request: Request) -> str | None:
+    """The address the connection comes from (the ASGI scope's, never a header's)."""
+    return request.client.host if request.client else None
+
+
+def _pin_refusal(checked: tuple[int, float]) -> JSONResponse | None:
+    status, wait = checked
     if status == OK:
         return None
+    seconds = math.ceil(wait)
     if status == THROTTLED:
-        return _error(429, "too many wrong PINs: wait a minute and try again")
-    return _error(403, "wrong PIN")
-
-
-async def _json(request: Request):
-    """The request's JSON body; None when it is not JSON (then the body check names it)."""
-    try:
-        return json.loads(await request.body() or b"{}")
-    except ValueError:
-        return None
+        return JSONResponse(
+            {
+                "error": f"too many wrong PINs from this device: try again in {seconds} s "
+                "(other devices are not held up)"
+            },
+            status_code=429,
+            headers={"Retry-After": str(seconds)},
+        )
+    return _error(
+        403, f"wrong PIN (the next try from this device in {seconds} s)" if seconds else "wrong PIN"
+    )
 
 
 def _event_stream(
@@ -250,7 +225,10 @@ class DisplayServer(uvicorn.Server):
     shutdown waits for every handler, and a stream never ends by itself (SOFTWARE.md §6,
     §8 #23). The graceful timeout stays as a second guard."""
 
-    def __init__(self, app: Starlette, host: str, port: int):
+    def __init__(self, app: Starlette, host: str, port: int, tls: tuple[Path, Path] | None = None):
+        """`tls`: the certificate and key files (the profile's [display] tls_cert, tls_key).
+        No proxy headers: X-Forwarded-For would let a client pick its throttled address."""
+        cert, key = tls or (None, None)
         super().__init__(
             uvicorn.Config(
                 app,
@@ -259,6 +237,9 @@ class DisplayServer(uvicorn.Server):
                 log_level="warning",
                 timeout_graceful_shutdown=2,
                 lifespan="off",
+                proxy_headers=False,
+                ssl_certfile=cert,
+                ssl_keyfile=key,
             )
         )
         self.display = app

@@ -1,11 +1,18 @@
-"""Who may act as the referee: whoever knows the referee's PIN; who may watch the delayed
-broadcast: whoever has its token.
+"""Who may act as the referee: whoever knows the referee's secret (a PIN or a passphrase); who
+may watch the delayed broadcast: whoever has its token.
 
-A PIN is short, so wrong guesses are throttled for the whole table, from whichever device
-they come: after LIMIT wrong PINs within WINDOW seconds every PIN is refused (HTTP 429) until
-the oldest of them is WINDOW old. A right PIN opens a session: a random token in an HttpOnly,
-SameSite=Strict cookie, so the page's later requests need no PIN and no other site's page
-can make them. Times are passed in (`t`, seconds on a monotonic clock).
+A PIN is short, so wrong guesses are slowed, per client (issue 20): the address the connection
+comes from (the ASGI scope's client, never a header, which anyone can write). A client's first
+FREE wrong PINs in a row cost nothing (a referee's typo); each one after doubles the time that
+client must wait before its next try, from 1 s up to MAX_WAIT (the lock-out). Until then its
+PINs are refused (HTTP 429) without being compared; its right PIN clears the count. No other
+client is ever held up: one stranger's wrong PINs leave the referee's tablet and the table's
+own screen as they were. An IPv6 client counts by its /64, whose addresses any host there
+may take at will. The clients held are at most CLIENTS (the one whose last wrong PIN is
+oldest forgotten first), so a flood of addresses costs no more memory. A right secret
+opens a session: a random token in an HttpOnly, SameSite=Strict cookie (Secure over TLS), so
+the page's later requests need no PIN; cross-site requests are guard.py's.
+Times are passed in (`t`, seconds on a monotonic clock).
 
 The broadcast token is typed once into a stream's URL (OBS cannot type a PIN); it is long
 (BROADCAST_TOKEN_LENGTH, the profile refuses less), so it is not throttled. The token the
@@ -15,34 +22,88 @@ profiles ship with is known to everyone: it opens the broadcast only from this m
 import hmac
 import ipaddress
 import secrets
-from collections import deque
+from collections import OrderedDict
 
-LIMIT = 5
-WINDOW = 60.0
+FREE = 3  # wrong PINs in a row that cost a client nothing
+MAX_WAIT = 900.0  # seconds: a client's longest wait between two tries (the lock-out)
+CLIENTS = 4096  # clients whose wrong PINs are held at most
+PIN_DIGITS = 6  # a PIN has at least this many digits ...
+PASSPHRASE_LENGTH = 10  # ... and a passphrase (anything not all digits) this many characters
+SHIPPED_REFEREE_PIN = "246810"  # in config/tables/*.toml: known to everyone
 OK, WRONG, THROTTLED = 200, 403, 429
 MISSING = 401
 BROADCAST_TOKEN_LENGTH = 16
 SHIPPED_BROADCAST_TOKEN = "change-this-broadcast-token"  # in config/tables/*.toml
 
 
+def secret_problem(secret: str) -> str | None:
+    """Why `secret` is too weak to be the referee's, or None."""
+    if secret.isascii() and secret.isdigit():
+        if len(secret) < PIN_DIGITS:
+            return (
+                f"a PIN of {len(secret)} digits is too easily guessed: use {PIN_DIGITS} "
+                f"digits or more, or a passphrase of {PASSPHRASE_LENGTH} characters or more"
+            )
+    elif len(secret.strip()) < PASSPHRASE_LENGTH:
+        return (
+            f"a passphrase of {len(secret.strip())} characters is too easily guessed: use "
+            f"{PASSPHRASE_LENGTH} characters or more, or a PIN of {PIN_DIGITS} digits or more"
+        )
+    return None
+
+
+def wait_after(wrong: int) -> float:
+    """Seconds a client waits after `wrong` wrong PINs in a row before it may try again."""
+    return 0.0 if wrong < FREE else min(2.0 ** (wrong - FREE), MAX_WAIT)
+
+
+def client_key(host: str | None) -> str:
+    """The client as the throttle counts it: its IPv4 address (an IPv4-mapped IPv6 one too),
+    or its IPv6 /64; a name that is no address (a test client's) as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or ""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+    return str(address)
+
+
 class RefereeAuth:
     def __init__(self, pin: str):
         if not isinstance(pin, str) or not pin.strip():
             raise ValueError("the referee PIN must be a non-empty text")
+        problem = secret_problem(pin)
+        if problem:
+            raise ValueError(problem)
         self._pin = pin.encode()
-        self._wrong: deque[float] = deque()  # times of the recent wrong PINs
+        self._wrong: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (n, last)
         self._sessions: set[str] = set()
 
-    def check_pin(self, pin: str, t: float) -> int:
-        """OK, WRONG or THROTTLED (then the PIN is not even compared)."""
-        while self._wrong and self._wrong[0] <= t - WINDOW:
-            self._wrong.popleft()
-        if len(self._wrong) >= LIMIT:
-            return THROTTLED
-        if hmac.compare_digest(pin.encode(), self._pin):
-            return OK
-        self._wrong.append(t)
-        return WRONG
+    @property
+    def tracked(self) -> int:
+        """How many clients' wrong PINs are held (at most CLIENTS)."""
+        return len(self._wrong)
+
+    def check_pin(self, pin: str, t: float, client: str | None) -> tuple[int, float]:
+        """(OK, 0), (WRONG, seconds before this client's next try) or (THROTTLED, seconds
+        left to wait; the PIN is not even compared) for a PIN from `client` (its address)."""
+        key = client_key(client)
+        wrong, last = self._wrong.get(key, (0, t))
+        left = last + wait_after(wrong) - t
+        if left > 0:
+            return THROTTLED, left
+        # a text from JSON may hold a lone surrogate: it passes encoding and matches nothing
+        if hmac.compare_digest(pin.encode("utf-8", "surrogatepass"), self._pin):
+            self._wrong.pop(key, None)
+            return OK, 0.0
+        self._wrong.pop(key, None)
+        self._wrong[key] = (wrong + 1, t)  # the most recent last: the oldest is forgotten
+        if len(self._wrong) > CLIENTS:
+            self._wrong.popitem(last=False)
+        return WRONG, wait_after(wrong + 1)
 
     def open_session(self) -> str:
         token = secrets.token_urlsafe(32)
@@ -66,7 +127,7 @@ class BroadcastAuth:
         """(OK, "") or (MISSING or WRONG, why)."""
         if not given:
             return MISSING, "the broadcast token is needed: /broadcast?token=..."
-        if not hmac.compare_digest(given.encode(), self._token):
+        if not hmac.compare_digest(given.encode("utf-8", "surrogatepass"), self._token):
             return WRONG, "wrong broadcast token"
         if self.shipped and not loopback(client_host):
             return WRONG, (

@@ -193,8 +193,8 @@ function buildControls() {
     el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
     el("button", {id: "void", onclick: () => confirm("Void this hand?") && act("void_hand", {})},
       "Void hand"),
-    el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST"})
-      .then(showLogin)}, "Log out")));
+    el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: "{}"}).then(showLogin)}, "Log out")));
   fill("sheet", el("h2", {}, "Score sheet and corrections"),
     el("div", {class: "buttons"},
       el("button", {id: "confirm-score", onclick: () => act("confirm_score",
@@ -273,8 +273,9 @@ document.getElementById("login").addEventListener("submit", async (event) => {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify({pin: pin.value})});
   pin.value = "";
   if (response.ok) return connect();
+  const reply = await response.json().catch(() => ({}));
   document.getElementById("login-error").textContent = response.status === 429
-    ? "Too many wrong PINs: wait a minute." : "Wrong PIN.";
+    ? reply.error || "Too many wrong PINs: wait and try again." : "Wrong PIN.";
 });
 
 document.body.classList.toggle("public", PUBLIC);

@@ -1,0 +1,73 @@
+"""What each referee action takes (issue 6): its fields, each checked before the action
+reaches the table, and a body it cannot take named by its field (HTTP 422). Numbers stay
+below MAX_ID and names are short printable text, so what passes is what the journal can
+hold (issue 20).
+"""
+
+from engine import tiles
+
+TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
+MAX_ID = 2**53  # ids and hand numbers stay below it: exact in JSON, and in the journal
+MAX_TEXT = 200  # characters of a name
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID
+
+
+def _text(value) -> bool:
+    """Printable text: no control character, no lone surrogate (which the journal refuses)."""
+    return isinstance(value, str) and 0 < len(value.strip()) <= MAX_TEXT and value.isprintable()
+
+
+FIELDS = {  # what each field must be, and how a wrong one is named
+    "alert": (_count, "an alert id (a whole number)"),
+    "fault": (_count, "a fault id (a whole number)"),
+    "apply": (lambda v: isinstance(v, bool), "true (apply the penalty) or false (waive it)"),
+    "tile": (lambda v: _count(v) and v < TILE_IDS, f"a physical tile id 0..{TILE_IDS - 1}"),
+    "zone": (_text, "the name of a zone (wall, river, meld area, rack), printable text"),
+    "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
+    "referee": (_text, f"the referee's name, printable text of at most {MAX_TEXT} characters"),
+}
+ACTIONS = {  # action -> its fields; ack takes exactly one of its two
+    "ack": ("alert", "fault"),
+    "rule": ("alert", "apply"),
+    "pause": (),
+    "resume": (),
+    "correct": ("tile", "zone"),
+    "confirm_score": ("hand",),
+    "void_hand": (),
+    "sign_sheet": ("hand", "referee"),
+}
+
+
+def body_problem(action: str, body) -> tuple[str, str] | None:
+    """(field, message) for a body the action cannot take, or None."""
+    if not isinstance(body, dict):
+        return "body", "the body must be a JSON object"
+    allowed = ACTIONS[action]
+    for name in body:
+        if name not in allowed:
+            return (
+                name,
+                f"{action} takes no field {_shown(name)} "
+                f"(it takes: {', '.join(allowed) or 'nothing'})",
+            )
+    if action == "ack":
+        if len(body) != 1:
+            return "alert", "ack names exactly one of 'alert' or 'fault'"
+    else:
+        for name in allowed:
+            if name not in body:
+                return name, f"{action} needs the field {name!r}: {FIELDS[name][1]}"
+    for name, value in body.items():
+        valid, meaning = FIELDS[name]
+        if not valid(value):
+            return name, f"field {name!r} must be {meaning}, not {_shown(value)}"
+    return None
+
+
+def _shown(value) -> str:
+    """A value as a message quotes it: a long one cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
