@@ -103,6 +103,7 @@ def run():
     return fault_run(hands=4, seed=3)
 
 
+@pytest.mark.slow  # a 4-hand fault run
 def test_issue_20_item_4_no_public_text_names_a_concealed_tile(run):
     """Issue 20 item 4: over four hands with faults injected, no text of any public update
     (alerts, faults, the log and the update's events) names a tile, by its id or by its
@@ -125,6 +126,7 @@ def test_issue_20_item_4_no_public_text_names_a_concealed_tile(run):
     assert any("but the next tile is" in text for text in theirs), "the referee lost the detail"
 
 
+@pytest.mark.slow  # a 4-hand fault run
 def test_issue_20_item_4_public_alerts_and_faults_keep_seat_rule_and_kind(run):
     """Issue 20 item 4: every public alert and fault (in the lists and as events) is the
     public's own text from the seat, the rule and the kind, not the referee's; a draw from

@@ -47,6 +47,7 @@ def game(path: Path) -> list[tuple[str, dict]]:
     return kept
 
 
+@pytest.mark.slow  # the whole table over ptys, twice
 @pytest.mark.parametrize("fixture", sorted(GAMES))
 def test_same_seed_same_game_as_before(fixture, tmp_path, capsys):
     """Issue 11: the restructured service, engine and simulated table play, seed for seed, the

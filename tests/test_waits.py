@@ -237,15 +237,15 @@ def _kinds(c) -> list[int]:
 
 @pytest.mark.parametrize("name", ["wsom2006", "ccm2012"])
 def test_waits_agree_with_brute_force_on_every_discard(name, wsom, ccm):
-    """Issue 18: on every discard of 30 simulated hands, each seat's waits are the kinds the
-    rule book's scorer reads as a winning shape when added to his 13 tiles, with the same
-    legality and totals by discard and by self-draw, and the copies left agree with a recount
-    of the table's tiles."""
+    """Issue 18: on every discard of 12 simulated hands (2000 in `mjtable bench waits`),
+    each seat's waits are the kinds the rule book's scorer reads as a winning shape when
+    added to his 13 tiles, with the same legality and totals by discard and by self-draw,
+    and the copies left agree with a recount of the table's tiles."""
     game = CheckedGame({"wsom2006": wsom, "ccm2012": ccm}[name], seed=18)
-    for _ in range(30):
+    for _ in range(12):
         game.play_hand()
     assert game.problems == []
-    assert len(game.first_ms) > 500 and game.ready > 100  # the check met many ready hands
+    assert len(game.first_ms) > 400 and game.ready > 100  # the check met many ready hands
 
 
 def test_bench_waits_reports_percentiles_and_disagreements():
