@@ -19,6 +19,7 @@ from engine import hand, tiles
 from engine.scoring import Win
 from firmware import bench_display, bench_waits
 from firmware.config import load_ruleset
+from firmware.percentiles import percentiles
 
 
 def add_parser(commands) -> None:
@@ -95,11 +96,8 @@ def _time_interleaved(funcs: dict, items: dict, rounds: int = 5) -> dict[str, li
 
 
 def _summary(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    return {
-        "median_us": round(statistics.median(ordered), 2),
-        "p99_us": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
-    }
+    median, p99, _ = percentiles(samples)
+    return {"median_us": median, "p99_us": p99}
 
 
 # Our honour order is E S W N C F P (red, green, white); riichi's is E S W N white green red.

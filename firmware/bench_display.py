@@ -6,7 +6,6 @@ the service to a page's event stream delivering the event it caused (issue 6: p9
 import asyncio
 import http.client
 import json
-import statistics
 import sys
 import tempfile
 import threading
@@ -22,6 +21,7 @@ from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.journal import Journal
+from firmware.percentiles import percentiles
 from firmware.profile import load_profile
 from firmware.service import assemble
 from firmware.sim_table import SimPanel
@@ -38,13 +38,13 @@ def run(args) -> int:
     except BenchFailed as err:
         print(f"mjtable bench display: {err}", file=sys.stderr)
         return 1
-    ordered = sorted(samples)
+    p50, p99, worst = percentiles(samples)
     result = {
-        "discards": len(ordered),
+        "discards": len(samples),
         "seed": args.seed,
-        "p50_ms": round(statistics.median(ordered), 2),
-        "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
-        "max_ms": round(ordered[-1], 2),
+        "p50_ms": p50,
+        "p99_ms": p99,
+        "max_ms": worst,
         "target_p99_ms": DISPLAY_TARGET_MS,
     }
     if args.json:

@@ -6,12 +6,9 @@ check on a short session.
 """
 
 import json
-import statistics
 import sys
 import time
 from functools import lru_cache
-
-from tqdm import tqdm
 
 from engine import events as ev
 from engine import tiles
@@ -22,6 +19,7 @@ from engine.table import Table
 from engine.waits import SeatWaits, table_waits
 from firmware import simulate
 from firmware.config import load_ruleset
+from firmware.percentiles import percentiles
 
 WAITS_TARGET_MS = 5.0
 
@@ -118,29 +116,16 @@ class CheckedGame(simulate.Game):
         return out
 
 
-def _percentiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    p99 = ordered[int(0.99 * (len(ordered) - 1))]
-    return round(statistics.median(ordered), 3), round(p99, 3), round(ordered[-1], 3)
-
-
 def run(args) -> int:
     ruleset = load_ruleset(args.ruleset)
     game = CheckedGame(ruleset, args.seed)
     start = time.perf_counter()
-    for _ in tqdm(
-        range(args.hands),
-        desc=f"{ruleset.name} hands",
-        unit="hand",
-        disable=args.json or not sys.stderr.isatty(),
-        file=sys.stderr,
-    ):
-        game.play_hand()
+    simulate.play_hands(game, args.hands, ruleset.name, quiet=args.json)
     if not game.first_ms:
         print("mjtable bench waits: the session had no discard", file=sys.stderr)
         return 1
-    p50, p99, worst = _percentiles(game.first_ms)
-    again_p50, again_p99, _ = _percentiles(game.again_ms)
+    p50, p99, worst = percentiles(game.first_ms, 3)
+    again_p50, again_p99, _ = percentiles(game.again_ms, 3)
     result = {
         "ruleset": ruleset.name,
         "hands": args.hands,

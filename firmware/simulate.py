@@ -274,17 +274,22 @@ def run(args) -> int:
         return _play(args, ruleset, journal)
 
 
-def _play(args, ruleset, journal) -> int:
-    game = Game(ruleset, args.seed, args.mistakes, args.slow_seat, journal)
-    start = time.perf_counter()
+def play_hands(game, hands: int, name: str, quiet: bool) -> None:
+    """Play `hands` hands of `game`, with a progress bar on a terminal unless `quiet`."""
     for _ in tqdm(
-        range(args.hands),
-        desc=f"{ruleset.name} hands",
+        range(hands),
+        desc=f"{name} hands",
         unit="hand",
-        disable=args.json or not sys.stderr.isatty(),
+        disable=quiet or not sys.stderr.isatty(),
         file=sys.stderr,
     ):
         game.play_hand()
+
+
+def _play(args, ruleset, journal) -> int:
+    game = Game(ruleset, args.seed, args.mistakes, args.slow_seat, journal)
+    start = time.perf_counter()
+    play_hands(game, args.hands, ruleset.name, quiet=args.json)
     summary = game.summary(args.hands, time.perf_counter() - start)
     if args.json:
         print(json.dumps(summary))
