@@ -9,7 +9,7 @@ other three (4.15).
 
 from dataclasses import dataclass
 
-from engine.schema import Schema, Section, check_schema, one_of
+from engine.schema import Schema, Section, check_schema, list_of, one_of, whole
 
 # What an offence takes away: (may not win, may not call or kong, must discard what he draws).
 EFFECTS = {
@@ -38,20 +38,12 @@ COMMON = (
 )
 
 
-def _is_points(value: object) -> bool:
-    return (
-        isinstance(value, list)
-        and value != []
-        and all(isinstance(p, int) and p >= 0 for p in value)
-    )
-
-
 OFFENCE_SCHEMA: Schema = {
     "rule": "text",
-    "points": (_is_points, "a list of points, one per repeated offence"),
+    "points": list_of(whole(0, 1000), 1, 10, "points, one per repeated offence"),
     "beyond": one_of("repeat", "removed"),
     "effect": one_of(*EFFECTS),
-    "penalty_tiles": "int",
+    "penalty_tiles": whole(-1, 14),  # -1: the whole concealed hand
     "confirm": "bool",
 }
 

@@ -7,10 +7,28 @@ table and the session know them only through this module, so neither imports a r
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from engine import tiles
 from engine.clocks import Timing
 from engine.hand_state import Claim, ExposedMeld, Kong, WinResult
 from engine.penalties import Catalogue, Penalty
+from engine.schema import Section, whole
 from engine.scoring import Score, Win
+
+STACKS_PER_SIDE = whole(17, 18)  # four walls of stacks of two: 136 tiles, 144 with flowers
+DEAD_WALL = whole(0, 16)  # up to eight stacks never drawn (WSOM's 14 tiles, CCM's none)
+
+
+def check_walls(wall: dict, flowers: bool) -> None:
+    """Refuse a [wall] whose four walls do not hold the tile set: each hand would stop at its
+    first shuffle, the walls a stack short or over (RULES.md 3.3, 4.4)."""
+    count = len(tiles.physical_set(flowers))
+    if 8 * wall["stacks_per_side"] != count:
+        kind = "with" if flowers else "without"
+        raise Section(wall, "wall").error(
+            "stacks_per_side",
+            f"expected {count // 8} for the {count} tiles of a set {kind} flowers, "
+            f"got {wall['stacks_per_side']}",
+        )
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ def config_dir() -> Path:
 
 
 def load_toml(path: Path) -> dict:
+    """The parsed file; every way it can fail to be a config is a ConfigError naming it."""
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -41,6 +42,8 @@ def load_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}), so not TOML") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ConfigError(f"{path}: values nested too deep for a config") from None
 
 
 def ruleset_path(name: str) -> Path:

@@ -116,9 +116,34 @@ BROKEN_PROFILES = [
         "bool for a number",
         "baud = 115200\nsweep",
         "baud = true\nsweep",
-        "[readers.zones] baud: expected an integer, got True",
+        "[readers.zones] baud: expected an integer from 300 to 4000000, got True",
     ),
-    ("zero duration", "settle = 2.0", "settle = 0", "[shuffler] settle: expected a positive"),
+    (
+        "zero duration",
+        "settle = 2.0",
+        "settle = 0",
+        "[shuffler] settle: expected a number from 1 to 60, got 0",
+    ),
+    (
+        "endless claim window",
+        "claim_window_seconds = 2.0",
+        "claim_window_seconds = inf",
+        "[table] claim_window_seconds: expected a number from 0.5 to 30, got inf",
+    ),
+    ("nan timing", "shuffle = 6.0", "shuffle = nan", "[shuffler] shuffle: expected a number"),
+    (
+        "negative debounce",
+        "debounce_ms = 30",
+        "debounce_ms = -30",
+        "[buttons] debounce_ms: expected a number from 1 to 50, got -30",
+    ),
+    ("negative pin", "plate = 6", "plate = -6", "[shuffler] plate: expected an integer from 0"),
+    (
+        "a sweep too fast to read",
+        "sweep_seconds = 0.25",
+        "sweep_seconds = 1e-9",
+        "[readers.zones] sweep_seconds: expected a number from 0.05 to 2, got 1e-09",
+    ),
     (
         "three lanes",
         "lanes = [12, 13, 16, 19]",
@@ -257,6 +282,41 @@ def test_a_broken_profile_is_refused_naming_the_file_section_and_key(tmp_path, o
         load_profile(path)
     assert str(refused.value).startswith(str(path))
     assert expected in str(refused.value)
+
+
+def test_a_pin_beyond_the_pis_header_is_refused_on_the_pi_only(tmp_path):
+    """Issue 20 item 8: "rpi" pins are the BCM GPIOs 0..27 of the 40-pin header; a simulated
+    table may number its pins as it likes (sim.toml's W and N buttons are 100..107)."""
+    shutil.copy(TABLES_DIR / "sim-tags.csv", tmp_path)
+    path = tmp_path / "pi.toml"
+    text = (TABLES_DIR / "reference-pi.toml").read_text()
+    path.write_text(text.replace("lift_top = 18", "lift_top = 40", 1))
+    with pytest.raises(
+        ProfileError, match=r"\[shuffler\] lift_top: expected an integer from 0 to 27, got 40$"
+    ):
+        load_profile(path)
+    assert 107 in load_profile("sim").buttons
+
+
+@pytest.mark.parametrize(
+    "broken, expected",
+    [
+        (b'[table]\nname = "sim\xff-1"\n', "not UTF-8 text (byte 19), so not TOML"),
+        (b"deep = " + b"[" * 1000 + b"]" * 1000 + b"\n", "values nested too deep for a config"),
+        (b"deep = " + b"{ a = " * 1000 + b"1" + b" }" * 1000, "values nested too deep"),
+        (b"[table]\nname = ", "not valid TOML: Invalid value (at end of document)"),
+    ],
+    ids=["not UTF-8", "nested lists", "nested tables", "cut short"],
+)
+def test_a_file_that_is_no_config_is_refused_naming_it(tmp_path, broken, expected):
+    """Issue 20 item 8: bytes that are not UTF-8, values nested deeper than Python's parser
+    recurses, a file cut short: each one line naming the file, never a traceback."""
+    path = tmp_path / "broken.toml"
+    path.write_bytes(broken)
+    with pytest.raises(ProfileError) as refused:
+        load_profile(path)
+    message = str(refused.value)
+    assert message.startswith(f"{path}: {expected}") and "\n" not in message
 
 
 GOOD_ROWS = ["tag,set,tile,name", "e004000000000001,A,0,1m", "e004000000000002,B,143,8f"]

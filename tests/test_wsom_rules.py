@@ -189,14 +189,17 @@ def test_heaven_is_easts_and_earth_is_not(wsom):
         (lambda c: c["options"].update(colour="red"), "[options] colour: unknown key"),
         (
             lambda c: c["scoring"].update(limit="320"),
-            "[scoring] limit: expected an integer, got '320'",
+            "[scoring] limit: expected an integer from 1 to 10000, got '320'",
         ),
         (
             lambda c: c["patterns"]["4.1"].update(points=True),
             "[patterns.4.1] points: expected an integer",
         ),
         (lambda c: c["patterns"].pop("10.2"), "[patterns] 10.2: missing key"),
-        (lambda c: c["patterns"]["1.1"].update(points=0), "patterns.1.1.points = 0"),
+        (
+            lambda c: c["patterns"]["1.1"].update(points=0),
+            "[patterns.1.1] points: expected an integer from 1 to 10000, got 0",
+        ),
         (
             lambda c: c["options"].update(break_mode="dice"),
             "[options] break_mode: expected one of 'manual', 'table', got 'dice'",

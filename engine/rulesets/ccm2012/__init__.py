@@ -13,7 +13,7 @@ from engine import seats, tiles
 from engine.clocks import Timing
 from engine.hand import counts
 from engine.penalties import COMMON, Catalogue
-from engine.rulebook import HandOutcome, Settlement, TableRules
+from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
 from engine.rulesets.ccm2012.config import SCHEMA
 from engine.rulesets.ccm2012.fans import additional, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
@@ -72,27 +72,27 @@ class Ccm2012:
             for section in ("fans", "additional")
             for pid, entry in config[section].items()
         }
-        for p in self.values.values():
-            if p.points <= 0:
-                raise ConfigError(
-                    f"{p.id}.points = {p.points}: a fan or additional point is "
-                    "worth a positive number of points"
-                )
         self.rates = Rates.from_config(config)
         if self.options["intentional_false_win_tiles_short"] != 2:
             raise ConfigError(
                 "options.intentional_false_win_tiles_short: the table tells one "
                 "tile short from two or more; only 2 is supported (A-C19)"
             )
+        penalties = Catalogue(
+            config["penalties"],
+            paid_to_others=True,
+            required=COMMON + ("late_pung", "flower_discarded", "intentional_false_win"),
+        )
         step, cap = self.options["penalty_step"], self.options["penalty_cap_per_recipient"]
-        for name, entry in config["penalties"].items():
-            for points in entry.get("points", []):
-                if isinstance(points, int) and (points % step or points > cap):
+        for name, offence in penalties.offences.items():
+            for points in offence.points:
+                if points % step or points > cap:
                     raise ConfigError(
                         f"penalties.{name}.points: {points} is not a multiple "
                         f"of {step} up to {cap} a recipient (A-C18)"
                     )
         wall, timing = config["wall"], config["timing"]
+        check_walls(wall, wall["flowers"])
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"],
             dead_wall=wall["dead_wall"],
@@ -125,11 +125,7 @@ class Ccm2012:
                 block=float("inf"),
                 call_limit=timing["pung_call_seconds"],
             ),
-            penalties=Catalogue(
-                config["penalties"],
-                paid_to_others=True,
-                required=COMMON + ("late_pung", "flower_discarded", "intentional_false_win"),
-            ),
+            penalties=penalties,
             refs=REFS,
         )
 

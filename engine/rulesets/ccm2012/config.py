@@ -1,23 +1,28 @@
-"""The entries of config/rules/ccm2012.toml, checked whole before the rule book is built."""
+"""The entries of config/rules/ccm2012.toml, checked whole before the rule book is built:
+each number within a range a tournament table can play (issue 20 item 8)."""
 
+from engine.rulebook import DEAD_WALL, STACKS_PER_SIDE
 from engine.rulesets.ccm2012.fans import ADDITIONAL_IDS, FAN_IDS
-from engine.schema import Schema, one_of
+from engine.schema import Schema, number, one_of, whole
 
-VALUE: Schema = {"name": "text", "chinese": "text", "points": "int"}
+AMOUNT = whole(0, 1000)  # chips a payment or a fine moves
+TIMES = whole(1, 10)  # how many times T a payer of a win pays (RULES.md 4.11, 4.12)
+TURN = number(1, 600)  # seconds a player may take to discard
+VALUE: Schema = {"name": "text", "chinese": "text", "points": whole(1, 1000)}
 SCHEMA: Schema = {
     "ruleset": {"engine": one_of("ccm2012"), "title": "text"},
     "wall": {
-        "stacks_per_side": "int",
-        "dead_wall": "int",
+        "stacks_per_side": STACKS_PER_SIDE,
+        "dead_wall": DEAD_WALL,
         "flowers": "bool",
-        "start_offset": "int",
+        "start_offset": whole(0, 17),  # A-C1: stacks further, up to a wall
         "kong_after_last_tile": "bool",
     },
     "options": {
         "flower_kong_flowers_score": "bool",
         "discard_flower_kong_at_game_end": "bool",
         "chow_allowed": "bool",
-        "fourteen_singles_min_gap": "int",
+        "fourteen_singles_min_gap": whole(1, 8),
         "full_flush_excludes_half_flush": "bool",
         "seven_pairs_excludes_concealed": "bool",
         "all_melded_keeps_single_wait": "bool",
@@ -25,41 +30,41 @@ SCHEMA: Schema = {
         "small_middle_big_same_suit": "bool",
         "last_tile": one_of("final", "go-around"),
         "concealed_needs_self_draw": "bool",
-        "added_kong_each_pays": "int",
-        "doubling_factor": "int",
+        "added_kong_each_pays": AMOUNT,
+        "doubling_factor": whole(1, 4),
         "cap_payments_at_chips": "bool",
         "block_win_from_chipless": "bool",
         "multiple_winners": "bool",
-        "liability_streak": "int",
-        "late_penalty_points": "int",
-        "penalty_step": "int",
-        "penalty_cap_per_recipient": "int",
-        "intentional_false_win_tiles_short": "int",
+        "liability_streak": whole(2, 8),
+        "late_penalty_points": AMOUNT,
+        "penalty_step": whole(1, 100),
+        "penalty_cap_per_recipient": whole(0, 1000),
+        "intentional_false_win_tiles_short": whole(1, 13),
         "record_hands_from_sensors": "bool",
         "log_earth_announcement": "bool",
         "seven_pairs_four_of_a_kind": "bool",
     },
     "timing": {
-        "dealer_first_discard_seconds": "number",
-        "discard_seconds": "number",
-        "pung_call_seconds": "number",
+        "dealer_first_discard_seconds": TURN,
+        "discard_seconds": TURN,
+        "pung_call_seconds": number(1, 60),
     },
-    "chips": {"start": "int"},
-    "game": {"rounds": "int"},
+    "chips": {"start": whole(1, 100_000)},
+    "game": {"rounds": whole(1, 16)},
     "penalties": "table",
     "fans": {fid: VALUE for fid in FAN_IDS},
     "additional": {aid: VALUE for aid in ADDITIONAL_IDS},
     "payments": {
-        "discard": "int",
-        "self_draw_each": "int",
-        "robbed_kong": "int",
-        "liable": "int",
-        "chipless_win_fine_each": "int",
+        "discard": TIMES,
+        "self_draw_each": TIMES,
+        "robbed_kong": TIMES,
+        "liable": TIMES,
+        "chipless_win_fine_each": AMOUNT,
     },
     "instant": {
-        "melded_kong": "int",
-        "concealed_kong_each": "int",
-        "flower_kong_each": "int",
-        "chase_each": "int",
+        "melded_kong": AMOUNT,
+        "concealed_kong_each": AMOUNT,
+        "flower_kong_each": AMOUNT,
+        "chase_each": AMOUNT,
     },
 }

@@ -2,10 +2,17 @@
 
 from engine.clocks import Timing
 from engine.penalties import COMMON, Catalogue
-from engine.rulebook import HandOutcome, Settlement, TableRules
+from engine.rulebook import (
+    DEAD_WALL,
+    STACKS_PER_SIDE,
+    HandOutcome,
+    Settlement,
+    TableRules,
+    check_walls,
+)
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
-from engine.schema import ConfigError, Schema, check_schema, one_of
+from engine.schema import Schema, check_schema, number, one_of, whole
 from engine.scoring import Pattern, Score, Win
 
 # fmt: off
@@ -21,10 +28,10 @@ PER_SET = "3.1"  # Value Honor scores once per qualifying set; every other patte
 SCHEMA: Schema = {
     "ruleset": {"engine": one_of("wsom2006"), "title": "text"},
     "scoring": {
-        "minimum_points": "int",
-        "chicken_points": "int",
-        "limit": "int",
-        "standard_score": "int",
+        "minimum_points": whole(0, 1000),  # A-W16: 0, a hand with no pattern is a Chicken Hand
+        "chicken_points": whole(1, 1000),
+        "limit": whole(1, 10_000),
+        "standard_score": whole(0, 10_000),
     },
     "options": {
         "auto_apply_follow_exemption": "bool",
@@ -40,21 +47,23 @@ SCHEMA: Schema = {
         "multiple_winners": "bool",
     },
     "timing": {
-        "discard_seconds": "number",
-        "hand_seconds": "number",
-        "preparation_seconds": "number",
-        "penalty_block_seconds": "number",
+        "discard_seconds": number(1, 600),
+        "hand_seconds": number(1, 7200),
+        "preparation_seconds": number(0, 600),
+        "penalty_block_seconds": number(1, 600),
         "overtime_strictly_over": "bool",
-        "forfeit_threshold": "int",
+        "forfeit_threshold": whole(0, 10_000),  # 0: no forfeit for time
     },
     "penalties": "table",
     "wall": {
-        "stacks_per_side": "int",
-        "dead_wall": "int",
+        "stacks_per_side": STACKS_PER_SIDE,
+        "dead_wall": DEAD_WALL,
         "kong_after_seabed": "bool",
         "final_draw_with_win_on_kong": "bool",
     },
-    "patterns": {pid: {"name": "text", "chinese": "text", "points": "int"} for pid in PATTERN_IDS},
+    "patterns": {
+        pid: {"name": "text", "chinese": "text", "points": whole(1, 10_000)} for pid in PATTERN_IDS
+    },
 }
 
 FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
@@ -104,14 +113,9 @@ class Wsom2006:
             pid: Pattern(pid, entry["name"], entry["points"])
             for pid, entry in config["patterns"].items()
         }
-        for p in self.patterns.values():
-            if p.points <= 0:
-                raise ConfigError(
-                    f"patterns.{p.id}.points = {p.points}: a pattern is worth "
-                    "a positive number of points"
-                )
         self._series = {pid: series(pid) for pid in self.patterns}
         options, wall, timing = self.options, config["wall"], config["timing"]
+        check_walls(wall, flowers=False)
         self.table_rules = TableRules(
             stacks_per_side=wall["stacks_per_side"],
             dead_wall=wall["dead_wall"],
