@@ -147,6 +147,21 @@ class ViolationReported(Event):
     offence: str = ""
 
 
+@_event
+class TableAccepted(Event):
+    """The referee accepts the table as it lies (issue 20): the hand goes on from where the
+    tracking has each tile, by seat, not from its own idea of them. `seat` moved last: he is
+    to discard, or (`discarded`) his discard, the last of his river, is open to calls; unless
+    a seat holds a tile more, who is to discard."""
+
+    wall: tuple[int, ...] = ()  # the tiles still standing in the walls
+    hands: tuple[tuple[int, ...], ...] = ()
+    rivers: tuple[tuple[int, ...], ...] = ()  # each in the order laid
+    melds: tuple[tuple[int, ...], ...] = ()  # each meld area: its sets and flowers
+    discarded: bool = False
+    HIDDEN = ("wall", "hands", "melds")
+
+
 INPUTS = (
     DiceRolled,
     TileDrawn,
@@ -160,6 +175,7 @@ INPUTS = (
     ClocksResumed,
     Ruling,
     ViolationReported,
+    TableAccepted,
 )
 
 
@@ -253,6 +269,15 @@ class Alert(Event):
     needs_ruling: bool = False
     id: int = 0  # numbered within the hand, for the Ruling
     penalty: dict | None = None
+
+
+@_event
+class HandRealigned(Event):
+    """The hand follows the table as it lies (TableAccepted): `moved` tiles were not where
+    the hand had them; `seat` is to move, in `state` (discard, or claim_window on his discard)."""
+
+    state: str = ""
+    moved: int = 0
 
 
 @_event

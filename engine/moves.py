@@ -5,22 +5,23 @@ The tracker (engine/tracking.py) says which physical tile went from which zone t
 module says what that means at this moment of the hand: a tile from a wall into a hand is a
 draw (or part of the deal), from a hand into its river a discard, from a hand into its meld
 area a flower, a kong, or the tiles of a call, and a claimed discard taken from a river ends
-the calls. Movements that mean nothing legal are returned as `Irregular` for the referee,
-never dropped. Zones are physical sides of the table (E S W N); seats are the winds of this
-hand, so the dealer's side is seat 0.
+the calls; a tile from a wall straight into a river or meld area, its rack's reads dropped,
+is the draw and then what followed it. Movements that mean nothing legal are returned as
+`Irregular` for the referee, never dropped. Zones are physical sides of the table (E S W N);
+seats are the winds of this hand, so the dealer's side is seat 0.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from itertools import count
 
 from engine import events as ev
-from engine import tiles
-from engine.hand import CHOW, KONG, PUNG
+from engine import resync, tiles
+from engine.hand import PUNG
 from engine.hand_state import seated
-from engine.seats import LETTERS, letter, seat_at, side_of, zone_side, zone_words
-from engine.table import Table
-
-Step = ev.TileDrawn | ev.TileDiscarded  # a move of the turns, held until it is in order
-HOLD = 3.0  # seconds a press or a move seen early waits for what comes before it
+from engine.laying import call_kind, still_laying
+from engine.ordering import HOLD, WAIT, Step, Waiting
+from engine.seats import LETTERS, letter, seat_at, side_of, zone, zone_side, zone_words
+from engine.table import WINDOWS, Table
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,10 @@ class Interpreter:
     `dealer_side` is the physical side where East sits; `claim_window` how long calls on a
     discard stay open (seconds, from the table profile); `settle` how long the tracking takes
     to confirm a movement, so that a button is read only once the moves made before it are
-    known (a button is seen at once, a tile only after a few sweeps).
+    known (a button is seen at once, a tile only after a few sweeps). Once the hand has
+    refused a move the table made (`table.out_of_step`), nothing more is given it until the
+    referee accepts the table as it lies (`accept`): the alert is raised once, not at every
+    turn after it.
     """
 
     def __init__(self, table: Table, dealer_side: int, claim_window: float, settle: float = 0.0):
@@ -49,16 +53,18 @@ class Interpreter:
         self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
         self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
-        self.held: list[tuple[float, Step]] = []  # draws and discards seen early
+        self.waiting = Waiting(table)  # draws, discards and flowers seen early
+        self.laid_at: dict[int, float] = {}  # seat -> when his first tile was laid out
+        self.declared: set[tuple[int, ...]] = set()  # the kongs declared, each once
+        self.latest = (0, False, 0.0)  # (seat, into his river?, when) of the latest move read
+        self.arrived: dict[int, int] = {}  # river tile -> when it came, in order
+        self._arrivals = count()
 
     def seat(self, side: int) -> int:
         return seat_at(side, self.dealer_side)
 
     def side(self, seat: int) -> int:
         return side_of(seat, self.dealer_side)
-
-    def _where(self, seat: int) -> str:
-        return f"{letter(seat)} ({LETTERS[self.side(seat)]} side)"
 
     # -- what the engine did -------------------------------------------------------------
 
@@ -70,6 +76,8 @@ class Interpreter:
             elif isinstance(out, (ev.Claimed, ev.Konged)):
                 seat = seated(out)
                 self.exposing[seat] = [x for x in self.exposing[seat] if x not in out.tiles]
+            elif isinstance(out, ev.HandRealigned):
+                self.window_opened = None
         if self.table.state not in ("claim_window", "rob_window"):
             self.window_opened = None
         elif self.window_opened is None:
@@ -92,12 +100,20 @@ class Interpreter:
             if tile in self.to_deal[seat]:
                 self.to_deal[seat].discard(tile)
                 return []
+            self.latest = (seat, False, t)
             return self._in_turn(t, ev.TileDrawn(t, seat, tile))
+        if src == "hand" and dst == "wall" and self.waiting.drop_draw(tile):
+            return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:
+            self.latest, self.arrived[tile] = (seat, True, t), next(self._arrivals)
             return self._in_turn(t, ev.TileDiscarded(t, seat, tile))
         if src == "hand" and dst == "melds" and src_side == dst_side:
+            if table.state not in WINDOWS:
+                self.latest = (seat, False, t)  # on his turn: not a call on a discard
             if tiles.is_flower(tiles.kind_of(tile)):
-                return [ev.FlowerExposed(t, seat, tile)]
+                return self._in_turn(t, ev.FlowerExposed(t, seat, tile))
+            if not self.exposing[seat]:
+                self.laid_at[seat] = t
             self.exposing[seat].append(tile)
             return self._own_kong(t, seat)
         if (
@@ -109,9 +125,14 @@ class Interpreter:
             self.exposing[seat].remove(tile)  # a call taken back before it was granted
             return []
         if src == "river" and dst == "melds":
+            self.latest = (seat, False, t)
             return self._discard_taken(t, seat, tile)
-        if src == "wall" and dst in ("river", "melds"):
-            return self._unseen_draw(t, seat, tile, source, target)
+        if src == "wall" and dst in ("river", "melds") and self._his_to_draw(seat, tile):
+            rack = zone("hand", dst_side)  # the rack's reads were dropped in between
+            drawn, then = self.move(t, tile, source, rack), self.move(t, tile, rack, target)
+            if drawn and not then:  # the draw goes now: what followed it, right after it
+                then = self.waiting.following(tile)
+            return drawn + then
         return [
             Irregular(
                 t,
@@ -133,35 +154,32 @@ class Interpreter:
         if name != "win":
             return []
         self.held_wins[self.seat(side)] = t
-        return self._held_wins(t)
+        return [] if self.table.out_of_step else self._held_wins(t)
 
     def poll(self, t: float) -> list:
-        """Held win presses that now make sense, and the calls closed once their time is
-        over (the table's claim window)."""
-        inputs = self._held_wins(t) or self._held_moves(t)
+        """Held moves and then win presses that now make sense (a press on the discard after
+        the moves before it), a kong laid out before its draw was read, a replacement the
+        spent wall cannot give, and the calls closed once their time is over."""
+        if self.table.out_of_step or self.table.ended:
+            return []  # nothing is in order until the table is accepted as it lies
+        turn = self.table.turn
+        inputs = (
+            self._held_moves(t)
+            or self._held_wins(t)
+            or (self._own_kong(t, turn) if self.exposing[turn] else [])
+            or self._no_replacement(t)
+        )
         if (
             self.table.state in ("claim_window", "rob_window")
             and self.window_opened is not None
             and t - self.window_opened >= self.claim_window
-            and (not self._laying_out() or t - self.window_opened >= self.claim_window + HOLD)
+            and (
+                not still_laying(self.table, self.exposing)
+                or t - self.window_opened >= self.claim_window + WAIT
+            )
         ):
             inputs += self._close_calls(t)
         return inputs
-
-    def _laying_out(self) -> bool:
-        """A caller has laid out part of a meld: his other tiles are still being read."""
-        if self.table.state != "claim_window":
-            return False
-        discarder, discard = self.table.discards[-1]
-        kind = tiles.kind_of(discard)
-        for seat, laid in enumerate(self.exposing):
-            if not laid or seat == discarder:
-                continue
-            kinds = sorted([tiles.kind_of(x) for x in laid] + [kind])
-            run = len(kinds) == 3 and kinds[0] + 1 == kinds[1] == kinds[2] - 1
-            if (len(set(kinds)) > 1 and not run) or len(kinds) < 3:
-                return True
-        return False
 
     def _held_wins(self, t: float) -> list:
         table = self.table
@@ -181,32 +199,21 @@ class Interpreter:
         return inputs
 
     def _in_turn(self, t: float, event: Step) -> list:
-        """A draw or a discard, or None yet: one seen before the move that precedes it at
-        the table (a discard whose reads were dropped a sweep or two, then the next
-        player's draw) waits up to `HOLD` seconds for it, so the engine sees the hand in
-        the order it was played."""
-        if not self._in_order(event):
-            self.held.append((t, event))
+        """A draw, a discard or a flower, or None yet: one seen before the move that comes
+        before it at the table waits for it (engine/ordering.py)."""
+        if self.table.out_of_step:
             return []
-        return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
-
-    def _in_order(self, event: Step) -> bool:
-        table, seat = self.table, seated(event)
-        if isinstance(event, ev.TileDiscarded):
-            return table.in_turn(seat)
-        return seat == table.next_to_draw() or table.owes_replacement(seat)
+        if not self.waiting.in_order(event):
+            self.waiting.hold(t, event)
+            return []
+        return self._taken(t, event)
 
     def _held_moves(self, t: float) -> list:
-        """A held draw or discard that is now in order, else one that has waited long enough
-        (the engine then says what is wrong with it); one at a time, since each changes the
-        hand's state."""
-        ready = [h for h in self.held if self._in_order(h[1])] or [
-            h for h in self.held if t - h[0] >= HOLD
-        ]
-        if not ready:
-            return []
-        self.held.remove(ready[0])
-        event = replace(ready[0][1], t=t)
+        event = self.waiting.take(t)
+        return [] if event is None else self._taken(t, event)
+
+    def _taken(self, t: float, event: Step) -> list:
+        """A move for the engine; a draw ends the calls on the latest discard first."""
         return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
 
     # -- helpers -------------------------------------------------------------------------
@@ -214,7 +221,7 @@ class Interpreter:
     def _close_calls(self, t: float) -> list:
         """Declare the calls laid out on the open window, then close it."""
         table = self.table
-        if table.state not in ("claim_window", "rob_window"):
+        if table.state not in ("claim_window", "rob_window") or table.out_of_step:
             return []
         inputs = []
         if table.state == "claim_window":
@@ -222,14 +229,15 @@ class Interpreter:
             for seat in range(4):
                 laid = self.exposing[seat]
                 if laid and seat != discarder and seat not in table.calls:
-                    inputs.append(ev.ClaimDeclared(t, seat, _call_kind(laid, discard), tuple(laid)))
+                    at = min(self.laid_at.get(seat, t), t)  # called when he laid it out
+                    inputs.append(ev.ClaimDeclared(at, seat, call_kind(laid, discard), tuple(laid)))
         self.window_opened = None
         return inputs + [ev.ClaimWindowClosed(t, None)]
 
     def _own_kong(self, t: float, seat: int) -> list:
         """Four of a kind laid out on one's turn, or one tile added to one's exposed pung."""
         table = self.table
-        if table.state != "discard" or seat != table.turn:
+        if table.state != "discard" or seat != table.turn or table.out_of_step:
             return []  # tiles of a call on the open window, declared at its close
         laid = self.exposing[seat]
         kinds = [tiles.kind_of(x) for x in laid]
@@ -238,9 +246,17 @@ class Interpreter:
             pung = any(
                 m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind for m in table.melds[seat]
             )
-            if len(group) == 4 or (pung and len(group) == 1):
+            whole = len(group) == 4 or (pung and len(group) == 1)
+            if whole and group not in self.declared and set(group) <= set(table.hands[seat]):
+                self.declared.add(group)
                 return [ev.KongDeclared(t, seat, group)]
         return []
+
+    def _no_replacement(self, t: float) -> list:
+        """A replacement owed when no live tile is left: the reach for it ends the hand."""
+        table, wall = self.table, self.table.wall
+        owing = [s for s in range(4) if table.owes_replacement(s)]
+        return [ev.TileDrawn(t, owing[0], None)] if owing and wall and not wall.live_count else []
 
     def _discard_taken(self, t: float, seat: int, tile: int) -> list:
         table = self.table
@@ -252,38 +268,32 @@ class Interpreter:
             Irregular(
                 t,
                 self.side(seat),
-                f"{self._where(seat)} took a tile from a river without a granted call",
+                f"{letter(seat)} ({LETTERS[self.side(seat)]} side) took a tile from a river "
+                "without a granted call",
                 tile,
             )
         ]
 
-    def _unseen_draw(self, t, seat, tile, source, target) -> list:
-        """A tile seen leaving a wall and next in a river, or (a flower) in a meld area: the
-        draw and the discard (or the flower's exposure) of the player whose tile it was to
-        draw, the hand read between them dropped; the tracker has told the referee already."""
+    def _his_to_draw(self, seat: int, tile: int) -> bool:
+        """The tile is the seat's next: his replacement from the tail if he owes one (or will,
+        his kong not robbed), else the next from the head (his turn may not be read yet)."""
         table, wall = self.table, self.table.wall
-        expected = None
-        if wall is not None and table.owes_replacement(seat):
-            expected = wall.tile_at(wall.next_replacement_position)
-        elif wall is not None and table.live_drawer() == seat:
-            expected = wall.tile_at(wall.next_draw_position)
-        river = target.startswith("river")
-        if expected == tile and (river or tiles.is_flower(tiles.kind_of(tile))):
-            then = ev.TileDiscarded(t, seat, tile) if river else ev.FlowerExposed(t, seat, tile)
-            return self._close_calls(t) + [ev.TileDrawn(t, seat, tile), then]
-        return [
-            Irregular(
-                t,
-                self.side(seat),
-                f"a tile went from {zone_words(source)} to "
-                f"{zone_words(target)} unseen in between: check it",
-                tile,
-            )
+        if wall is None:
+            return False
+        robbing = table.state == "rob_window" and table.next_to_draw() == seat
+        replacing = table.owes_replacement(seat) or robbing
+        end = wall.next_replacement_position if replacing else wall.next_draw_position
+        return tile == wall.tile_at(end)
+
+    def accept(self, t: float, places: dict[int, str]) -> ev.TableAccepted:
+        """The referee's input accepting the table as it lies, from the tracking's zone of
+        each tile (issue 20). The hand goes on from the table: what waited is dropped, and
+        of what was laid out only the calls on the latest discard are still calls."""
+        seat, discarded, since = self.latest
+        self.exposing = [
+            laid if discarded and s != seat and self.laid_at.get(s, -1) >= since else []
+            for s, laid in enumerate(self.exposing)
         ]
-
-
-def _call_kind(laid: list[int], discard: int) -> str:
-    kind = tiles.kind_of(discard)
-    if all(tiles.kind_of(x) == kind for x in laid):
-        return KONG if len(laid) == 3 else PUNG
-    return CHOW
+        self.waiting.clear()
+        calls = {x for laid in self.exposing for x in laid}
+        return resync.as_it_lies(t, places, self.seat, (seat, discarded), calls, self.arrived)

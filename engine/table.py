@@ -1,9 +1,10 @@
 """One hand as a state machine: dice, deal, turns, calls, kongs, flowers, a win or a draw.
 
-Built with `transitions` (auto_transitions off: nothing can jump to a state by name). The
-states and triggers are the game's own words. The table is the hand's state (HandState)
-with its rules composed around it: the turns (engine/turns.py), the calls, kongs and flowers
-(engine/calls.py) and the wins (engine/winning.py) give the machine its guards and actions.
+Built with `transitions` (auto_transitions off: nothing jumps to a state by name but the
+table accepted as it lies, engine/resync.py). The states and triggers are the game's words.
+The table is the hand's state (HandState) with its rules composed around it: the turns
+(engine/turns.py), the calls, kongs and flowers (engine/calls.py) and the wins
+(engine/winning.py) give the machine its guards and actions.
 An input that breaks a rule yields an Alert naming the rule and changes nothing.
 Seats are the winds of this hand: 0..3 = E S W N, East deals. Tiles are physical ids.
 """
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData, Machine
 
 from engine import events as ev
-from engine import tiles
+from engine import invariants, resync
 from engine.calls import CallRules
 from engine.clocks import UNTIMED, Clocks
 from engine.hand_state import HandState, Refusal, WinResult
@@ -50,6 +51,7 @@ TRIGGERS = {
     ev.WinDeclared: "win",
 }
 UNSEATED = ("roll_dice", "close_window")  # the triggers whose rules never index by seat
+MOVES = ("draw", "discard", "claim", "kong", "flower", "win")  # what players did at the table
 REFEREE_INPUTS = (ev.ClocksPaused, ev.ClocksResumed, ev.Ruling, ev.ViolationReported)
 
 Check = Callable[[Any], Refusal | None]  # an input's event -> why a rule refuses it, or None
@@ -89,6 +91,9 @@ class Table(HandState):
         self.calling = CallRules(self, self.rules, self.referee, self.clocks, self.winning)
         self._out: list[ev.Event] = []
         self._refusal: Refusal | None = None
+        # A move refused, made at the table all the same: the hand and the table parted until
+        # a move is taken or the table accepted as it lies (issue 20, engine/resync.py).
+        self.out_of_step = False
         self.machine = Machine(
             model=self,
             states=STATES,
@@ -163,39 +168,47 @@ class Table(HandState):
         self._out, self._refusal = [], None
         if isinstance(event, REFEREE_INPUTS):
             return self._referee_input(event)
+        if isinstance(event, ev.TableAccepted):
+            return resync.accept(self, event)
         trigger = TRIGGERS.get(type(event))
         if trigger is None:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]
         if trigger not in UNSEATED and event.seat not in range(4):
             return [self._alert(event, "turn", f"{type(event).__name__} names no seat 0..3")]
-        name = type(event).__name__
+        name, who = type(event).__name__, letter(event.seat)
         if self.state in WINDOWS and trigger not in ("claim", "close_window"):
             # RULES.md 3.6: the next player's reach for the wall ends the calls (the konger's
             # replacement draw after an added kong); any other input is refused meanwhile.
             if trigger != "draw" or event.seat != self.next_to_draw():
-                message = f"{name} from {letter(event.seat)} while calls on the latest tile "
-                return [self._alert(event, "claim", message + "are still open")]
-            self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
-        if not self.trigger(trigger, event=event):
-            refusal = self._refusal or Refusal(
-                "turn",
-                f"{name} from {letter(event.seat)} is not allowed now "
-                f"({self.state.replace('_', ' ')})",
-            )
-            if refusal.offence and event.seat is not None:
-                self._out += self.referee.offence(
-                    event.t,
-                    event.seat,
-                    refusal.offence,
-                    refusal.message,
-                    self.rules.refs.get(refusal.situation, ""),
-                    self.hands[event.seat],
-                    refusal.named,
-                )
+                message = f"{name} from {who} while calls on the latest tile are still open"
+                self._refusal = Refusal("claim", message)
             else:
-                alert = self._alert(event, refusal.situation, refusal.message, refusal.needs_ruling)
-                self._out.append(alert)
+                self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
+        if self._refusal is None and self.trigger(trigger, event=event):
+            self.out_of_step = self.out_of_step and trigger not in MOVES
+        else:
+            self._out += self._refused(event)
+            self.out_of_step = self.out_of_step or trigger in MOVES
         return self._out
+
+    def _refused(self, event: ev.Event) -> list[ev.Event]:
+        """The alert for a refused input: the offence's, when the rule book names one."""
+        refusal = self._refusal or Refusal(
+            "turn",
+            f"{type(event).__name__} from {letter(event.seat)} is not allowed now "
+            f"({self.state.replace('_', ' ')})",
+        )
+        if refusal.offence and event.seat is not None:
+            return self.referee.offence(
+                event.t,
+                event.seat,
+                refusal.offence,
+                refusal.message,
+                self.rules.refs.get(refusal.situation, ""),
+                self.hands[event.seat],
+                refusal.named,
+            )
+        return [self._alert(event, refusal.situation, refusal.message, refusal.needs_ruling)]
 
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
         """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
@@ -262,28 +275,8 @@ class Table(HandState):
         return self.winning.outcome(proposed)
 
     def check_invariants(self) -> list[str]:
-        """What is physically impossible: a tile in two places or none, a wrong hand size.
-
-        The simulator checks these after every input; a real table reports them to the
-        referee as contradictions of tracking.
-        """
-        if self.wall is None:
-            return []
-        problems = []
-        places = [t for side in self.wall.remaining() for t in side if t is not None]
-        for seat in range(4):
-            places += self.hands[seat] + self.flowers[seat] + self.rivers[seat]
-            places += [t for m in self.melds[seat] for t in m.tiles]
-        expected = 4 * tiles.KINDS + (tiles.FLOWER_KINDS if self.rules.flowers else 0)
-        if len(places) != expected or len(set(places)) != expected:
-            problems.append(f"{len(places)} tiles in {len(set(places))} places, not {expected}")
-        if not self.ended:
-            for seat in range(4):
-                active = seat == self.turn and self.state in ("discard", "rob_window")
-                size = len(self.hands[seat]) + 3 * len(self.melds[seat])
-                if size != 13 + active - self.owes[seat]:
-                    problems.append(f"{letter(seat)} holds {size} tiles counting kongs as 3")
-        return problems
+        """What is physically impossible in the hand now (engine/invariants.py)."""
+        return invariants.problems(self)
 
     # -- helpers -------------------------------------------------------------------------
 

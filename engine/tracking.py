@@ -133,6 +133,10 @@ class Tracker:
     def where(self, tile: int) -> str | None:
         return self._place.get(tile)
 
+    def layout(self) -> dict[int, str]:
+        """Every tile's zone: the table as it lies, as far as the tracking knows it."""
+        return dict(self._place)
+
     def suspend(self, t: float) -> None:
         """The reader is lost: no sweeps, so no absence means anything until it is back."""
         self._suspended = True

@@ -121,7 +121,8 @@ class Wall:
         ring = [(brk.seat - k) % SEATS for k in range(SEATS)]  # clockwise: then left neighbour
         order = [(seat, place) for seat in ring for place in range(per_wall)]
         head = 2 * brk.stacks
-        self._sequence: list[Position] = order[head:] + order[:head]
+        self._order: list[Position] = order[head:] + order[:head]  # the whole draw order
+        self._sequence = list(self._order)  # what still stands of it
         self._started = False  # a tile has left the wall: too late to deal
 
     def _take(self, index: int) -> int:
@@ -203,6 +204,11 @@ class Wall:
         for seat, tile_id in zip(turn[1:], jump[1:4], strict=True):
             hands[seat].append(tile_id)
         return hands
+
+    def realign(self, standing: set[int]) -> None:
+        """The tiles the table shows standing are the wall (the referee accepts the table as
+        it lies, issue 20): in draw order, those gone taken out and any still there put back."""
+        self._sequence = [p for p in self._order if self.tile_at(p) in standing]
 
     def remaining(self) -> list[list[int | None]]:
         """Per seat, per place in the wall as laid: the tile still standing there, or None."""

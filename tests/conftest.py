@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 
 from firmware.config import load_ruleset
+from firmware.desk import Desk
+from firmware.journal import Journal
+from tests.servicekit import Clock, dealt_service
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -47,3 +50,11 @@ def wsom():
 @pytest.fixture(scope="session")
 def ccm():
     return load_ruleset("ccm2012")
+
+
+@pytest.fixture
+def desk(tmp_path):
+    """The referee's desk on a service whose first hand is dealt (tests/servicekit.py)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    yield Desk(dealt_service(journal, Clock()), "test table")
+    journal.close()

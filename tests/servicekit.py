@@ -2,6 +2,7 @@
 shuffler standing ready, a fake clock, the walls handed over as the stacker reader reads
 them, the dice applied as inputs."""
 
+import asyncio
 import random
 
 from drivers.readers import Stacked
@@ -61,6 +62,18 @@ def dealt_service(journal, clock: Clock, seed: int = 5) -> Service:
     service.hands.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5)))
     assert service.status().state == "discard"
     return service
+
+
+def act(desk, action, body=None):
+    """The referee's action through the actor's queue, as the display submits it."""
+
+    async def acting():
+        answer = asyncio.ensure_future(desk.act(action, body or {}))
+        await asyncio.sleep(0)  # the desk submits it: stamped and queued
+        take_queued(desk.service)
+        return await answer
+
+    return asyncio.run(acting())
 
 
 def _quiet(line: str) -> None:

@@ -11,29 +11,8 @@ from drivers.buttons import BUTTONS
 from drivers.readers import BUTTON_CODES, SeatButton
 from engine import events as ev
 from engine import tiles
-from firmware.desk import Desk
 from firmware.display import ActionRefused
-from firmware.journal import Journal
-from tests.servicekit import Clock, dealt_service, take_queued
-
-
-@pytest.fixture
-def desk(tmp_path):
-    journal = Journal(tmp_path / "j.sqlite")
-    yield Desk(dealt_service(journal, Clock()), "test table")
-    journal.close()
-
-
-def act(desk, action, body=None):
-    """The referee's action through the actor's queue, as the display submits it."""
-
-    async def acting():
-        answer = asyncio.ensure_future(desk.act(action, body or {}))
-        await asyncio.sleep(0)  # the desk submits it: stamped and queued
-        take_queued(desk.service)
-        return await answer
-
-    return asyncio.run(acting())
+from tests.servicekit import act, take_queued
 
 
 def device_rows(desk):
@@ -102,12 +81,14 @@ def test_voiding_a_hand_gives_the_redeal_the_same_number(desk):
     """A void hand does not count: the same dealer deals again (VENUE.md disputes)."""
     service = desk.service
     number = service.status().hand_number
-    assert act(desk, "void_hand") == {"voided": number}
+    why = {"reason": "the wall was knocked over"}
+    assert act(desk, "void_hand", why) == {"voided": number}
     status = service.status()
     assert status.table is None and status.hand_number == number - 1
-    assert device_rows(desk)[-1]["type"] == "HandVoided"
+    voided = device_rows(desk)[-1]
+    assert voided["type"] == "HandVoided" and voided["reason"] == why["reason"]  # issue 14
     with pytest.raises(ActionRefused):
-        act(desk, "void_hand")
+        act(desk, "void_hand", why)
 
 
 def test_score_confirmation_and_signature_need_hands_on_the_sheet(desk):

@@ -11,6 +11,7 @@ WSOM: RULES.md 3.6 (turns), 3.7 (calls and kongs), 3.8 (winning); CCM: 4.5 (flow
 from engine import events as ev
 from engine import tiles
 from engine.moves import HOLD, Interpreter, Irregular
+from engine.ordering import WAIT
 from engine.seats import LETTERS as SIDES
 from tests.tablekit import E, Game, N, S, W, break_for
 
@@ -139,14 +140,14 @@ def test_draw_seen_before_the_discard_it_follows_waits_for_it(wsom):
 
 
 def test_draw_that_never_comes_in_order_goes_to_the_engine_after_the_hold(wsom):
-    """Issue 4: a held draw that nothing puts in order is not dropped: after HOLD seconds the
+    """Issue 4: a held draw that nothing puts in order is not dropped: after WAIT seconds the
     engine gets it and refuses it for the referee (South reaching for the wall out of turn)."""
     hand = Hand(wsom, WSOM_DICE, dealer_side=2)
     hand.deal()
     drawn = hand.table.wall.tile_at(hand.table.wall.next_draw_position)
     hand.move(3.0, drawn, hand.wall_of(drawn), hand.zone("hand", S))
-    assert hand.poll(3.0 + HOLD - 0.1) == []
-    assert hand.poll(3.0 + HOLD) == [ev.TileDrawn(3.0 + HOLD, S, drawn)]
+    assert hand.poll(3.0 + WAIT - 0.1) == []
+    assert hand.poll(3.0 + WAIT) == [ev.TileDrawn(3.0 + WAIT, S, drawn)]
     assert [a.seat for a in hand.of(ev.Alert)] == [S] and hand.table.turn == E
 
 
@@ -214,12 +215,13 @@ def test_added_kong(wsom):
 
 def test_pung_laid_out_is_declared_when_the_window_closes(wsom):
     """RULES.md 3.7: tiles laid out during the claim window are a call, declared when the
-    window's time is over: nothing before claim_window seconds, then the pung and the close."""
+    window's time is over: nothing before claim_window seconds, then the pung (made when it
+    was laid out: issue 20 item 5, CCM's 3-s limit counts to then) and the close."""
     hand = pung_by_west(wsom, dealer_side=3)
     assert hand.poll(4.9) == []
     meant = hand.poll(5.0)
     pair = tuple(t for t in hand.table.melds[W][0].tiles if t != hand.table.melds[W][0].claimed)
-    assert meant == [ev.ClaimDeclared(5.0, W, "pung", pair), ev.ClaimWindowClosed(5.0, None)]
+    assert meant == [ev.ClaimDeclared(3.8, W, "pung", pair), ev.ClaimWindowClosed(5.0, None)]
     assert hand.table.turn == W and hand.of(ev.Claimed)[0].from_seat == E
 
 
@@ -234,7 +236,7 @@ def test_window_waits_for_a_call_half_laid_out(wsom):
     assert hand.poll(5.0) == []
     hand.lay_out(5.6, W, [second])
     assert hand.poll(5.6) == [
-        ev.ClaimDeclared(5.6, W, "pung", (first, second)),
+        ev.ClaimDeclared(4.5, W, "pung", (first, second)),  # called from his first tile
         ev.ClaimWindowClosed(5.6, None),
     ]
 
@@ -259,7 +261,7 @@ def test_three_tiles_laid_out_are_a_kong_claim(wsom):
     three = hand.own(N, "9s 9s 9s")
     assert hand.lay_out(3.5, N, three) == []
     assert hand.poll(5.0) == [
-        ev.ClaimDeclared(5.0, N, "kong", three),
+        ev.ClaimDeclared(3.5, N, "kong", three),
         ev.ClaimWindowClosed(5.0, None),
     ]
     assert [k.kind for k in hand.of(ev.Konged)] == ["melded"]
@@ -273,7 +275,7 @@ def test_chow_laid_out_by_the_next_player(wsom):
     run = hand.own(S, "4p 6p")
     hand.lay_out(3.5, S, run)
     assert hand.poll(5.0) == [
-        ev.ClaimDeclared(5.0, S, "chow", run),
+        ev.ClaimDeclared(3.5, S, "chow", run),
         ev.ClaimWindowClosed(5.0, None),
     ]
     assert hand.of(ev.Claimed)[0].claim == "chow"

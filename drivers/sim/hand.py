@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 PACE = 1.2  # seconds between two moves at the table: a brisk human pace
 CALL_DELAY = 0.8  # a caller lays out his tiles this long after the discard
+REFEREE = 3.0  # seconds the referee takes to come and look at the table
 
 
 class SimHand:
@@ -59,7 +60,20 @@ class SimHand:
             turns += 1
             if fault and turns == fault_turn:
                 yield from self._play_fault(fault)
+            if self.table.panel.out_of_step():
+                yield from self._referee()
             yield from self._step(truth)
+        if self.table.panel.out_of_step():  # the table refused the hand's end: its win
+            yield from self._referee()
+            for result in truth.results:  # declared again
+                self.table.panel.press(self.side(result.winner), "win")
+
+    def _referee(self):
+        """The display says the hand refused a move the players made: they wait for the
+        referee, who comes over and accepts the table as it lies (issue 20)."""
+        yield REFEREE
+        self.table.panel.accept_table()
+        yield PACE
 
     def side(self, seat: int) -> int:
         return side_of(seat, self.dealer_side)

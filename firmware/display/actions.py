@@ -28,6 +28,7 @@ FIELDS = {  # what each field must be, and how a wrong one is named
     "zone": (_text, "the name of a zone (wall, river, meld area, rack), printable text"),
     "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
     "referee": (_text, f"the referee's name, printable text of at most {MAX_TEXT} characters"),
+    "reason": (_text, f"why, printable text of at most {MAX_TEXT} characters"),
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
@@ -36,7 +37,8 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "resume": (),
     "correct": ("tile", "zone"),
     "confirm_score": ("hand",),
-    "void_hand": (),
+    "void_hand": ("reason",),  # a hand is lost only by the referee's word, with his reason
+    "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
     "sign_sheet": ("hand", "referee"),
 }
 
