@@ -4,14 +4,14 @@ Every input is stamped with the table's clock as it arrives and queued (DESIGN.m
 reaches the engine around the queue): a device's record where it was seen, a referee's action
 when the desk submits it. One task takes them in the order they came and hands each record to
 `handle`; a submitted action is carried out in its turn, after everything stamped before it,
-and its answer goes back to the desk awaiting it. A bug in handling one item is reported to
-`failed` (it becomes a fault) and the table goes on.
+and its answer goes back to the desk awaiting it. Whatever handling an item raises goes to
+`failed`: a bug becomes a fault and the table goes on; a journal that cannot be written
+stops the table (firmware/storage.py). Once the actor stops, for whatever reason, `done` is
+set: the run ends rather than stay up with nothing refereed.
 """
 
 import asyncio
-import logging
 
-log = logging.getLogger("mjtable.actor")
 TICK = 0.05  # seconds of table time between two polls of the timers
 
 
@@ -22,7 +22,8 @@ class Tick:
 class Actor:
     """`clock()` is the table's clock. Devices may queue records before anyone takes them:
     `run(handle, failed)` takes them, `handle(t, record)` doing what a record means and
-    `failed(t, what, error)` told of an item (`what` names it) whose handling raised."""
+    `failed(t, what, error)` told of an item (`what` names it) whose handling raised, while
+    the error is handled (a log has its traceback)."""
 
     def __init__(self, clock):
         self.clock = clock
@@ -65,18 +66,20 @@ class Actor:
             self.tick()
 
     async def run(self, handle, failed) -> None:
-        """Take the items in order until `done`."""
-        while not self.done.is_set():
-            t, item, answer = await self.queue.get()
-            self.take(t, item, answer, handle, failed)
+        """Take the items in order until `done`; if `failed` itself raises, stop too."""
+        try:
+            while not self.done.is_set():
+                t, item, answer = await self.queue.get()
+                self.take(t, item, answer, handle, failed)
+        finally:
+            self.done.set()
 
     @staticmethod
     def take(t: float, item, answer: asyncio.Future | None, handle, failed) -> None:
         """Carry out one item: a submitted action if it has an `answer`, else a record."""
         try:
             result = item(t) if answer is not None else handle(t, item)
-        except Exception as err:  # a bug must not stop the table: tell and go on
-            log.exception("actor: %r failed", item)
+        except Exception as err:  # `failed` says whether the table goes on
             what = "submitted action" if answer is not None else f"{type(item).__name__} record"
             failed(t, what, err)
             if answer is not None and not answer.done():

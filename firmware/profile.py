@@ -3,12 +3,12 @@
 A profile describes one table's hardware, as a Klipper printer.cfg does a printer: which pins
 drive the shuffler and carry the buttons, which reader antenna lies under which zone, where the
 display listens. Each device section names its `kind`, one that firmware/assembly.py can build,
-and the keys that kind reads. Every mistake (a missing or unknown key, a wrong type, an unknown
-kind, a pin or an antenna used twice, an unknown zone) is refused here, at start-up, with the
-file, the section and the key, by engine/schema.py's `Section` as for the rule books. The
-tile registry the profile names ([tags] registry) is firmware/tags.py's. What depends on the
-display being served (a PIN everyone knows, plain HTTP, beyond this machine) is refused when
-it is about to be, by `check_listener` (issue 20).
+and the keys that kind reads. Every mistake (a missing or unknown key, a wrong type, a number
+out of its range, an unknown kind, a pin or an antenna used twice, an unknown zone) is refused
+here, at start-up, with the file, the section and the key, by engine/schema.py's `Section` as
+for the rule books. The tile registry the profile names ([tags] registry) is firmware/tags.py's.
+What depends on the display being served (a PIN everyone knows, plain HTTP, beyond this
+machine) is refused when it is about to be, by `check_listener` (issue 20).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from drivers.buttons import BUTTONS
 from drivers.shuffler import ShufflerPins, ShufflerTiming
-from engine.schema import ConfigError, Section, Test, one_of
+from engine.schema import ConfigError, Range, Section, list_of, number, one_of, whole
 from engine.seats import LETTERS, ZONES
 from firmware.assembly import kinds
 from firmware.config import config_dir, load_toml, ruleset_path
@@ -26,6 +26,9 @@ from firmware.display.settings import display_settings, listener_problem
 from firmware.tags import RegistryError, load_registry
 
 TABLES_DIR = config_dir() / "tables"
+# The free space the journal's disk keeps (firmware/storage.py): room for a session's rows
+# and a checkpoint at least; above a terabyte it is a typing mistake.
+MIN_FREE_MB = number(10, 1_000_000)
 
 
 class ProfileError(ConfigError):
@@ -58,6 +61,7 @@ class Profile:
     broadcast_token: str  # the broadcast view's credential (firmware/display/broadcast.py)
     broadcast_delay_seconds: float  # how long the broadcast holds every update back
     tls: tuple[Path, Path] | None  # the display's certificate and key files; None: plain HTTP
+    journal_min_free_mb: float  # under this much free space the table stops refereeing
     kinds: dict[str, str]  # device section -> the kind it names ("gpio" -> "sim", ...)
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
@@ -70,28 +74,36 @@ class Profile:
     tags: dict[bytes, tuple[str, int]]  # tag id -> (tile set, physical tile id)
 
 
-def _is_pin(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-_LANES: tuple[Test, str] = (
-    lambda v: isinstance(v, list) and len(v) == 4 and all(map(_is_pin, v)),
-    "a list of 4 pins (lanes E S W N)",
-)
+CLAIM_WINDOW = number(0.5, 30)  # seconds: a window that never closes ends no hand
+PINS = {"rpi": whole(0, 27), "sim": whole(0, 255)}  # "rpi": the BCM GPIOs of the 40-pin header
+# Seconds. A timeout shorter than the machine's step faults every cycle: the lower ends leave
+# a 4-port table's steps their time (18-35 s a cycle, over 80 s a fault, HARDWARE.md).
+SHUFFLER_SECONDS = {
+    "drop_timeout": number(3, 60),
+    "shuffle": number(1, 120),
+    "lane_stall": number(1, 60),
+    "head_blocked": number(1, 60),
+    "settle": number(1, 60),
+    "stack_timeout": number(20, 600),
+    "raise_timeout": number(3, 60),
+    "cycle_limit": number(20, 600),
+}
+DEBOUNCE_MS = number(1, 50)  # contact bounce, well under a press (0.1 s or more)
+BAUD = whole(300, 4_000_000)
+SWEEP_SECONDS = number(0.05, 2)  # 10-30 ms an antenna, 0.15-0.4 s a sweep (HARDWARE.md)
 
 
 class _Pins:
-    """Every pin the profile uses, so that no pin is given two jobs."""
+    """Every pin the profile uses, each one of the pin library's, none given two jobs."""
 
-    def __init__(self) -> None:
+    def __init__(self, pins: Range) -> None:
         self.owner: dict[int, str] = {}
+        self.pin, self.lanes = pins, list_of(pins, 4, 4, "pins (lanes E S W N)")
 
     def take(self, section: Section, key: str, per_lane: bool = False):
         """One pin, or a tuple of four (one per lane E S W N)."""
-        value = section.get(key, _LANES if per_lane else "int")
+        value = section.get(key, self.lanes if per_lane else self.pin)
         for pin in value if per_lane else [value]:
-            if pin < 0:
-                raise section.error(key, f"{pin} is not a BCM pin number")
             if pin in self.owner:
                 raise section.error(key, f"pin {pin} is already used by {self.owner[pin]}")
             self.owner[pin] = f"[{section.name}] {key}"
@@ -128,7 +140,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     table = top.section("table")
     name, ruleset = table.get("name", "text"), table.get("ruleset", "text")
     simulated = table.get("simulated", "bool")
-    claim_window = table.get("claim_window_seconds", "positive")
+    claim_window = table.get("claim_window_seconds", CLAIM_WINDOW)
     try:
         rules_file = ruleset_path(ruleset)
     except ConfigError as err:
@@ -141,11 +153,14 @@ def load_profile(name_or_path: str | Path) -> Profile:
     settings = display_settings(display, path.parent)
     display.done()
 
+    journal = top.section("journal")
+    min_free_mb = journal.get("min_free_mb", MIN_FREE_MB)
+    journal.done()
+
     gpio = top.section("gpio")
-    device(gpio)
+    pins = _Pins(PINS[device(gpio)])
     gpio.done()
 
-    pins = _Pins()
     shuffler = top.section("shuffler")
     device(shuffler)
     shuffler_pins = ShufflerPins(
@@ -159,7 +174,10 @@ def load_profile(name_or_path: str | Path) -> Profile:
         lift_top=pins.take(shuffler, "lift_top"),
     )
     timing = ShufflerTiming(
-        **{key: shuffler.get(key, "positive") for key in ShufflerTiming.__dataclass_fields__}
+        **{
+            key: shuffler.get(key, SHUFFLER_SECONDS[key])
+            for key in ShufflerTiming.__dataclass_fields__
+        }
     )
     shuffler.done()
 
@@ -172,7 +190,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
             for button in BUTTONS:
                 layout[pins.take(panel, button)] = (side, button)
             panel.done()
-        debounce = buttons.get("debounce_ms", "positive") / 1000
+        debounce = buttons.get("debounce_ms", DEBOUNCE_MS) / 1000
     buttons.done()
 
     readers = top.section("readers")
@@ -204,6 +222,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         ruleset=ruleset,
         simulated=simulated,
         claim_window_seconds=claim_window,
+        journal_min_free_mb=min_free_mb,
         **settings,
         kinds=device_kinds,
         shuffler_pins=shuffler_pins,
@@ -234,10 +253,8 @@ def _reader_port(section: Section, kind: str, simulated: bool, sweep: bool) -> R
             '"serial", with its /dev/serial/by-id path',
         )
     path = section.get("path", "text") if kind == "serial" else None
-    baud = section.get("baud", "int")
-    if baud <= 0:
-        raise section.error("baud", f"{baud} is not a baud rate")
-    return ReaderPort(path, baud, section.get("sweep_seconds", "positive") if sweep else None)
+    baud = section.get("baud", BAUD)
+    return ReaderPort(path, baud, section.get("sweep_seconds", SWEEP_SECONDS) if sweep else None)
 
 
 def _antennas(section: Section) -> dict[int, str]:

@@ -1,8 +1,9 @@
 """systemd's notify protocol for the table's service (SOFTWARE.md §7.2): READY=1 once the
 devices are up, then WATCHDOG=1 at half the watchdog interval for as long as the service's
 actor keeps taking its records, so a hung service is restarted; STATUS= shows the hand in
-`systemctl status`. Twenty lines of standard library rather than a package: the protocol is
-one datagram. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
+`systemctl status`; STOPPING=1 as it stops, with why ("NOT REFEREEING: disk full: ...",
+firmware/storage.py). Twenty lines of standard library rather than a package: the protocol
+is one datagram. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
 """
 
 import asyncio
@@ -30,6 +31,9 @@ class Notifier:
 
     def alive(self, status: str) -> bool:
         return self.send("WATCHDOG=1", f"STATUS={status}")
+
+    def stopping(self, status: str) -> bool:
+        return self.send("STOPPING=1", f"STATUS={status}")
 
 
 async def keep_alive(notifier: Notifier, alive, status, sleep=asyncio.sleep) -> None:

@@ -25,8 +25,10 @@ import pytest
 from firmware.display.app import create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN
 from firmware.display.broadcast import DelayedFeed
+from firmware.display.notices import NOT_REFEREEING
 from firmware.display.state import waits_json
 from firmware.journal import Journal
+from firmware.storage import Stopped
 from tests.conftest import REPO
 from tests.tablekit import E, S
 from tests.test_display import (
@@ -443,6 +445,26 @@ def test_public_page_shows_a_concealed_kong_face_down(page, display):
         for i in page.eval_on_selector_all("[data-id]", "nodes => nodes.map(n => n.dataset.id)")
     }
     assert shown and leaks({"tiles": sorted(shown)}, game.table) == (set(), set())
+
+
+def test_issue_20_item_7_a_table_that_stopped_refereeing_says_so_over_the_page(page, display):
+    """Issue 20 item 7: once the table stops refereeing (its journal's disk), a banner over
+    the referee's page says NOT REFEREEING, why and what to do, and his buttons go (no
+    action can be journaled); the public page says it in its own words."""
+    base, source, _ = display
+    log_in(page, base)
+    assert page.locator("#not-refereeing").is_hidden()
+    source.view.not_refereeing = Stopped(30.0, "disk full", "disk full: 40 MB free for the journal")
+    source.publish()
+    banner = page.locator("#not-refereeing")
+    banner.wait_for(timeout=2000)
+    assert banner.locator(".headline").inner_text() == "NOT REFEREEING"
+    assert "40 MB free" in banner.inner_text() and "call the technician" in banner.inner_text()
+    assert page.locator("#pause").is_hidden() and page.locator("#alerts button").count() > 0
+    assert not any(button.is_visible() for button in page.locator("#alerts button").all())
+    page.goto(base + "/table")
+    page.locator("#not-refereeing").wait_for(timeout=2000)
+    assert NOT_REFEREEING["disk full"] in page.locator("#not-refereeing").inner_text()
 
 
 # -- issue 18: the waits on the referee's page and the broadcast view ---------------------------

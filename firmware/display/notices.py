@@ -12,6 +12,7 @@ out: a seat's letter would read as a wind tile's name.
 import re
 
 from engine.seats import WORDS
+from firmware.storage import Stopped
 
 # What each offence of the rule books (config/rules/*.toml) is, said of the offender.
 OFFENCES = {
@@ -80,6 +81,7 @@ FAULTS = {
     ("table", "raise refused"): "the walls may not rise while a hand is on the table",
     ("dice", "bad roll"): "the dice were misread",
     ("service", "internal"): "the table's service met an error",
+    ("journal disk", "low space"): "the table's disk is running out of space for its record",
 }
 # What the players wait for, by the device at fault.
 ADVICE = {
@@ -91,8 +93,20 @@ ADVICE = {
     "table": "the referee sees to it",
     "dice": "roll again",
     "service": "play goes on under the referee's control",
+    "journal disk": "the technician sees to the table's disk",
 }
 SHUFFLER_FAULT = "the shuffler has stopped: the technician sees to it"
+# The banner of a table that stopped refereeing (firmware/storage.py): the public's words by
+# its kind; the referee reads the detail. What to do, for each: never "play on".
+NOT_REFEREEING = {
+    "disk full": "the table's disk is full: it cannot record the game, so it does not referee",
+    "write error": "the table's disk failed: it cannot record the game, so it does not referee",
+}
+STOPPED_ADVICE = {
+    False: "play stops: the referee calls the technician",
+    True: "stop play and call the technician: from here nothing is refereed or recorded; "
+    "the journal holds the hand's record up to the failure",
+}
 _SECTION = re.compile(r"\d+\.\d+")
 
 
@@ -133,3 +147,11 @@ def fault_advice(fault: dict) -> str:
     if fault.get("cleared"):
         return ""
     return ADVICE.get(str(fault.get("device", "")), "the referee sees to it")
+
+
+def stopped(stop: Stopped | None, referee: bool) -> dict | None:
+    """The banner of a table that stopped refereeing, or None: why, and what to do."""
+    if stop is None:
+        return None
+    why = stop.why if referee else NOT_REFEREEING[stop.kind]
+    return {"t": stop.t, "kind": stop.kind, "message": why, "advice": STOPPED_ADVICE[referee]}
