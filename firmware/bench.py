@@ -6,7 +6,9 @@ Agari check on the same hands in the same run, with the ratios. `bench frames` t
 tile-reader frame parser against what a 115200-baud link can carry. `bench display` times
 the referee display's live update: from a reader frame handed to the service to a page's
 event stream delivering the event it caused. `bench waits` times the referee's live waits
-after every discard of a simulated session and checks them against brute force.
+after every discard of a simulated session and checks them against brute force. `bench soak`
+plays the simulated table at top speed and reports how the process's memory grows per hand.
+`bench resume` times a start after a power cut, from the process's start to refereeing again.
 """
 
 import json
@@ -17,7 +19,7 @@ import time
 
 from engine import hand, tiles
 from engine.scoring import Win
-from firmware import bench_display, bench_waits
+from firmware import bench_display, bench_resume, bench_soak, bench_waits
 from firmware.config import load_ruleset
 from firmware.percentiles import percentiles
 
@@ -25,13 +27,16 @@ from firmware.percentiles import percentiles
 def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
     p.add_argument(
-        "target", choices=["score", "frames", "display", "waits"], help="what to measure"
+        "target",
+        choices=["score", "frames", "display", "waits", "soak", "resume"],
+        help="what to measure",
     )
     p.add_argument(
         "--hands",
         type=int,
-        help="hands (score, waits), frames of each kind (frames) or discards (display) "
-        "to time; default 5000, 200 for display, 2000 for waits",
+        help="hands (score, waits, soak; resume: in the journal cut short), frames of each "
+        "kind (frames) or discards (display) to time; default 5000, 200 for display, 2000 "
+        "for waits, 1000 for soak, 16 for resume",
     )
     p.add_argument(
         "--seed",
@@ -40,7 +45,9 @@ def add_parser(commands) -> None:
         help="seed of the hand set or of the simulated table (default 1)",
     )
     p.add_argument(
-        "--ruleset", default="wsom2006", help="waits: wsom2006 or ccm2012 (or a TOML file)"
+        "--ruleset",
+        default="wsom2006",
+        help="waits, soak: wsom2006 or ccm2012 (or a TOML file)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
@@ -145,7 +152,9 @@ LINK_BYTES_PER_SECOND = 115200 / 10  # 8N1: ten bits on the wire per byte
 
 def run(args) -> int:
     if args.hands is None:
-        args.hands = {"display": 200, "waits": 2000}.get(args.target, 5000)
+        args.hands = {"display": 200, "waits": 2000, "soak": 1000, "resume": 16}.get(
+            args.target, 5000
+        )
     if args.hands < 1:
         print(f"mjtable bench: --hands {args.hands}: time at least one", file=sys.stderr)
         return 2
@@ -155,6 +164,10 @@ def run(args) -> int:
         return bench_display.run(args)
     if args.target == "waits":
         return bench_waits.run(args)
+    if args.target == "soak":
+        return bench_soak.run(args)
+    if args.target == "resume":
+        return bench_resume.run(args)
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)
     funcs = {"score": ruleset.score, "win_check": hand.is_win}

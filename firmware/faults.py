@@ -3,10 +3,16 @@
 A lasting fault (a jam, a reader offline, a missing tile) stays open until its device says
 it is over; a transient one (a bad roll, a call for the referee) is told once. Every fault
 and every clearing is a `Fault` record with an id for the referee's acknowledgement,
-journaled beside the hand, told on the console and published to the display.
+journaled beside the hand, told on the console and published to the display. The board
+keeps the open faults and the latest records, not the session's: a hall's table runs for
+days, and the journal holds them all (issue 20).
 """
 
+from collections import Counter, deque
+
 from engine import events as ev
+
+RECENT = 100  # records kept for the display, more than the desk shows (firmware/desk.py)
 
 
 class FaultBoard:
@@ -14,7 +20,9 @@ class FaultBoard:
 
     def __init__(self, journal, out, publish):
         self.journal, self.out, self.publish = journal, out, publish
-        self.history: list[ev.Fault] = []  # every fault and clearing, in order
+        self.recent: deque[ev.Fault] = deque(maxlen=RECENT)  # the latest records, in order
+        self.records = 0  # faults and clearings this session: the last record's number
+        self.kinds: Counter[str] = Counter()  # faults told this session, by kind
         self.open: dict[tuple[str, str], ev.Fault] = {}  # lasting faults by (device, key)
 
     def report(
@@ -25,13 +33,11 @@ class FaultBoard:
         key = (device, key or kind)
         if not transient and key in self.open:
             return
-        record = ev.Fault(
-            t, None, device, kind, message, advice, len(self.history) + 1, False, tile
-        )
-        self.history.append(record)
+        record = ev.Fault(t, None, device, kind, message, advice, self.records + 1, False, tile)
+        self._keep(record)
+        self.kinds[kind] += 1
         if not transient:
             self.open[key] = record
-        self.journal.record(record)
         self.out(f"{t:9.1f}  FAULT {device} {kind}: {message} -> {advice}")
         self.publish([record])
 
@@ -41,8 +47,7 @@ class FaultBoard:
         if record is None:
             return
         cleared = ev.Fault(t, None, device, kind, f"cleared: {record.message}", "", record.id, True)
-        self.history.append(cleared)
-        self.journal.record(cleared)
+        self._keep(cleared)
         self.out(f"{t:9.1f}  cleared {device} {kind}")
         self.publish([cleared])
 
@@ -50,3 +55,8 @@ class FaultBoard:
         """Every lasting fault of `device` is over (the tracking's, when the tiles go back)."""
         for _, key in [k for k in self.open if k[0] == device]:
             self.clear(t, device, kind, key=key)
+
+    def _keep(self, record: ev.Fault) -> None:
+        self.records += 1
+        self.recent.append(record)
+        self.journal.record(record)

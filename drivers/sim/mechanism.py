@@ -30,7 +30,7 @@ class SimMechanism:
         self._next_tile: list[float | None] = [None] * 4
         self._opened_at: float | None = None  # the drop motor started then
         self._lift_at: float | None = None  # the lift motor started then
-        self._seen = len(gpio.writes)  # output writes already looked at
+        gpio.take_writes()  # the writes before it were not meant for it
         self._now = 0.0
         self._jam: tuple[int, int] | None = None  # (lane, after so many tiles), next cycle
         self._jam_at: dict[int, int] = {}  # this cycle's
@@ -95,7 +95,7 @@ class SimMechanism:
     def step(self, t: float) -> None:
         pins, out = self.pins, self.gpio.input
         self._now = t
-        writes, self._seen = self.gpio.writes[self._seen :], len(self.gpio.writes)
+        writes = self.gpio.take_writes()
         started = {pin for pin, level in writes if level}  # motors switched on since
         if pins.drop in started:
             if self._below is not None:  # walls not raised: dumped into the bin

@@ -1,8 +1,9 @@
 """Simulated GPIO pins with the RPi.GPIO interface, for tests and the simulated table.
 
-Outputs are recorded with the order they were set; inputs are driven by the simulation
-(`drive`), which fires the edge callbacks a real pin would. A bounce time suppresses edges
-that follow an accepted one too closely, in the simulation's own clock, as RPi.GPIO does.
+Outputs are recorded in the order they were set, until the simulated machine takes them
+(`take_writes`); inputs are driven by the simulation (`drive`), which fires the edge
+callbacks a real pin would. A bounce time suppresses edges that follow an accepted one too
+closely, in the simulation's own clock, as RPi.GPIO does.
 """
 
 from collections.abc import Callable
@@ -49,6 +50,12 @@ class SimulatedGPIO:
             raise RuntimeError(f"pin {pin} is not set up as an output")
         self.levels[pin] = int(bool(level))
         self.writes.append((pin, self.levels[pin]))
+
+    def take_writes(self) -> list[tuple[int, int]]:
+        """The output writes recorded since the last take, forgotten here: the machine that
+        reads them runs for days in a soak, and keeps none."""
+        writes, self.writes = self.writes, []
+        return writes
 
     def input(self, pin: int) -> int:
         if pin not in self.modes:

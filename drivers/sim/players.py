@@ -8,7 +8,7 @@ and says which, so the simulator can check the referee caught it.
 """
 
 import random
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from engine import events as ev
 from engine import tiles
@@ -24,7 +24,8 @@ EXPECTED_OFFENCE = {
 }
 
 
-@cache
+# Bounded (8192 suits' readings, about 5 MB): a soak plays the simulated table for days.
+@lru_cache(maxsize=1 << 13)
 def _group_shapes(key: tuple[int, ...], runs: bool) -> frozenset[tuple[int, int, int]]:
     """Every useful (sets, partial sets, pair) reading of one suit's counts (or one honour's),
     Pareto-pruned."""
