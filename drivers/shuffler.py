@@ -125,12 +125,17 @@ class Shuffler:
 
     # -- commands --------------------------------------------------------------------------
 
-    def start(self, t: float) -> bool:
-        """Power-up: both sets are inside; cycle set A (the drop only waits for the centre)."""
+    def start(self, t: float, in_play: str | None = None) -> bool:
+        """Power-up: cycle set A (the drop only waits for the centre), or, after a power cut
+        with set `in_play` on the table, the other set: whatever the machine held of it, half
+        stacked or ready, is dropped into the bin and built again (nobody knows its state)."""
         self.poll(t)
         if self.state != "idle":
             return self._refuse(t, "start", f"the shuffler has already started ({self.state})")
-        self._cycling = "A"
+        if in_play not in (None, "A", "B"):
+            raise ValueError(f"the tile sets are A and B, not {in_play!r}")
+        self.set_in_play = in_play
+        self._cycling = "B" if in_play == "A" else "A"
         self._machine.drop(t=t)
         return True
 

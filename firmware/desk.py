@@ -25,6 +25,7 @@ from engine.tracking import TrackingError
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
+from firmware.journal import StorageFailure
 
 LOG_LENGTH = 40
 
@@ -78,6 +79,10 @@ class Desk:
             status.shuffler.to_json(),
             self.dice,
             *(self._seat_waits(status) if waits else (None, None)),
+            not_refereeing=status.not_refereeing,
+            interruption=None
+            if status.interruption is None
+            else {"line": status.interruption, "displaced": list(status.displaced)},
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -101,6 +106,15 @@ class Desk:
 
     def unsubscribe(self, queue) -> None:
         self.subscribers = [s for s in self.subscribers if s[0] is not queue]
+
+    async def delivered(self, seconds: float) -> None:
+        """Return once every open page has taken its updates, or after `seconds`: the
+        table's last state (why it stopped refereeing, firmware/storage.py) reaches the
+        screens before the display stops."""
+        for _ in range(round(seconds / 0.01)):
+            if all(queue.empty() for queue, _ in self.subscribers):
+                return
+            await asyncio.sleep(0.01)
 
     def publish(self, events) -> None:
         """Follow the service's outputs; send every open page the new state."""
@@ -166,6 +180,7 @@ class Desk:
         perform = {
             "ack": self._ack,
             "void_hand": self._void_hand,
+            "accept_table": self._accept_table,
             "rule": partial(self._game_input, "rule"),
             "pause": partial(self._game_input, "pause"),
             "resume": partial(self._game_input, "resume"),
@@ -175,7 +190,10 @@ class Desk:
         }.get(action)
         if perform is None:
             raise ActionRefused(f"unknown action {action!r}")
-        answer = await self.service.actor.submit(partial(_answered, perform, body))
+        try:
+            answer = await self.service.actor.submit(partial(_answered, perform, body))
+        except StorageFailure as failure:  # its journaling failed: it was not carried out
+            raise ActionRefused(f"not done: the table is not refereeing ({failure})") from None
         if isinstance(answer, ActionRefused):
             raise answer
         return answer
@@ -194,10 +212,20 @@ class Desk:
         return self._record(ev.Acknowledged(t, None, body.get("fault"), body.get("alert")))
 
     def _void_hand(self, t, body) -> dict:
-        number = self.service.hands.void(t, "voided by the referee")
+        number = self.service.hands.void(t, body["reason"])
         if number is None:
             raise ActionRefused("no hand is in play")
         return {"voided": number}
+
+    def _accept_table(self, t, body) -> dict:
+        """The hand goes on from the table as it lies (issue 20): a journaled engine input."""
+        outputs = self.service.hands.accept_table(t)
+        if outputs is None:
+            raise ActionRefused("no hand is in play")
+        refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
+        if refusal is not None:
+            raise ActionRefused(refusal.message)
+        return {"done": "accept_table", "events": [o.to_json() for o in outputs]}
 
     def _game_input(self, action, t, body) -> dict:
         if self.service.status().table is None:

@@ -14,6 +14,8 @@ from engine.seats import LETTERS, zone
 from engine.session import Session
 from engine.tracking import Tracker, TrackingAlert
 from firmware.console import describe
+from firmware.resume import Interruption, resume_session
+from firmware.status import TrackedHand
 from firmware.walls import WallCheck
 
 _ADVICE = {
@@ -27,7 +29,8 @@ _ADVICE = {
 
 class Hands:
     """`faults` is the fault board; `out(line)` prints a console line; `publish(events)`
-    fans events out; `finished()` is called once `wanted` hands (None: no limit) are over."""
+    fans events out; `finished()` is called once the session has `wanted` hands on its
+    sheet (None: no limit)."""
 
     def __init__(
         self, profile, ruleset, journal, shuffler, dice, faults, out, publish, wanted, finished
@@ -44,8 +47,8 @@ class Hands:
         self.recorded = False  # the hand on the table is on the score sheet
         self.set_in_play = None
         self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
-        self.inferred: list = []  # (hand number, Move) the tracking inferred
-        self.flagged_tiles: set[tuple[int, int]] = set()  # (hand number, tile) told the referee
+        self.tracked = TrackedHand(0)  # the latest hand's inferred moves and flagged tiles
+        self.interruption: Interruption | None = None  # a hand taken up after a power cut
 
     @property
     def in_play(self) -> bool:
@@ -66,21 +69,32 @@ class Hands:
         self.recorded = False
         number = self.session.hand_number
         self.journal.hand(
-            self.ruleset.name, number, walls, t, table.chips, table.doubling, table.last_deal
+            self.ruleset.name,
+            number,
+            walls,
+            t,
+            table.chips,
+            table.doubling,
+            table.last_deal,
+            tile_set,
         )
         self.tracker.place({tile: zone("wall", lane) for lane in range(4) for tile in lanes[lane]})
-        sweep = self.profile.zones_reader.sweep_seconds or 0.25
-        self.interpreter = Interpreter(
-            table,
-            dealer_side,
-            self.profile.claim_window_seconds,
-            settle=(self.tracker.confirm + 1) * sweep,
-        )
+        self.interpreter = self.new_interpreter(table)
         self.out(
             f"{t:9.1f}  hand {number}: East sits on the "
             f"{LETTERS[dealer_side]} side; walls of set {tile_set} up"
         )
         self.publish([])
+
+    def new_interpreter(self, table) -> Interpreter:
+        """The interpreter of a hand's moves, with East on the dealer's side."""
+        sweep = self.profile.zones_reader.sweep_seconds or 0.25
+        return Interpreter(
+            table,
+            self.session.player_at(0),
+            self.profile.claim_window_seconds,
+            settle=(self.tracker.confirm + 1) * sweep,
+        )
 
     def button(self, t, side: int, button: str) -> None:
         if button == "referee":
@@ -127,7 +141,9 @@ class Hands:
     # -- the play ------------------------------------------------------------------------
 
     def poll(self, t) -> None:
-        if self.interpreter is not None:
+        """The interpreter's timers (held moves, the claim window); none runs while a hand
+        taken up after a power cut waits for the referee."""
+        if self.interpreter is not None and self.interruption is None:
             self.apply_all(self.interpreter.poll(t))
 
     def sweep(self, t, zone: str, tags) -> None:
@@ -141,15 +157,18 @@ class Hands:
                 seen.add(owner[1])
             else:
                 unknown.add(tag)
+        if self.interruption is not None:
+            self.interruption.sweep(zone, seen)
         for result in self.tracker.sweep(t, zone, seen, unknown):
-            hand = self.session.hand_number
+            self.tracked = tracked = self.tracked.of(self.session.hand_number)
             if isinstance(result, TrackingAlert):
-                self._tracking_alert(t, hand, result)
+                self._tracking_alert(t, result)
                 continue
-            self.inferred.append((hand, result))
+            if not result.flagged:
+                tracked.moves[result.tile, result.source, result.target] += 1
             for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
                 if isinstance(meaning, Irregular):
-                    self.flagged_tiles.add((hand, meaning.tile))
+                    tracked.flagged.add(meaning.tile)
                     self.faults.report(
                         t,
                         "tracking",
@@ -161,13 +180,15 @@ class Hands:
                     )
                 else:
                     self.apply(meaning)
+        if self.interruption is not None and self.interruption.compare(self):
+            self.publish([])  # the list of tiles out of place changed
 
-    def _tracking_alert(self, t, hand, alert) -> None:
+    def _tracking_alert(self, t, alert) -> None:
         """A missing tile's fault stays open until the tile is found; the others are told."""
         if alert.kind == "found":
             self.faults.clear(t, "tracking", "missing", key=f"missing {alert.tile}")
             return
-        self.flagged_tiles.add((hand, alert.tile))
+        self.tracked.flagged.add(alert.tile)
         missing = alert.kind == "missing"
         self.faults.report(
             t,
@@ -185,7 +206,11 @@ class Hands:
         clocks stop until it is back."""
         if online:
             self.tracker.resume(t)
-            if self.in_play and self.table.clocks.paused_at is not None:
+            if (
+                self.in_play
+                and self.table.clocks.paused_at is not None
+                and self.interruption is None  # the referee resumes after a power cut
+            ):
                 self.apply(ev.ClocksResumed(t, None))
         else:
             self.tracker.suspend(t)
@@ -198,6 +223,13 @@ class Hands:
         record = ev.TrackingCorrected(t, None, tile, zone)
         self.journal.record(record)
         return record
+
+    def accept_table(self, t) -> list[ev.Event] | None:
+        """The referee accepts the table as it lies: the hand goes on from where the tracking
+        has each tile (issue 20), a journaled input. None if no hand is in play."""
+        if not self.in_play:
+            return None
+        return self.apply(self.interpreter.accept(t, self.tracker.layout()))
 
     def apply_all(self, inputs) -> None:
         for event in inputs:
@@ -220,13 +252,25 @@ class Hands:
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
         self.publish(outputs)
+        if isinstance(event, ev.ClocksResumed) and table.clocks.paused_at is None:
+            self._interruption_over(event.t)
         if table.ended and not self.recorded:
             self._settle(event.t)
         return outputs
 
     # -- the hand's end ------------------------------------------------------------------
 
+    def _interruption_over(self, t) -> None:
+        """Play goes on after a power cut: the referee resumed the clocks, or the hand ended."""
+        if self.interruption is not None:
+            opened = self.interpreter.window_opened if self.interpreter else None
+            if opened is not None:  # the calls keep the time they had left at the cut
+                self.interpreter.window_opened = opened + t - self.interruption.t
+            self.interruption = None
+            self.faults.clear(t, "table", "interrupted")
+
     def _settle(self, t) -> None:
+        self._interruption_over(t)
         self.recorded = True
         row = self.session.record(self.table)
         self.journal.checkpoint()  # the finished hand into the journal's main file
@@ -236,8 +280,8 @@ class Hands:
             f"{t:9.1f}  hand {row.number} over: {row.result}; scores "
             + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
         )
-        if self.wanted is not None and self.counts["hands"] >= self.wanted:
-            self.finished()
+        if self.wanted is not None and len(self.session.sheet) >= self.wanted:
+            self.finished()  # the session's hands, those of a journal gone on with included
 
     def _forget_tracking(self, t) -> None:
         """The hand is over or void: the tiles go back into the machine, nothing is missing."""
@@ -252,6 +296,7 @@ class Hands:
         number = self.session.hand_number
         self.session.hand_number -= 1  # the redeal takes the same number
         self.journal.record(ev.HandVoided(t, None, number, reason))
+        self._interruption_over(t)
         self.table = self.interpreter = None
         self._forget_tracking(t)
         self.counts["voided"] = self.counts.get("voided", 0) + 1
@@ -259,31 +304,8 @@ class Hands:
         self.publish([])
         return number
 
-    def resume(self, t, played) -> int:
-        """Go on with the session a journal holds (firmware.replay's `played`): every hand
-        that ended is settled again in order, so scores, dealer and games are as they were;
-        a hand left unfinished (a crash, a power cut) is void: its tiles went back into the
-        machine, and the same dealer deals it again. Returns the hands settled."""
-        settled = 0
-        for number, table, voided in played:
-            if voided:
-                continue
-            if not table.ended:
-                reason = "the service restarted before the hand ended"
-                self.journal.record(ev.HandVoided(t, None, number, reason))
-                self.out(
-                    f"hand {number} was not finished when the service stopped: void, "
-                    "it is dealt again"
-                )
-                continue
-            self.session.hand_number = number
-            self.session.record(table)
-            settled += 1
-        if played:
-            sheet = self.session.sheet
-            self.session.hand_number = max(row.number for row in sheet) if sheet else 0
-            self.out(
-                f"resumed after hand {self.session.hand_number}: scores "
-                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(self.session.scores))
-            )
-        return settled
+    def resume(self, t, replayed, cut: float | None = None) -> int:
+        """Go on with the session a journal holds (firmware/replay.py's result, None for a
+        new journal), the hand cut short taken up where it lay (firmware/resume.py); `cut` is
+        when the journal was last written. Returns the hands settled again."""
+        return 0 if replayed is None else resume_session(self, t, replayed, cut)

@@ -17,6 +17,7 @@ it, so a main file copied without its -wal (its latest rows lost) is refused, no
 a new session; firmware/journal_cli.py copies a journal safely.
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,8 +41,20 @@ from firmware.journal_schema import (
 GENESIS = "0" * 64
 
 
+def last_written(path) -> float | None:
+    """When the journal at `path` was last written (its -wal takes each commit, its main
+    file each checkpoint), as the wall clock's seconds; None if there is no file. Read before
+    the file is opened for writing, which writes to it: a resumed hand says when it was cut."""
+    times = [os.stat(p).st_mtime for p in (path, f"{path}-wal") if os.path.isfile(p)]
+    return max(times) if times else None
+
+
 class JournalError(Exception):
     """A journal that cannot be opened or read: missing, not a journal, or corrupt."""
+
+
+class StorageFailure(JournalError):
+    """A write to the journal failed: the table stops refereeing (firmware/storage.py)."""
 
 
 @dataclass(frozen=True)
@@ -157,13 +170,24 @@ class Journal:
         self.history = json.loads(meta.get("schema_history", '[{"version":2,"first_seq":1}]'))
 
     def _transaction(self, work) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        """`work` committed whole or not at all; an SQLite error is a StorageFailure naming the
+        first: the ROLLBACK after a failed COMMIT may fail too ("cannot rollback", I/O)."""
+        with self._writing():
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                work()
+                self.conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def _writing(self):
         try:
-            work()
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+            yield
+        except sqlite3.Error as err:
+            raise StorageFailure(f"the journal {self.path} could not be written: {err}") from err
 
     # -- writing -------------------------------------------------------------------------
 
@@ -191,9 +215,11 @@ class Journal:
         chips=None,
         doubling: bool = False,
         last_deal: bool = False,
+        tile_set: str | None = None,
     ) -> None:
         """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips,
-        doubling, last_deal))."""
+        doubling, last_deal)), and the tile set it is played with, which a hand taken up
+        again after a power cut is read in (firmware/resume.py)."""
         row = {
             "ruleset": ruleset,
             "hand_number": hand_number,
@@ -203,6 +229,8 @@ class Journal:
             "doubling": doubling,
             "last_deal": last_deal,
         }
+        if tile_set is not None:
+            row["tile_set"] = tile_set
         self._append([("hand", row)])
 
     def input(self, event) -> None:
@@ -279,10 +307,12 @@ class Journal:
         the main file alone then holds every finished hand, and the -wal stays small.
         PASSIVE: it never waits for a reader (a replay, a backup), so it never holds up the
         table; what a reader still holds goes in at the next hand's end."""
-        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        with self._writing():
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
     def close(self) -> None:
-        self._closer()
+        with self._writing():  # it marks the file closed: a write like any other
+            self._closer()
 
     def __enter__(self):
         return self

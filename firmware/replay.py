@@ -52,6 +52,18 @@ def _short(obj) -> str:
 
 
 @dataclass
+class Played:
+    """One hand of the journal as replay leaves it: `outputs` are the engine's, in order,
+    the pending input's included (what a resumed hand's interpreter follows)."""
+
+    number: int
+    table: Table
+    tile_set: str | None  # None: journaled by `mjtable simulate`, or before schema 3's key
+    voided: bool = False
+    outputs: list = field(default_factory=list)
+
+
+@dataclass
 class ReplayResult:
     hands: int = 0
     inputs: int = 0
@@ -62,7 +74,8 @@ class ReplayResult:
     recovered: dict | None = None  # the trailing input re-applied without outputs
     recovered_outputs: list = field(default_factory=list)
     table: Table | None = None  # the last hand's table, as the journal leaves it
-    played: list = field(default_factory=list)  # [hand number, Table, voided] in order
+    played: list[Played] = field(default_factory=list)  # in order
+    last_t: float = 0.0  # the table time of the latest row: a resumed table goes on from it
 
     def summary(self) -> dict:
         return {
@@ -108,6 +121,8 @@ def replay(journal: Journal) -> ReplayResult:
 
     for row in journal.rows():
         data = row.data()
+        if isinstance(data, dict) and isinstance(data.get("t"), (int, float)):
+            result.last_t = max(result.last_t, data["t"])
         if row.kind == "hand":
             close_input(False)
             current_input, produced, matched = None, [], 0
@@ -125,7 +140,7 @@ def replay(journal: Journal) -> ReplayResult:
                     data.get("doubling", False),
                     data.get("last_deal", False),
                 )
-                result.played.append([hand_number, table, False])
+                result.played.append(Played(hand_number, table, data.get("tile_set")))
             except ConfigError as err:
                 raise ReplayError(f"row {row.seq}: ruleset: {err}") from None
             except (KeyError, TypeError, ValueError) as err:
@@ -135,7 +150,7 @@ def replay(journal: Journal) -> ReplayResult:
             record = _event(row, ev.RECORDS)
             result.device += 1  # for the audit; the engine does not make them
             if isinstance(record, ev.HandVoided) and result.played:
-                result.played[-1][2] = True
+                result.played[-1].voided = True
         elif row.kind == "input":
             close_input(False)
             if table is None:
@@ -148,6 +163,7 @@ def replay(journal: Journal) -> ReplayResult:
             except Exception as err:  # an engine bug is a mismatch, not a crash
                 produced = []
                 mismatch(row.seq, None, {"error": f"{type(err).__name__}: {err}"})
+            result.played[-1].outputs += produced
         else:
             result.outputs += 1
             if current_input is None or matched >= len(produced):

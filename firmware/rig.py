@@ -10,10 +10,12 @@ from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
 from firmware.service import assemble
 
+LAST_WORD_SECONDS = 1.0  # at most, for the open pages to take the table's last state
+
 
 class Rig:
-    """Built from `mjtable run`'s `args` (hands, port, json_summary, history). `clock` is the
-    table's clock; `gpio` and `paths` (zones, stacker) stand in for the profile's pins and
+    """Built from `mjtable run`'s `args` (hands, port, json_summary, history, cut). `clock`
+    is the table's clock; `gpio` and `paths` (zones, stacker) stand in for the profile's pins and
     readers' device paths: a simulation's. `mjtable run` has refused a display the profile
     may not serve (the shipped PIN or plain HTTP beyond this machine) before it got here."""
 
@@ -24,12 +26,9 @@ class Rig:
         )
         service = self.service
         self.shuffler, self.readers = devices.shuffler, devices.readers
-        service.hands.resume(clock(), args.history)
-        for reader in self.readers:
-            reader.start()
         self.display = self.serving = None
         if args.port:
-            desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
+            self.desk = desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
             app = create_app(desk, profile.referee_pin, profile.broadcast_token, profile.host)
             self.display = DisplayServer(app, profile.host, args.port, profile.tls)
             self.serving = asyncio.create_task(self.display.serve())
@@ -48,6 +47,10 @@ class Rig:
                     file=sys.stderr,
                     flush=True,
                 )
+        # After the desk, which then follows the hand taken up: its history, its alerts.
+        service.hands.resume(clock(), args.history, args.cut)
+        for reader in self.readers:
+            reader.start()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, service.actor.done.set)
         self.worker = asyncio.create_task(service.run())
@@ -55,6 +58,7 @@ class Rig:
     async def stop(self) -> None:
         self.worker.cancel()
         if self.display is not None:
+            await self.desk.delivered(LAST_WORD_SECONDS)  # why it stopped, on every screen
             self.display.should_exit = True
             await self.serving
         for reader in self.readers:

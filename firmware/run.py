@@ -23,11 +23,12 @@ from drivers.sim.table import Faults
 from firmware import cli_args
 from firmware.actor import TICK
 from firmware.config import load_ruleset
-from firmware.journal import Journal, JournalError
+from firmware.journal import Journal, JournalError, StorageFailure, last_written
 from firmware.profile import ProfileError, check_listener, load_profile
 from firmware.replay import ReplayError, replay
 from firmware.rig import Rig
 from firmware.sim_table import simulated_table
+from firmware.storage import EXIT_STATUS
 from firmware.watchdog import Notifier, keep_alive
 
 MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistake
@@ -110,7 +111,7 @@ def _faults(text: str) -> Faults:
             if not 0 <= rate < 1:
                 raise ValueError(f"{name} is a rate from 0 to below 1, not {value}")
             setattr(faults, name, rate)
-        elif name in ("jam", "lost", "foreign", "unplug"):
+        elif name in ("jam", "lost", "foreign", "unplug", "moved"):
             if not value:
                 count = 1
             elif value.isascii() and value.isdigit() and len(value) <= 4:
@@ -127,7 +128,7 @@ def _faults(text: str) -> Faults:
         else:
             raise ValueError(
                 f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
-                "foreign=N, unplug=N, slow=E|S|W|N)"
+                "foreign=N, unplug=N, slow=E|S|W|N, moved=N)"
             )
     return faults
 
@@ -185,6 +186,7 @@ def run(args) -> int:
             file=sys.stderr,
         )
         return 2
+    args.cut = last_written(path)  # before opening it, which writes to it
     try:
         journal = Journal(path)
     except JournalError as err:
@@ -196,7 +198,8 @@ def run(args) -> int:
         journal.close()
         print(f"mjtable run: --journal: {err}", file=sys.stderr)
         return 2
-    books = {table.ruleset.name for _, table, _ in args.history}
+    played = args.history.played if args.history else []
+    books = {hand.table.ruleset.name for hand in played}
     if books - {ruleset.name}:
         print(
             f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
@@ -215,16 +218,32 @@ def run(args) -> int:
     except GPIOUnavailable as err:
         print(f"mjtable run: {err}", file=sys.stderr)
         return 2
+    except StorageFailure as err:  # before the service took its first turn: resuming
+        return _not_refereeing(str(err), path)
     summary["journal"] = str(path)
     if args.json_summary:
         print(json.dumps(summary))
+    if summary["not_refereeing"]:
+        return _not_refereeing(summary["not_refereeing"], path)
     return 0
 
 
-def _history(journal) -> list:
-    """The hands an existing journal holds, replayed, for the session to go on from."""
+def _not_refereeing(why: str, path: Path) -> int:
+    """The journal's disk is full or failing (firmware/storage.py): said, and a status of
+    its own, which systemd does not restart (deploy/pi/mjtable.service)."""
+    print(
+        f"mjtable run: NOT REFEREEING: {why}; call the technician (the journal {path} "
+        "holds the session up to the failure)",
+        file=sys.stderr,
+    )
+    return EXIT_STATUS
+
+
+def _history(journal):
+    """An existing journal replayed (firmware/replay.py's result), for the session to go on
+    from; None for a new one."""
     if not journal.seq:
-        return []
+        return None
     result = replay(journal)
     if result.mismatches:
         print(
@@ -232,21 +251,21 @@ def _history(journal) -> list:
             "(another engine version?); the session goes on from the replayed hands",
             file=sys.stderr,
         )
-    return result.played
+    return result
 
 
 async def hardware_table(args, profile, ruleset, journal) -> dict:
     """The table's own devices, as its profile names them (pins, readers at their device
     paths, dice); the timers polled on the loop, systemd told the service lives."""
     loop = asyncio.get_running_loop()
-    began = time.monotonic()
+    began = time.monotonic() - (args.history.last_t if args.history else 0.0)
 
-    def clock() -> float:  # seconds since the service started: monotonic
+    def clock() -> float:  # seconds of table time, monotonic; a power cut never counts
         return time.monotonic() - began
 
     rig = Rig(args, profile, ruleset, journal, clock, loop)
     service = rig.service
-    rig.shuffler.start(clock())
+    rig.shuffler.start(clock(), service.hands.set_in_play)
     ticker = asyncio.create_task(service.actor.ticker(TICK))
     notifier = Notifier()
     notifier.ready(service.status().line())
@@ -259,16 +278,18 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
     )
     try:
         await service.actor.done.wait()
+        notifier.stopping(service.status().line())
     finally:
         ticker.cancel()
         pinger.cancel()
         await rig.stop()
     status = service.status()
     return {
+        "not_refereeing": status.not_refereeing.why if status.not_refereeing else None,
         "hands": status.counts["hands"],
         "events": status.counts["events"],
         "alerts": status.counts["alerts"],
-        "faults": len(status.faults),
+        "faults": status.fault_records,
         "ruleset": ruleset.name,
         "scores": list(status.scores),
     }

@@ -7,6 +7,7 @@ them: it reads a reader's frame, a button, the shuffler or the dice as what it m
 follows the readers going and coming back, and hands out its status (firmware/status.py).
 """
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -27,7 +28,11 @@ from firmware.actor import Actor, Tick
 from firmware.assembly import Devices, build_devices
 from firmware.faults import FaultBoard
 from firmware.hands import Hands
+from firmware.journal import StorageFailure
 from firmware.status import ShufflerStatus, Status
+from firmware.storage import DiskWatch, Stopped
+
+log = logging.getLogger("mjtable.service")
 
 
 class ReaderFeed:
@@ -102,6 +107,8 @@ class Service:
         self.feed = feed or ReaderFeed(actor)
         self.heartbeats = self.feed.heartbeats
         self.last_tick = 0.0
+        self.disk = DiskWatch(journal.path, profile.journal_min_free_mb, self.faults)
+        self.stopped: Stopped | None = None  # why the table stopped refereeing
 
     async def run(self) -> None:
         """Referee: take the actor's items until it is done."""
@@ -124,7 +131,9 @@ class Service:
             session=hands.session,
             table=table,
             dice_source=self.dice_source,
-            faults=tuple(self.faults.history),
+            faults=tuple(self.faults.recent),
+            fault_records=self.faults.records,
+            fault_kinds=MappingProxyType(dict(self.faults.kinds)),
             shuffler=ShufflerStatus(
                 shuffler.state,
                 shuffler.set_in_play,
@@ -137,10 +146,14 @@ class Service:
             walls_ready=hands.walls.ready is not None,
             counts=MappingProxyType(dict(hands.counts)),
             last_tick=self.last_tick,
-            inferred=tuple(hands.inferred),
-            flagged_tiles=frozenset(hands.flagged_tiles),
+            tracked=hands.tracked,
             transient_absences=hands.tracker.transient_absences,
             transient_sightings=hands.tracker.transient_sightings,
+            not_refereeing=self.stopped,
+            interruption=hands.interruption.line() if hands.interruption else None,
+            displaced=tuple(d.to_json() for d in hands.interruption.displaced)
+            if hands.interruption
+            else (),
         )
 
     # -- what each record means ----------------------------------------------------------
@@ -149,6 +162,7 @@ class Service:
         hands, faults = self.hands, self.faults
         if isinstance(item, Tick):
             self.last_tick = t
+            self.disk.poll(t)
             self.shuffler.poll(t)
             online = self.readers_online.get(self.stacker_path, True)
             hands.walls.judge(t, self.heartbeats.get(self.stacker_path), online)
@@ -184,6 +198,7 @@ class Service:
         elif isinstance(item, WallsReady):
             hands.walls.built_walls(t, item, self.heartbeats.get(self.stacker_path))
         elif isinstance(item, WallsRaised):
+            self.disk.check(t)  # before each hand
             hands.raise_walls(t, item.tile_set)
         elif isinstance(item, ShufflerRefused):
             self.out(f"{t:9.1f}  shuffler: {item.message}")
@@ -217,15 +232,35 @@ class Service:
             self.hands.zone_reader(t, online)
 
     def failed(self, t, what: str, err: Exception) -> None:
-        """The actor's item `what` raised: a bug must not stop the table, the referee is told."""
-        self.faults.report(
-            t,
-            "service",
-            "internal",
-            f"the service failed on a {what} ({type(err).__name__}: {err})",
-            "call the technician; play on under the referee's control",
-            transient=True,
-        )
+        """The actor's item `what` raised. A bug must not stop the table: the referee is
+        told, and play goes on under his control. A journal that cannot be written must:
+        nothing may be applied that is not journaled (firmware/storage.py)."""
+        if isinstance(err, StorageFailure):
+            self.stop_refereeing(t, err)
+            return
+        log.exception("service: a %s failed", what)
+        try:
+            self.faults.report(
+                t,
+                "service",
+                "internal",
+                f"the service failed on a {what} ({type(err).__name__}: {err})",
+                "call the technician; play on under the referee's control",
+                transient=True,
+            )
+        except StorageFailure as failure:  # the fault could not be journaled either
+            self.stop_refereeing(t, failure)
+
+    def stop_refereeing(self, t, failure: StorageFailure) -> None:
+        """Take no more inputs and say why, on the console and the display; the run then
+        ends (`mjtable run` exits with firmware/storage.py's EXIT_STATUS). Nothing of it is
+        journaled: the journal is what failed."""
+        if self.stopped is not None:
+            return
+        self.stopped = Stopped.by(t, failure)
+        self.actor.done.set()
+        self.out(f"{t:9.1f}  {self.stopped.line()}")
+        self.publish([])
 
 
 def assemble(

@@ -529,7 +529,8 @@ ACTIONS = [
     ("resume", {}),
     ("correct", {"tile": 17, "zone": "river S"}),
     ("confirm_score", {"hand": 1}),
-    ("void_hand", {}),
+    ("void_hand", {"reason": "a tile fell off the table"}),
+    ("accept_table", {}),
     ("sign_sheet", {"hand": 1, "referee": "K. Tanaka"}),
 ]
 
@@ -549,6 +550,15 @@ def test_actions_need_the_referee(client, source):
     assert client.post("/api/referee/pause", json={}).status_code == 401
     assert client.post("/api/referee/explode", json={}).status_code == 401
     assert source.acts == []
+
+
+def test_a_hand_is_voided_only_with_the_referee_s_reason(client, source):
+    """Issue 14: a hand is lost only by a referee's decision, journaled with his reason: a
+    void without one is refused (422, naming the field) and never reaches the table."""
+    response = client.post("/api/referee/void_hand", json={}, headers=referee())
+    assert response.status_code == 422 and response.json()["field"] == "reason"
+    blank = client.post("/api/referee/void_hand", json={"reason": "  "}, headers=referee())
+    assert blank.status_code == 422 and source.acts == []
 
 
 def test_unknown_action_is_404(client, source):

@@ -280,22 +280,23 @@ def test_ctrl_c_stops_cleanly_and_the_journal_replays(tmp_path):
         assert j.verify() is None
         result = replay(j)
     assert result.hands >= 1 and result.inputs > 0 and result.mismatches == 0
-    assert not result.played[-1][1].ended  # stopped in the middle of a hand
+    assert not result.played[-1].table.ended  # stopped in the middle of a hand
 
 
-def test_a_restart_goes_on_with_the_session_and_voids_the_unfinished_hand(capsys, tmp_path):
-    """DESIGN.md (the journal survives a power cut): started again on its journal, the table
-    settles the finished hands again (scores, dealer) and voids the one cut short, whose tiles
-    went back into the machine; the same dealer deals it again under the same number."""
+def test_a_hand_journaled_without_its_tile_set_is_void_and_dealt_again(capsys, tmp_path):
+    """Issue 14: started again on its journal, the table settles the finished hands again
+    (scores, dealer) and takes up the hand cut short; one it cannot take up, journaled
+    without the tile set it was read in (by an older mjtable), is void and the same dealer
+    deals it again under the same number. `--hands` counts the session's hands."""
     journal = tmp_path / "session.sqlite"
     first, _ = run_table(capsys, journal, "--hands", "2", "--speed", "200", "--seed", "4")
     with Journal(journal) as j:  # a power cut in hand 3: its walls and a roll
         j.hand("wsom2006", 3, build_walls(list(range(136)), 17), 0.0)
         j.input(ev.DiceRolled(1.0, 0, (3, 4)))
     _, out = run_table(
-        capsys, journal, "--hands", "1", "--speed", "200", "--seed", "5", summary=False
+        capsys, journal, "--hands", "3", "--speed", "200", "--seed", "5", summary=False
     )
-    assert "hand 3 was not finished when the service stopped: void" in out
+    assert "hand 3 was not finished when the service stopped and cannot be taken up" in out
     assert (
         "resumed after hand 2: scores "
         + " ".join(f"{s} {score:+d}" for s, score in zip("ESWN", first["scores"], strict=True))

@@ -382,3 +382,22 @@ def test_wrong_timings_and_wall_sizes_are_refused_by_name():
         ShufflerTiming(settle=0)
     with pytest.raises(ValueError, match="tiles_per_lane"):
         Shuffler(SimulatedGPIO(), PINS, ShufflerTiming(), 0, print)
+
+
+def test_after_a_power_cut_the_set_half_stacked_is_built_again():
+    """Issue 14: after a cut the machine's state is unknown. With set B on the table (the
+    journal says so) and set A half stacked when the power went, the new service's shuffler
+    drops what it held of A into the bin and builds A again, every tile counted once."""
+    rig = started()
+    rig.run_to("stacking")
+    rig.run(lambda r: len(r.stacked) >= 40)  # the power goes mid-stack
+    rig.shuffler.close()
+    rig.records.clear()
+    rig.stacked.clear()
+    rig.shuffler = Shuffler(rig.gpio, PINS, DEFAULT_TIMING, 34, rig.records.append, lambda: rig.t)
+    assert rig.shuffler.start(rig.t, "B")
+    assert rig.shuffler.set_in_play == "B"
+    rig.run_to("ready")
+    ready = of(WallsReady, rig.records)
+    assert [r.tile_set for r in ready] == ["A"] and ready[0].counts == (34,) * 4
+    assert sorted(p for p, _ in rig.stacked) == list(range(136))

@@ -5,8 +5,8 @@ buttons and move tagged tiles between the zones above the antennas; the machine 
 shuffler's pins; the zone reader and the stacker reader speak the serial protocol on ptys.
 The players decide with their own copy of the hand (the truth: `self.truth`; how they play it
 is drivers/sim/hand.py), as people at a table know what they did; the service must work it out
-from the sensors. Every true movement is recorded, so a run can say how much of it the
-tracking got right.
+from the sensors. Every true movement of the hand in play is recorded (the next hand starts
+afresh), so a run can say hand by hand how much of it the tracking got right.
 
 Time is table time, advanced by `tick(dt)`; the people's pace is a generator that yields the
 seconds until their next action. Faults are injected on request (`faults`): reads dropped or
@@ -16,6 +16,7 @@ a slow player.
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -35,7 +36,9 @@ ZONES = [zone(area, side) for area in AREAS for side in range(4)]
 @dataclass
 class Faults:
     """What to break, from `--faults drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,
-    slow=S`: rates per read for drop and ghost, how many times for the others, a side for slow."""
+    slow=S,moved=1`: rates per read for drop and ghost, how many times for the others, a side
+    for slow; `moved`: a player lifts a tile off the table while a power cut has the table
+    off, and puts it back when the referee's list shows it (issue 14)."""
 
     drop: float = 0.0
     ghost: float = 0.0
@@ -44,6 +47,7 @@ class Faults:
     foreign: int = 0
     unplug: int = 0
     slow: str = ""
+    moved: int = 0
     injected: dict = field(default_factory=dict)
 
     def count(self, name: str) -> None:
@@ -62,6 +66,10 @@ class Panel(Protocol):
     def dice(self, side: int, values: tuple[int, int]) -> None: ...
     def session(self) -> Session: ...
     def void(self, reason: str) -> None: ...
+    def interrupted(self) -> list[int] | None: ...
+    def resume_play(self) -> None: ...
+    def out_of_step(self) -> bool: ...
+    def accept_table(self) -> None: ...
 
 
 class SimClock:
@@ -113,7 +121,8 @@ class SimTable:
         self.mechanism = SimMechanism(gpio, pins, self.per_lane, self._stacked)
         self.pins, self.gpio = pins, gpio
         self.next_sweep = self.next_heartbeat = 0.0
-        self.true_moves: list[tuple[int, float, int, str, str]] = []  # hand, t, tile, from, to
+        # the hand's number and its true movements: (tile, from, to) -> times
+        self.true_moves: tuple[int, Counter] = (0, Counter())
         self.hands_lifted = 0
         self.in_play = "B"  # so that the first set raised is A
         self.cycle_faults: list[str | None] = []  # machine faults, one per cycle to come
@@ -123,8 +132,9 @@ class SimTable:
         self.lanes: list[list[int]] = []  # the tile ids of the walls on the table, per lane
         self._lifted = False
         self._plan_faults()
-        self._scripts = [self._play(), self._technician()]
-        self._wake = [0.0, 0.0]
+        self.off_table: tuple[bytes, str] | None = None  # a tile lifted during a power cut
+        self._scripts = [self._play(), self._technician(), self._referee()]
+        self._wake = [0.0, 0.0, 0.0]
 
     # -- the clock -----------------------------------------------------------------------
 
@@ -225,6 +235,31 @@ class SimTable:
                 self.panel.retry()
             yield 0.5
 
+    def _referee(self):
+        """After a power cut the referee checks the tiles the display lists against the
+        hand: the player who lifted one puts it back; once none is listed, play goes on."""
+        while True:
+            listed = self.panel.interrupted()
+            if listed is not None and self.off_table and self.tile_of[self.off_table[0]] in listed:
+                tag, home = self.off_table
+                self.zones[home].append(tag)
+                self.off_table = None
+            elif listed == [] and self.off_table is None:
+                self.panel.resume_play()
+                yield 1.0
+            yield 0.5
+
+    def move_off_table(self) -> None:
+        """While the table is off, a player lifts a tile from his rack (the first he holds
+        on the first side that has any): it is on no antenna until he puts it back."""
+        self.faults.count("moved")
+        for name in ZONES:
+            if name.startswith("hand") and self.zones[name]:
+                tag = sorted(self.zones[name])[0]
+                self.zones[name].remove(tag)
+                self.off_table = (tag, name)
+                return
+
     def _raise_walls(self):
         """Press raise once the ready lamp is lit; if the walls will not rise because the
         table thinks the last hand goes on, the referee is called and voids it."""
@@ -261,4 +296,7 @@ class SimTable:
             self.zones[source].remove(tag)
             self.zones[target].append(tag)
             if not self.truth.ended:  # afterwards the tiles only go back to the machine
-                self.true_moves.append((self.session.hand_number, self.t, tile, source, target))
+                number = self.session.hand_number
+                if self.true_moves[0] != number:
+                    self.true_moves = (number, Counter())
+                self.true_moves[1][tile, source, target] += 1

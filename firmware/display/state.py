@@ -3,7 +3,8 @@ service holds. The public view is for players and spectators, so it carries no c
 tile anywhere: not the hands, not a drawn tile, not a concealed kong's faces, not a penalty
 proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6), not
 in the text of an alert or a fault (written for the public from public facts, issue 20), and
-no seat's shanten or waits, which tell what a concealed hand holds (issue 18).
+no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A table that
+stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7).
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -18,7 +19,8 @@ from engine import tiles
 from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
-from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text
+from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
+from firmware.storage import Stopped
 
 SEATS = "ESWN"
 BACK = {"back": True}
@@ -48,6 +50,8 @@ class TableView:
     #                                       "break": {"seat": "W", "stacks": 12}}
     waits: list[dict] | None = None  # waits_json(table) while a hand is in play: by seat,
     drawn_against: list[list] | None = None  # and what a tile drawn is checked against
+    not_refereeing: Stopped | None = None  # why the table stopped refereeing
+    interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -76,7 +80,20 @@ def table_state(view: TableView, referee: bool) -> dict:
         "faults": view.faults if referee else [_public_fault(f) for f in view.faults],
         "shuffler": view.shuffler if referee else _public_shuffler(view.shuffler),
         "log": view.log if referee else [public_event(e) for e in view.log],
+        "not_refereeing": stopped(view.not_refereeing, referee),
+        "interruption": _interruption(view.interruption, referee),
     } | ({"win_check": win_check(table, view)} if referee else {})
+
+
+def _interruption(interruption: dict | None, referee: bool) -> dict | None:
+    """Since when the hand was cut and for how long; the referee sees which tiles lie away
+    from where the hand has them (their faces: they may be concealed), the public how many."""
+    if interruption is None:
+        return None
+    displaced = interruption["displaced"]
+    if referee:
+        return {"line": interruption["line"], "displaced": displaced}
+    return {"line": interruption["line"], "out_of_place": len(displaced)}
 
 
 def waits_json(table: Table, before: list[list] | None = None) -> tuple[list[dict], list[list]]:

@@ -25,6 +25,8 @@ function render(state) {
   renderFaults(state.faults);
   renderShuffler(state.shuffler);
   renderLog(state.log);
+  renderStopped(state.not_refereeing);
+  renderInterruption(state.interruption);
   if (!PUBLIC) updateControls(state);
   tick();
 }
@@ -99,6 +101,32 @@ function renderCentre(state) {
 function lastHand(row) {
   const changes = row.changes.map((c, player) => `P${player + 1} ${c > 0 ? "+" : ""}${c}`);
   return `hand ${row.number}: ${row.result} · ${changes.join("  ")}`;
+}
+
+// The table stopped refereeing (its journal's disk is full or failing): a banner over all,
+// which stays when the service has gone; the referee's buttons go with it.
+function renderStopped(stopped) {
+  const banner = document.getElementById("not-refereeing");
+  banner.hidden = !stopped;
+  document.body.classList.toggle("not-refereeing", Boolean(stopped));
+  if (stopped) fill("not-refereeing", el("div", {class: "headline"}, "NOT REFEREEING"),
+    el("div", {class: "message"}, stopped.message), el("div", {class: "advice"}, stopped.advice));
+}
+
+// A hand taken up after a power cut: since when and how long; for the referee the tiles
+// that lie away from where the hand has them, until they are put back or corrected.
+function renderInterruption(cut) {
+  const banner = document.getElementById("interruption");
+  banner.hidden = !cut;
+  if (!cut) return;
+  const rows = PUBLIC
+    ? (cut.out_of_place ? [el("li", {}, `${cut.out_of_place} tile(s) to put back`)] : [])
+    : cut.displaced.map((d) => el("li", {class: "displaced"},
+        `${d.face}: the hand has it in ${d.expected}; the readers see it in ${d.seen.join(", ")}`));
+  const advice = rows.length ? "put these tiles back, or correct the tracking"
+    : "every tile lies where the hand has it: the referee resumes the clocks";
+  fill("interruption", el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
+    el("div", {class: "advice"}, advice));
 }
 
 // -- the side panel ----------------------------------------------------------------------
@@ -191,8 +219,12 @@ function buildControls() {
   fill("controls", el("div", {class: "buttons"},
     el("button", {id: "pause", onclick: () => act("pause", {})}, "Pause"),
     el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
-    el("button", {id: "void", onclick: () => confirm("Void this hand?") && act("void_hand", {})},
-      "Void hand"),
+    el("button", {id: "accept-table", onclick: () => act("accept_table", {})},
+      "Accept the table as it lies"),
+    el("button", {id: "void", onclick: () => {
+      const reason = prompt("Void this hand: why? (the journal keeps the reason)");
+      if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
+    }}, "Void hand"),
     el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST",
       headers: {"Content-Type": "application/json"}, body: "{}"}).then(showLogin)}, "Log out")));
   fill("sheet", el("h2", {}, "Score sheet and corrections"),
