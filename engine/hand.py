@@ -7,7 +7,7 @@ scorer can walk every arrangement of a hand without searching it again.
 
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from itertools import pairwise, permutations, product
 
 from engine import tiles
@@ -72,7 +72,12 @@ def counts(kinds) -> bytearray:
     return c
 
 
-@cache
+# The suit caches are bounded (a table plays for days, issue 20): 4096 patterns hold a
+# session's working set and `bench score`'s 5000 hands; a rare one is worked out again.
+SUITS_CACHED = 1 << 12
+
+
+@lru_cache(maxsize=SUITS_CACHED)
 def _suit(key: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Every way to split one suit's nine counts into chows and pungs with at most one pair.
 
@@ -136,13 +141,13 @@ def is_standard(c: Sequence[int]) -> bool:
     return _standard_size(c) >= 0
 
 
-@cache
+@lru_cache(maxsize=SUITS_CACHED)
 def _suit_groups(key: bytes, start: int) -> tuple[tuple[tuple[str, int], ...], ...]:
     """_suit() of one suit's counts with ranks turned into tile kinds."""
     return tuple(tuple((kind, start + r) for kind, r in option) for option in _suit(tuple(key)))
 
 
-@cache
+@lru_cache(maxsize=SUITS_CACHED)
 def _honour_groups(key: bytes) -> tuple[tuple[str, int], ...] | None:
     if 1 in key or 4 in key:
         return None

@@ -6,14 +6,14 @@ counts, as engine/hand.py does for the win check, so a new hand costs a few dict
 """
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
 from engine import tiles
 
 Blocks = frozenset[tuple[int, int, int]]  # (sets, partial sets, pair kept as the head)
 
 
-@cache
+@lru_cache(maxsize=1 << 12)  # bounded, as engine/hand.py's: a table plays for days
 def _blocks(key: tuple[int, ...], runs: bool) -> Blocks:
     """Every (sets, partials, head) one suit's counts can be split into, the dominated left
     out. A partial is two tiles one short of a set: a pair, two neighbours, two one apart."""
