@@ -69,6 +69,10 @@ class SimPanel:
             return None
         return [d.tile for d in hands.interruption.displaced]
 
+    def halted(self) -> bool:
+        """A hand taken up after a power cut waits for the referee to resume the clocks."""
+        return self.service.hands.interruption is not None
+
     def resume_play(self) -> None:
         """The referee resumes the clocks: every tile lies where the hand has it."""
         self.service.actor.submit(lambda t: self.service.hands.apply(ClocksResumed(t, None)))

@@ -57,6 +57,7 @@ class SimHand:
                 yield 0.6
         turns = 0
         while not truth.ended:
+            yield from self._halted()
             turns += 1
             if fault and turns == fault_turn:
                 yield from self._play_fault(fault)
@@ -74,6 +75,12 @@ class SimHand:
         yield REFEREE
         self.table.panel.accept_table()
         yield PACE
+
+    def _halted(self):
+        """After a power cut each player finishes the move in his hands, then all wait until
+        the referee has checked the table and resumed the clocks (issue 14)."""
+        while self.table.panel.halted():
+            yield 0.5
 
     def side(self, seat: int) -> int:
         return side_of(seat, self.dealer_side)
