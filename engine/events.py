@@ -364,4 +364,23 @@ class SheetSigned(Event):
     journal_head: str
 
 
-RECORDS = (Fault, Acknowledged, TrackingCorrected, HandVoided, ScoreConfirmed, SheetSigned)
+@_event
+class VenueCommand(Event):
+    """A command from the venue's bus (docs/uplink.md), taken or `refused` (why), without its
+    hmac; `id` and `command` are None and "" when the payload had none to read."""
+
+    id: str | None = None
+    command: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+    refused: str | None = None
+
+
+RECORDS = (
+    Fault,
+    Acknowledged,
+    TrackingCorrected,
+    HandVoided,
+    ScoreConfirmed,
+    SheetSigned,
+    VenueCommand,
+)

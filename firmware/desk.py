@@ -17,6 +17,7 @@ back for its delay (firmware/display/broadcast.py).
 
 import asyncio
 from collections import deque
+from dataclasses import replace
 from functools import partial
 
 from engine import events as ev
@@ -83,6 +84,7 @@ class Desk:
             interruption=None
             if status.interruption is None
             else {"line": status.interruption, "displaced": list(status.displaced)},
+            venue=status.venue,
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -209,6 +211,8 @@ class Desk:
                 raise ActionRefused(f"there is no alert {body['alert']} in this hand")
             if alert["state"] == "open":
                 alert["state"] = "acknowledged"
+        seen = {body.get("fault"), body.get("alert")} - {None}  # by the referee at the table:
+        self.service.venue = self.service.venue.seen_at_table(seen)  # none on the way (issue 15)
         return self._record(ev.Acknowledged(t, None, body.get("fault"), body.get("alert")))
 
     def _void_hand(self, t, body) -> dict:
@@ -239,6 +243,8 @@ class Desk:
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
         if refusal is not None:
             raise ActionRefused(refusal.message)
+        if action == "resume":  # the table's referee ends the venue's pause here (issue 15)
+            self.service.venue = replace(self.service.venue, paused=False)
         return {"done": action, "events": [o.to_json() for o in outputs]}
 
     def _correct(self, t, body) -> dict:

@@ -31,6 +31,7 @@ from firmware.hands import Hands
 from firmware.journal import StorageFailure
 from firmware.status import ShufflerStatus, Status
 from firmware.storage import DiskWatch, Stopped
+from firmware.venue_commands import VenueNotes
 
 log = logging.getLogger("mjtable.service")
 
@@ -109,6 +110,7 @@ class Service:
         self.last_tick = 0.0
         self.disk = DiskWatch(journal.path, profile.journal_min_free_mb, self.faults)
         self.stopped: Stopped | None = None  # why the table stopped refereeing
+        self.venue = VenueNotes()  # what the venue asked it to show (firmware/venue_commands.py)
 
     async def run(self) -> None:
         """Referee: take the actor's items until it is done."""
@@ -154,6 +156,7 @@ class Service:
             displaced=tuple(d.to_json() for d in hands.interruption.displaced)
             if hands.interruption
             else (),
+            venue=self.venue,
         )
 
     # -- what each record means ----------------------------------------------------------

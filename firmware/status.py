@@ -12,6 +12,7 @@ from engine import events as ev
 from engine.session import Session
 from engine.table import Table
 from firmware.storage import Stopped
+from firmware.venue_commands import VenueNotes
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Status:
     not_refereeing: Stopped | None  # why the table stopped refereeing (firmware/storage.py)
     interruption: str | None = None  # a hand taken up after a power cut: since when, how long
     displaced: tuple[dict, ...] = ()  # its tiles not where the hand has them (referee only)
+    venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
 
     def line(self) -> str:
         """One line for `systemctl status`."""

@@ -29,6 +29,7 @@ from firmware.display.notices import NOT_REFEREEING
 from firmware.display.state import waits_json
 from firmware.journal import Journal
 from firmware.storage import Stopped
+from firmware.venue_commands import VenueNotes
 from tests.conftest import REPO
 from tests.tablekit import E, S
 from tests.test_display import (
@@ -465,6 +466,31 @@ def test_issue_20_item_7_a_table_that_stopped_refereeing_says_so_over_the_page(p
     page.goto(base + "/table")
     page.locator("#not-refereeing").wait_for(timeout=2000)
     assert NOT_REFEREEING["disk full"] in page.locator("#not-refereeing").inner_text()
+
+
+def test_issue_15_both_pages_show_the_venues_message_seating_and_referee_on_the_way(page, display):
+    """Issue 15: what the venue sent is on both pages: its message in the centre, each
+    seat's name as the venue seated the players, and "<referee> is on the way" in the
+    centre and beside the call the venue acknowledged (fault 1 of the scene)."""
+    base, source, _ = display
+    names = ["Li Wei", "Ana Souza", "山田 花子", "Tom Berg"]
+    source.view.venue = VenueNotes(
+        tuple({"name": name, "federation_id": None} for name in names),
+        "Round 2 starts at 14:00",
+        {"referee": "Chen Jun", "alert": 1, "at": 1_750_000_000.0},
+    )
+    for visit in (lambda: page.goto(base + "/table"), lambda: log_in(page, base)):
+        visit()
+        page.locator("#centre .venue-message", has_text="Round 2 starts at 14:00").wait_for(
+            timeout=2000
+        )
+        assert page.locator("#centre .on-way").inner_text() == "Chen Jun is on the way"
+        call = page.locator("#faults [data-fault-id='1'] .on-way")
+        assert call.inner_text() == "Chen Jun is on the way"
+        shown = page.eval_on_selector_all(
+            "[data-seat] .player-name", "ns => ns.map(n => n.textContent)"
+        )
+        assert sorted(shown) == sorted(names)
 
 
 # -- issue 18: the waits on the referee's page and the broadcast view ---------------------------

@@ -82,6 +82,7 @@ FAULTS = {
     ("dice", "bad roll"): "the dice were misread",
     ("service", "internal"): "the table's service met an error",
     ("journal disk", "low space"): "the table's disk is running out of space for its record",
+    ("venue", "refused"): "the table refused a command from the venue",
 }
 # What the players wait for, by the device at fault.
 ADVICE = {
@@ -94,6 +95,7 @@ ADVICE = {
     "dice": "roll again",
     "service": "play goes on under the referee's control",
     "journal disk": "the technician sees to the table's disk",
+    "venue": "the referee sees to it with the venue's desk",
 }
 SHUFFLER_FAULT = "the shuffler has stopped: the technician sees to it"
 # The banner of a table that stopped refereeing (firmware/storage.py): the public's words by

@@ -4,7 +4,8 @@ tile anywhere: not the hands, not a drawn tile, not a concealed kong's faces, no
 proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, issue 6), not
 in the text of an alert or a fault (written for the public from public facts, issue 20), and
 no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A table that
-stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7).
+stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7). What the
+venue sent (issue 15: the seating's names, its message, a referee on the way) is public.
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -21,6 +22,7 @@ from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
 from firmware.storage import Stopped
+from firmware.venue_commands import VenueNotes
 
 SEATS = "ESWN"
 BACK = {"back": True}
@@ -52,6 +54,7 @@ class TableView:
     drawn_against: list[list] | None = None  # and what a tile drawn is checked against
     not_refereeing: Stopped | None = None  # why the table stopped refereeing
     interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
+    venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -82,6 +85,8 @@ def table_state(view: TableView, referee: bool) -> dict:
         "log": view.log if referee else [public_event(e) for e in view.log],
         "not_refereeing": stopped(view.not_refereeing, referee),
         "interruption": _interruption(view.interruption, referee),
+        "venue_message": view.venue.message,
+        "referee_on_way": view.venue.referee_on_way,
     } | ({"win_check": win_check(table, view)} if referee else {})
 
 
@@ -158,10 +163,11 @@ def tile_json(tile_id: int) -> dict:
 
 def _seat(view: TableView, seat: int, referee: bool) -> dict:
     session, table = view.session, view.table
-    player = session.player_at(seat)
+    player, players = session.player_at(seat), view.venue.players
     out = {
         "seat": SEATS[seat],
         "player": player,
+        "name": players[player]["name"] if players else None,  # as the venue seated them
         "score": session.scores[player],
         "penalty_points": 0,
         "river": [],

@@ -22,7 +22,7 @@ function render(state) {
   for (const seat of state.seats) table.append(renderSeat(seat, state));
   renderCentre(state);
   renderAlerts(state.alerts);
-  renderFaults(state.faults);
+  renderFaults(state.faults, state.referee_on_way);
   renderShuffler(state.shuffler);
   renderLog(state.log);
   renderStopped(state.not_refereeing);
@@ -42,6 +42,7 @@ function renderSeat(seat, state) {
     seat.penalty_points ? el("span", {class: "pending", title: "penalties of this hand, " +
       "settled at its end"}, `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
     el("span", {class: "player"}, `P${seat.player + 1}${seat.seat === "E" ? " dealer" : ""}`),
+    seat.name ? el("span", {class: "player-name"}, seat.name) : null,
     el("span", {class: "clocks"}, clock("clock-turn", "turn", seat.clock_turn),
       clock("clock-hand", "hand", seat.clock_hand))),
   el("div", {class: "hand"}, handTiles(seat)),
@@ -89,6 +90,8 @@ function renderCentre(state) {
     el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${turn[1]}` : ""),
     el("div", {class: "phase"}, STATES[state.state] || state.state),
     state.clocks_paused ? el("div", {class: "paused-banner"}, "PAUSED") : null,
+    state.venue_message ? el("div", {class: "venue-message"}, state.venue_message) : null,
+    onWay(state.referee_on_way),
     state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
       el("span", {}, " tiles left"), el("div", {class: "dead"}, `dead wall ${state.wall.dead}`))
       : null,
@@ -160,12 +163,18 @@ function penaltyText(p) {
   return `${p.confirm ? "proposed" : "penalty"}: ${parts.join(", ")} (${p.rule})`;
 }
 
-function renderFaults(faults) {
+// The venue acknowledged a call (issue 15): its referee is on the way, until he is here.
+function onWay(coming) {
+  return coming ? el("div", {class: "on-way"}, `${coming.referee} is on the way`) : null;
+}
+
+function renderFaults(faults, coming) {
   fill("faults", [...faults].reverse().map((f) =>
     el("li", {class: `fault${f.cleared ? " cleared" : ""}`, "data-fault-id": f.id},
       el("div", {class: "meta"}, `${f.device} · ${f.kind}${f.cleared ? " · cleared" : ""}`),
       el("div", {class: "message"}, f.message),
       el("div", {class: "advice"}, f.advice),
+      coming && coming.alert === f.id && !f.cleared ? onWay(coming) : null,
       PUBLIC || f.cleared ? null
         : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})}, "Acknowledge"))));
 }
@@ -208,6 +217,7 @@ function describe(e) {
     case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
+    case "VenueCommand": return `venue: ${e.command || "?"}` + (e.refused ? " refused" : "");
     default: return `${e.type} ${who}`;
   }
 }
