@@ -58,3 +58,13 @@ def desk(tmp_path):
     journal = Journal(tmp_path / "j.sqlite")
     yield Desk(dealt_service(journal, Clock()), "test table")
     journal.close()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real Mosquitto on a free loopback port, anonymous (tests/broker.py)."""
+    from tests.broker import Broker
+
+    running = Broker(tmp_path / "broker").start()
+    yield running
+    running.stop()

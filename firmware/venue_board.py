@@ -1,0 +1,281 @@
+"""What the venue knows of each table, from the bus (docs/uplink.md): its latest state and
+status (both retained, so a venue that starts late still sees every table at once), its
+journal rows by session in seq order, a row seen twice dropped and a row never seen counted
+as a gap, its signed score sheets, and the alerts that wait for a referee.
+
+The model takes messages and nothing else: the MQTT client (venue_bus.py), an in-process
+fleet or a test feed it alike. Memory stays bounded whatever a table sends: a session keeps
+its seqs as runs and only its latest rows, a table its latest sessions and alerts.
+"""
+
+import bisect
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from firmware.venue_messages import Malformed, Message, parse
+
+log = logging.getLogger("mjtable.venue")
+
+ROWS_KEPT = 200  # per session: the drill-down shows the latest; the sheet is kept apart
+SESSIONS_KEPT = 8  # per table: a day's sessions
+ALERTS_KEPT = 100  # per table, the oldest forgotten first
+RUNS_KEPT = 10_000  # runs of seqs per session; beyond, the oldest run is forgotten
+MAX_TABLES = 2000  # a hall holds 500: more names are a stranger's flood
+MALFORMED_LOGGED = 100  # each logged up to this many, then one line per thousand
+
+
+class SeqRuns:
+    """The seqs seen of one session as runs [first, last]: rows in order keep one run."""
+
+    def __init__(self):
+        self.runs: list[list[int]] = []
+
+    def add(self, seq: int) -> bool:
+        """False when `seq` was seen before."""
+        runs = self.runs
+        i = bisect.bisect_right(runs, seq, key=lambda run: run[0]) - 1
+        if i >= 0 and seq <= runs[i][1]:
+            return False
+        joins_left = i >= 0 and runs[i][1] == seq - 1
+        joins_right = i + 1 < len(runs) and runs[i + 1][0] == seq + 1
+        if joins_left and joins_right:
+            runs[i][1] = runs.pop(i + 1)[1]
+        elif joins_left:
+            runs[i][1] = seq
+        elif joins_right:
+            runs[i + 1][0] = seq
+        else:
+            runs.insert(i + 1, [seq, seq])
+            if len(runs) > RUNS_KEPT:
+                runs.pop(0)
+        return True
+
+    @property
+    def missing(self) -> int:
+        """Seqs not seen between the first and the last seen: the gaps."""
+        if not self.runs:
+            return 0
+        seen = sum(last - first + 1 for first, last in self.runs)
+        return self.runs[-1][1] - self.runs[0][0] + 1 - seen
+
+
+class SessionLog:
+    """One journal session of a table: its seqs, its latest rows, its latest signed sheet."""
+
+    def __init__(self):
+        self.seqs = SeqRuns()
+        self.rows: list[dict] = []  # {"seq", "kind", "event"}, by seq
+        self.sheet: dict | None = None
+
+    def add(self, row: dict) -> None:
+        bisect.insort(self.rows, row, key=lambda r: r["seq"])
+        if len(self.rows) > ROWS_KEPT:
+            del self.rows[0]
+        event = row["event"]
+        if row["kind"] == "device" and event.get("type") == "SheetSigned":
+            hand = event.get("hand")
+            if not isinstance(hand, int) or isinstance(hand, bool):
+                return
+            if self.sheet is None or hand >= self.sheet["hand"]:
+                rows, referee = event.get("rows"), event.get("referee")
+                self.sheet = {
+                    "seq": row["seq"],
+                    "hand": hand,
+                    "referee": referee if isinstance(referee, str) else None,
+                    "rows": rows if isinstance(rows, list) else [],
+                }
+
+
+class TableBoard:
+    """One table as the venue sees it."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.state: dict | None = None
+        self.state_received = 0.0  # the venue's wall clock when the state came
+        self.status: str | None = None
+        self.sessions: OrderedDict[str, SessionLog] = OrderedDict()
+        self.alerts: OrderedDict[str, dict] = OrderedDict()  # key -> alert, see alert_key
+        self.alert_seqs: OrderedDict[str, int] = OrderedDict()  # key -> latest seq taken
+        self.hand_seq = 0  # the current session's latest hand row: rulings before it are over
+        self.version = 0
+
+    @property
+    def session(self) -> str | None:
+        """The session the table is on: its state's, else the latest one heard of."""
+        if self.state:
+            return self.state["session"]
+        return next(reversed(self.sessions), None)
+
+    def log(self, session: str) -> SessionLog:
+        if session not in self.sessions:
+            self.sessions[session] = SessionLog()
+            if len(self.sessions) > SESSIONS_KEPT:
+                self.sessions.popitem(last=False)
+        return self.sessions[session]
+
+    @property
+    def sheet(self) -> dict | None:
+        """The latest signed score sheet of the current session."""
+        current = self.sessions.get(self.session or "")
+        return current.sheet if current else None
+
+    def waiting(self) -> list[dict]:
+        """The current session's alerts that no one has acknowledged yet."""
+        return [a for a in self.alerts.values() if a["acknowledged"] is None]
+
+
+def alert_key(kind: str, number: int) -> str:
+    """Faults (a referee's call among them) and the engine's alerts number apart."""
+    return f"{'ruling' if kind == 'ruling' else 'fault'}:{number}"
+
+
+class VenueBoard:
+    """Every table of `venue`, fed message by message (`take`)."""
+
+    def __init__(self, venue: str, clock: Callable[[], float] = time.time):
+        self.venue, self.clock = venue, clock
+        self.tables: dict[str, TableBoard] = {}
+        self.version = 0  # goes up with every change: the streams send what changed since
+        self.connected = False
+        self._counts = dict.fromkeys(
+            ("messages", "duplicates", "gaps", "malformed", "events", "alerts", "connections"), 0
+        )
+
+    def counts(self) -> dict:
+        """{"messages", "duplicates", "gaps", "malformed", "events", "alerts", "connections",
+        "tables"}: gaps are the seqs missing now, the others totals since the start."""
+        return {**self._counts, "tables": len(self.tables)}
+
+    def connection(self, connected: bool) -> None:
+        """The bus's client (dis)connected: the dashboard says so."""
+        self.connected = connected
+        self._counts["connections"] += connected
+        self.version += 1
+
+    def take(self, topic: str, payload: bytes | str) -> bool:
+        """One message from the bus; True when it changed the board. A malformed one is
+        counted and logged, never raised."""
+        self._counts["messages"] += 1
+        try:
+            message = parse(topic, payload, self.venue)
+            return message is not None and self._apply(message)
+        except Malformed as err:
+            self._malformed(str(err))
+            return False
+
+    def _malformed(self, why: str) -> None:
+        self._counts["malformed"] += 1
+        count = self._counts["malformed"]
+        if count <= MALFORMED_LOGGED or count % 1000 == 0:
+            log.warning("venue %s: malformed message #%d: %s", self.venue, count, why)
+
+    def _apply(self, message: Message) -> bool:
+        table = self.tables.get(message.table)
+        if table is None:
+            if len(self.tables) >= MAX_TABLES:
+                raise Malformed(f"table {message.table[:40]!r}: over {MAX_TABLES} tables")
+            table = self.tables[message.table] = TableBoard(message.table)
+        changed = getattr(self, f"_{message.leaf}")(table, message.body)
+        if changed:
+            self.version += 1
+            table.version = self.version
+        return changed
+
+    def _state(self, table: TableBoard, state: dict) -> bool:
+        known = table.state
+        if known and known["session"] == state["session"] and state["seq"] < known["seq"]:
+            return False  # an older state sent again after a newer one
+        if known and known["session"] != state["session"]:
+            table.alerts.clear()  # a new session: the last one's calls are over
+            table.hand_seq = 0
+        table.state, table.state_received = state, self.clock()
+        table.log(state["session"])
+        return True
+
+    def _status(self, table: TableBoard, body: dict) -> bool:
+        table.status = body["status"]
+        return True
+
+    def _events(self, table: TableBoard, row: dict) -> bool:
+        session = table.log(row["session"])
+        before = session.seqs.missing
+        if not session.seqs.add(row["seq"]):
+            self._counts["duplicates"] += 1
+            return False
+        self._counts["gaps"] += session.seqs.missing - before
+        self._counts["events"] += 1
+        session.add({key: row[key] for key in ("seq", "kind", "event")})
+        if row["session"] == table.session:
+            self._rulings_over(table, row)
+        return True
+
+    @staticmethod
+    def _rulings_over(table: TableBoard, row: dict) -> None:
+        """A ruling waits until the referee rules (a penalty applied or waived) or its hand
+        is over: the engine numbers its alerts afresh each hand."""
+        event = row["event"]
+        if row["kind"] == "hand":
+            for key in [k for k in table.alerts if k.startswith("ruling:")]:
+                del table.alerts[key]
+            table.hand_seq = max(table.hand_seq, row["seq"])
+        elif event.get("type") in ("PenaltyApplied", "PenaltyWaived"):
+            number = event.get("alert")
+            if isinstance(number, int) and not isinstance(number, bool):
+                table.alerts.pop(alert_key("ruling", number), None)
+
+    def _alerts(self, table: TableBoard, alert: dict) -> bool:
+        if table.session not in (None, alert["session"]):
+            return False  # a session over
+        kind = alert["kind"]
+        if kind == "acknowledged":
+            key = self._acknowledged(table, alert["id"])
+        else:
+            key = alert_key(kind, alert["id"])
+        if table.alert_seqs.get(key, -1) >= alert["seq"]:
+            return False  # sent again, or older than what the table said since
+        if kind == "ruling" and alert["seq"] < table.hand_seq:
+            return False  # its hand is over
+        table.alert_seqs[key] = alert["seq"]
+        table.alert_seqs.move_to_end(key)
+        if len(table.alert_seqs) > 4 * ALERTS_KEPT:
+            table.alert_seqs.popitem(last=False)
+        self._counts["alerts"] += 1
+        if kind == "cleared":
+            return table.alerts.pop(key, None) is not None
+        if kind == "acknowledged":
+            known = table.alerts.get(key)
+            if known is None:
+                return False
+            sent = known["acknowledged"] or {"referee": None, "at": self.clock()}
+            known["acknowledged"] = sent | {"confirmed": True, "text": alert["text"]}
+            return True
+        table.alerts[key] = {**alert, "key": key, "received": self.clock(), "acknowledged": None}
+        if len(table.alerts) > ALERTS_KEPT:
+            table.alerts.popitem(last=False)
+        return True
+
+    @staticmethod
+    def _acknowledged(table: TableBoard, number: int) -> str:
+        """The alert an `acknowledged` means: the bus names only its id, which a fault and a
+        ruling may share; the one not yet confirmed, a fault first."""
+        keys = [
+            k
+            for k in (alert_key("fault", number), alert_key("ruling", number))
+            if k in table.alerts
+        ]
+        for key in keys:
+            if not (table.alerts[key]["acknowledged"] or {}).get("confirmed"):
+                return key
+        return keys[0] if keys else alert_key("fault", number)
+
+    def acknowledge(self, table: str, key: str, referee: str) -> dict:
+        """The venue sent a referee's "on my way" for the alert `key`: shown at once, and
+        confirmed when the table says it has taken it."""
+        alert = self.tables[table].alerts[key]
+        alert["acknowledged"] = {"referee": referee, "at": self.clock(), "confirmed": False}
+        self.version += 1
+        self.tables[table].version = self.version
+        return alert

@@ -1,0 +1,128 @@
+"""The documents the dashboard's pages draw: the organiser's (every table with its alerts, the
+standings when they are released, the broker's health), the hall's board (public state only:
+no alert, no event, no score while the standings are held back) and a table's drill-down.
+"""
+
+import re
+
+from firmware.venue_board import TableBoard, VenueBoard
+from firmware.venue_standings import finished, in_round, round_over, standings, zero_sum
+
+RUNNING = ("playing", "between_hands")  # the phases in which the session's clock runs
+CALLING = ("call_referee", "ruling")  # the alerts that page a referee
+
+
+def phase(table: TableBoard) -> str:
+    if table.status == "offline":
+        return "offline"
+    return table.state["phase"] if table.state else "unknown"
+
+
+def seconds_left(table: TableBoard, now: float) -> float | None:
+    """The session's time left now: the state's, less the time since it came while the
+    clock runs."""
+    state = table.state
+    if not state or state["session_seconds_left"] is None:
+        return None
+    left = state["session_seconds_left"]
+    if phase(table) in RUNNING:
+        left -= max(0.0, now - table.state_received)
+    return max(0.0, round(left, 1))
+
+
+def _public(table: TableBoard, now: float, show_scores: bool) -> dict:
+    state = table.state or {}
+    return {
+        "name": table.name,
+        "phase": phase(table),
+        "hand_number": state.get("hand_number"),
+        "round_wind": state.get("round_wind"),
+        "seconds_left": seconds_left(table, now),
+        "running": phase(table) in RUNNING,
+        "players": [p["name"] for p in state.get("players", [])],
+        "scores": state.get("scores") if show_scores else None,
+        "finished": finished(table),
+    }
+
+
+def tile(table: TableBoard, now: float) -> dict:
+    """A table on the organiser's grid, with its alerts for the referees' pager."""
+    state = table.state or {}
+    alerts = [
+        {k: a[k] for k in ("key", "kind", "id", "seat", "text", "acknowledged")}
+        for a in table.alerts.values()
+    ]
+    waiting = [a for a in alerts if a["acknowledged"] is None]
+    on_way = state.get("referee_on_way")
+    called = state.get("referee_called") and not on_way
+    return {
+        **_public(table, now, True),
+        "alerts": alerts,
+        "badge": max(len(waiting), state.get("alerts_waiting") or 0),
+        "calling": bool(called or any(a["kind"] in CALLING for a in waiting)),
+        "on_way": on_way["referee"] if on_way else None,
+        "message": state.get("venue_message"),
+        "version": table.version,
+    }
+
+
+def standings_view(board: VenueBoard, hide: bool) -> dict:
+    """The standings, or why they are not shown yet."""
+    tables = in_round(board)
+    hidden = hide and not round_over(board)
+    return {
+        "hidden": hidden,
+        "finished": sum(map(finished, tables)),
+        "tables": len(tables),
+        "players": None if hidden else standings(board),
+    }
+
+
+def organiser_changes(board: VenueBoard, since: int, standings_doc: dict, now: float) -> dict:
+    """The organiser's document, with the tables changed after version `since` (-1: all)."""
+    return {
+        "venue": board.venue,
+        "version": board.version,
+        "connected": board.connected,
+        "counts": board.counts(),
+        "tables": [tile(t, now) for t in _sorted(board.tables.values()) if t.version > since],
+        "standings": standings_doc,
+    }
+
+
+def board_changes(board: VenueBoard, since: int, standings_doc: dict, now: float) -> dict:
+    """The hall's big screen: public state, the scores only once the standings are out (a
+    screen of every table's scores would be the standings)."""
+    released = not standings_doc["hidden"]
+    return {
+        "venue": board.venue,
+        "version": board.version,
+        "released": released,
+        "tables": [
+            _public(t, now, released) for t in _sorted(board.tables.values()) if t.version > since
+        ],
+        "standings": standings_doc,
+    }
+
+
+def drill_down(table: TableBoard, now: float) -> dict:
+    """One table as received: its public state, its alerts, its rows and sheets by session."""
+    return {
+        "tile": tile(table, now),
+        "status": table.status,
+        "state": table.state,
+        "sessions": {
+            name: {"rows": log.rows, "missing": log.seqs.missing, "sheet": log.sheet}
+            for name, log in table.sessions.items()
+        },
+        "zero_sum": zero_sum(table),
+    }
+
+
+def _sorted(tables) -> list[TableBoard]:
+    """By name, numbers in order (T2 before T10)."""
+
+    def key(table: TableBoard):
+        return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", table.name)]
+
+    return sorted(tables, key=key)
