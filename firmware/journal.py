@@ -262,6 +262,23 @@ class Journal:
         except sqlite3.DatabaseError as err:
             raise JournalError(f"{self.path}: corrupt ({err})") from None
 
+    def rows_after(self, seq: int, limit: int) -> list[Row]:
+        """Up to `limit` rows after row `seq`, in order, read whole: the uplink's next."""
+        found = self.conn.execute(
+            "SELECT seq, kind, json, prev_hash, hash FROM journal WHERE seq > ? ORDER BY seq "
+            "LIMIT ?",
+            (seq, limit),
+        ).fetchall()
+        return [Row(*r, self.version_of(r[0])) for r in found]
+
+    def uplink_seq(self) -> int:
+        """The last row the venue's broker acknowledged (0: none)."""
+        return schema.uplink_seq(self.conn)
+
+    def set_uplink_seq(self, seq: int) -> None:
+        with self._writing():
+            schema.set_uplink_seq(self.conn, seq)
+
     def verify(self) -> ChainBreak | None:
         """Walk the chain; None if every row links, else the first broken row."""
         expected_seq, head = 1, GENESIS

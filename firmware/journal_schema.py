@@ -1,6 +1,7 @@
 """The journal file's schema and its versions (docs/events.md): what a new file is made of,
-how a version 2 file becomes version 3, how a version 2 row reads in today's form, and the
-meta table's 'writer' mark, which finds out a main file copied without its -wal.
+how a version 2 file becomes version 3, how a version 2 row reads in today's form, the meta
+table's 'writer' mark, which finds out a main file copied without its -wal, and its
+'uplink_seq', the last row the venue's broker acknowledged (firmware/uplink.py).
 
 Apart from firmware/journal.py so that the reading and writing of rows stays one short
 module; both work on the same sqlite3 connection, inside the caller's transaction.
@@ -85,6 +86,17 @@ def mark(conn, writer: str) -> None:
     'closed' once it closed it: a main file left 'open' with no -wal beside it was copied
     without the rows its -wal held."""
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('writer', ?)", (writer,))
+
+
+def uplink_seq(conn) -> int:
+    """The last row the venue's broker acknowledged: the uplink publishes the rows after it.
+    In meta, outside the chain, so that a cursor moving never touches a row."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'uplink_seq'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def set_uplink_seq(conn, seq: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('uplink_seq', ?)", (str(seq),))
 
 
 def left_open(path: str) -> bool:

@@ -8,7 +8,8 @@ out of its range, an unknown kind, a pin or an antenna used twice, an unknown zo
 here, at start-up, with the file, the section and the key, by engine/schema.py's `Section` as
 for the rule books. The tile registry the profile names ([tags] registry) is firmware/tags.py's.
 What depends on the display being served (a PIN everyone knows, plain HTTP, beyond this
-machine) is refused when it is about to be, by `check_listener` (issue 20).
+machine) is refused when it is about to be, by `check_listener` (issue 20). The optional
+[uplink] section (the venue's broker, issue 15) is firmware/uplink_settings.py's.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from firmware.assembly import kinds
 from firmware.config import config_dir, load_toml, ruleset_path
 from firmware.display.settings import display_settings, listener_problem
 from firmware.tags import RegistryError, load_registry
+from firmware.uplink_settings import TOPIC_WORD, TOPIC_WORD_WORDS, UplinkSettings, uplink_settings
 
 TABLES_DIR = config_dir() / "tables"
 # The free space the journal's disk keeps (firmware/storage.py): room for a session's rows
@@ -72,6 +74,7 @@ class Profile:
     zones: dict[int, str]  # antenna -> zone name
     registry: Path
     tags: dict[bytes, tuple[str, int]]  # tag id -> (tile set, physical tile id)
+    uplink: UplinkSettings | None  # the venue's broker; None: no [uplink], no uplink
 
 
 CLAIM_WINDOW = number(0.5, 30)  # seconds: a window that never closes ends no hand
@@ -211,6 +214,14 @@ def load_profile(name_or_path: str | Path) -> Profile:
     if not registry.is_file():
         raise tags.error("registry", f"no such file {registry}")
     tags.done()
+
+    uplink = None
+    if "uplink" in top.data:
+        section = top.section("uplink")
+        uplink = uplink_settings(section, path.parent)
+        section.done()
+        if not TOPIC_WORD.fullmatch(name):
+            raise table.error("name", f"{name!r}: with an [uplink], a name is {TOPIC_WORD_WORDS}")
     top.done()
     try:
         tag_ids = load_registry(registry)
@@ -234,6 +245,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         zones=zones,
         registry=registry,
         tags=tag_ids,
+        uplink=uplink,
     )
 
 

@@ -1,7 +1,9 @@
 """One table running: the service and the devices its profile names, going on with the
-journal's session, the referee display, and the tasks they run as (`mjtable run`)."""
+journal's session, the referee display, the venue uplink, and the tasks they run as (`mjtable
+run`)."""
 
 import asyncio
+import contextlib
 import signal
 import sys
 
@@ -10,11 +12,12 @@ from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
 from firmware.service import assemble
 
-LAST_WORD_SECONDS = 1.0  # at most, for the open pages to take the table's last state
+LAST_WORD_SECONDS = 1.0  # at most, for the open pages and the venue to take the last state
 
 
 class Rig:
-    """Built from `mjtable run`'s `args` (hands, port, json_summary, history, cut). `clock`
+    """Built from `mjtable run`'s `args` (hands, port, json_summary, history, cut, uplink:
+    the profile's [uplink] as `--venue` has it; a re-deriving run has none). `clock`
     is the table's clock; `gpio` and `paths` (zones, stacker) stand in for the profile's pins and
     readers' device paths: a simulation's. `mjtable run` has refused a display the profile
     may not serve (the shipped PIN or plain HTTP beyond this machine) before it got here."""
@@ -47,6 +50,11 @@ class Rig:
                     file=sys.stderr,
                     flush=True,
                 )
+        self.uplink = self.uplinking = None
+        settings = getattr(args, "uplink", None)
+        if settings is not None:
+            self.uplink = _uplink(service, settings, profile.name)
+            self.uplinking = asyncio.create_task(self.uplink.run())
         # After the desk, which then follows the hand taken up: its history, its alerts.
         service.hands.resume(clock(), args.history, args.cut)
         for reader in self.readers:
@@ -57,6 +65,10 @@ class Rig:
 
     async def stop(self) -> None:
         self.worker.cancel()
+        if self.uplink is not None:  # its last rows and state, then offline, or as it lies
+            self.uplink.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.uplinking, LAST_WORD_SECONDS)
         if self.display is not None:
             await self.desk.delivered(LAST_WORD_SECONDS)  # why it stopped, on every screen
             self.display.should_exit = True
@@ -64,3 +76,29 @@ class Rig:
         for reader in self.readers:
             reader.close()
         self.shuffler.close()
+
+
+def _uplink(service, settings, table: str):
+    """The venue uplink of `service`, woken by each of its publications; the venue's commands
+    taken on the actor's turn, like a referee's action (firmware/venue_commands.py), after
+    what the journal says the venue told this table before (the seating, its message)."""
+    from firmware.uplink import Uplink  # the MQTT client only for a table with a venue
+    from firmware.uplink_messages import status_state
+    from firmware.venue_commands import VenueCommands
+
+    commands = VenueCommands(service, settings.key, settings.venue, table)
+    commands.recall(service.journal.rows())
+
+    def on_command(payload: bytes) -> None:
+        taken = service.actor.submit(lambda t: commands.receive(t, payload))
+        taken.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    uplink = Uplink(
+        settings,
+        service.journal,
+        table,
+        lambda: status_state(service.status(), uplink.alerts),
+        on_command,
+    )
+    service.listeners.append(lambda events: uplink.changed())
+    return uplink

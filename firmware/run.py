@@ -29,6 +29,7 @@ from firmware.replay import ReplayError, replay
 from firmware.rig import Rig
 from firmware.sim_table import simulated_table
 from firmware.storage import EXIT_STATUS
+from firmware.uplink_settings import with_venue
 from firmware.watchdog import Notifier, keep_alive
 
 MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistake
@@ -72,6 +73,9 @@ def add_parser(commands) -> None:
         "--port",
         type=int,
         help="serve the referee display on this port (default: the profile's; 0 for none)",
+    )
+    p.add_argument(
+        "--venue", help="the venue's id on its bus (default: the profile's [uplink] venue)"
     )
     p.add_argument(
         "--json-summary", action="store_true", help="print one JSON summary line at the end"
@@ -167,6 +171,11 @@ def run(args) -> int:
             print(f"mjtable run: {problem}", file=sys.stderr)
             return 2
     args.port = port
+    try:
+        args.uplink = with_venue(profile.uplink, args.venue)
+    except ValueError as err:
+        print(f"mjtable run: --venue: {profile.path}: {err}", file=sys.stderr)
+        return 2
     path = (
         Path(args.journal)
         if args.journal

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from firmware.profile import (
     load_profile,
 )
 from firmware.tags import RegistryError, load_registry, sim_registry_text
+from firmware.uplink_settings import UplinkSettings
 from tests.test_display_security import make_certificate, write_profile
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
@@ -409,3 +411,103 @@ def test_issue_20_item_1_tls_files_are_checked_at_start_up(tmp_path):
             load_profile(write_profile(tmp_path, **keys))
     good = load_profile(write_profile(tmp_path, tls_cert=cert.name, tls_key=key.name))
     assert good.tls == (cert, key)
+
+
+UPLINK_KEYS = {
+    "host": '"broker.hall"',
+    "port": "8883",
+    "tls": "true",
+    "ca_file": '"venue-ca.crt"',
+    "user": '"table-7"',
+    "password_file": '"broker.password"',
+    "venue": '"hall-2"',
+    "key_file": '"venue.key"',
+    "keepalive_seconds": "10",
+}
+
+
+def uplink_profile(folder, **keys) -> str:
+    """sim.toml with an [uplink] section, `keys` replacing UPLINK_KEYS (None: left out), its
+    files (a CA, a password, a venue key) written beside it."""
+    make_certificate(folder)  # display.crt: a CA certificate as good as any
+    shutil.copy(folder / "display.crt", folder / "venue-ca.crt")
+    (folder / "broker.password").write_text("s3cret pass\n")
+    (folder / "venue.key").write_bytes(b"  0123456789abcdef\n")
+    shutil.copy(TABLES_DIR / "sim-tags.csv", folder)
+    lines = [f"{k} = {v}" for k, v in (UPLINK_KEYS | keys).items() if v is not None]
+    path = folder / "venue.toml"
+    path.write_text(SIM_TEXT + "\n[uplink]\n" + "\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_path):
+    """Issue 15: [uplink] is read whole: the broker, TLS with the profile's CA file, the
+    user, the password and the venue key read from their files (without the whitespace
+    around them); no section (the shipped profiles), no uplink."""
+    assert load_profile(uplink_profile(tmp_path)).uplink == UplinkSettings(
+        host="broker.hall",
+        port=8883,
+        venue="hall-2",
+        tls=True,
+        ca_file=tmp_path / "venue-ca.crt",
+        user="table-7",
+        password="s3cret pass",
+        key=b"0123456789abcdef",
+        keepalive=10,
+    )
+    assert "s3cret" not in repr(load_profile(uplink_profile(tmp_path)).uplink)
+    bare = {"tls": "false", "ca_file": '""', "user": '""', "password_file": '""', "key_file": '""'}
+    plain = load_profile(uplink_profile(tmp_path, **bare)).uplink
+    assert plain.ca_file is plain.user is plain.password is plain.key is None
+    assert load_profile("sim").uplink is None and load_profile("reference-pi").uplink is None
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        ({"keepalive_seconds": None}, "[uplink] keepalive_seconds: missing key"),
+        ({"port": "0"}, "[uplink] port: expected an integer from 1 to 65535, got 0"),
+        (
+            {"keepalive_seconds": "0.5"},
+            "[uplink] keepalive_seconds: expected an integer from 1 to 600",
+        ),
+        ({"tls": '"yes"'}, "[uplink] tls: expected true or false"),
+        ({"venue": '"hall/2"'}, "[uplink] venue: 'hall/2': a venue's id is 1 to 64 letters"),
+        ({"venue": '"#"'}, "[uplink] venue: '#': a venue's id is"),
+        ({"colour": '"red"'}, "[uplink] colour: unknown key"),
+        (
+            {"tls": "false"},
+            '[uplink] ca_file: a CA file is for TLS: set tls = true, or ca_file = ""',
+        ),
+        ({"ca_file": '"broker.password"'}, "[uplink] ca_file: "),
+        ({"user": '""'}, "[uplink] password_file: a password needs its user"),
+        (
+            {"password_file": '"nope.password"'},
+            "[uplink] password_file: cannot read {}/nope.password",
+        ),
+        ({"key_file": '"nope.key"'}, "[uplink] key_file: cannot read {}/nope.key"),
+    ],
+)
+def test_issue_15_a_broken_uplink_section_is_refused_naming_the_key(tmp_path, keys, expected):
+    """Issue 15: every key of [uplink] is required and checked, each refusal naming it; a
+    password or key file that cannot be read is named with its path."""
+    with pytest.raises(ProfileError, match=re.escape(expected.format(tmp_path))):
+        load_profile(uplink_profile(tmp_path, **keys))
+
+
+def test_issue_15_a_short_key_and_a_table_name_outside_the_topics_are_refused(tmp_path):
+    """Issue 15: an empty venue key is no key, a short one a guessable one; with an
+    [uplink], the table's name is a word of the bus's topics, so a "/" in it is refused."""
+    path = uplink_profile(tmp_path)
+    (tmp_path / "venue.key").write_text("\n")
+    with pytest.raises(
+        ProfileError, match=re.escape("[uplink] key_file: ") + ".*venue.key is empty"
+    ):
+        load_profile(path)
+    (tmp_path / "venue.key").write_text("k3y")
+    with pytest.raises(ProfileError, match=re.escape("key_file: a venue key of 3 bytes")):
+        load_profile(path)
+    (tmp_path / "venue.key").write_text("0123456789abcdef")
+    Path(path).write_text(Path(path).read_text().replace('name = "sim-1"', 'name = "sim/1"'))
+    with pytest.raises(ProfileError, match=re.escape("[table] name: 'sim/1': with an [uplink]")):
+        load_profile(path)
