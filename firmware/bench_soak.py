@@ -104,5 +104,5 @@ def _run_args(hands: int, seed: int) -> argparse.Namespace:
     run_command.add_parser(parser.add_subparsers())
     options = ["--hands", str(hands), "--seed", str(seed), "--speed", "10000", "--port", "0"]
     args = parser.parse_args(["run", *options, "--json-summary"])
-    args.history = args.cut = None  # no session to go on with
+    args.history = args.cut = args.uplink = None  # no session to go on with, no venue
     return args

@@ -222,6 +222,12 @@ def load_profile(name_or_path: str | Path) -> Profile:
         section.done()
         if not TOPIC_WORD.fullmatch(name):
             raise table.error("name", f"{name!r}: with an [uplink], a name is {TOPIC_WORD_WORDS}")
+        if uplink.user not in (None, name):  # the venue's ACL (deploy/mosquitto/acl) is by name
+            raise section.error(
+                "user",
+                f"{uplink.user!r} is not the table's name {name!r}: the broker would drop "
+                "every message of a user publishing as another table",
+            )
     top.done()
     try:
         tag_ids = load_registry(registry)

@@ -76,6 +76,7 @@ class ReplayResult:
     table: Table | None = None  # the last hand's table, as the journal leaves it
     played: list[Played] = field(default_factory=list)  # in order
     last_t: float = 0.0  # the table time of the latest row: a resumed table goes on from it
+    last_fault: int = 0  # the highest fault id: a resumed table numbers on from it
 
     def summary(self) -> dict:
         return {
@@ -149,6 +150,8 @@ def replay(journal: Journal) -> ReplayResult:
         elif row.kind == "device":
             record = _event(row, ev.RECORDS)
             result.device += 1  # for the audit; the engine does not make them
+            if isinstance(record, ev.Fault):
+                result.last_fault = max(result.last_fault, record.id)
             if isinstance(record, ev.HandVoided) and result.played:
                 result.played[-1].voided = True
         elif row.kind == "input":

@@ -133,6 +133,7 @@ def resume_session(hands, t: float, replayed, cut: float | None) -> int:
     void, as the referee would have it dealt again. Returns the hands settled."""
     if replayed.recovered is not None:
         hands.journal.outputs(replayed.recovered_outputs)
+    hands.faults.records = replayed.last_fault  # one id, one fault, across restarts
     played = replayed.played
     settled = 0
     for n, hand in enumerate(played):

@@ -51,7 +51,7 @@ class Rig:
                     flush=True,
                 )
         self.uplink = self.uplinking = None
-        settings = getattr(args, "uplink", None)
+        settings = args.uplink
         if settings is not None:
             self.uplink = _uplink(service, settings, profile.name)
             self.uplinking = asyncio.create_task(self.uplink.run())

@@ -236,7 +236,9 @@ async def _rederive(args, profile, ruleset, journal, folder, clock, gpio, paths,
     if not steps:
         return None
     rederiving = _Rederiving(folder / "rederive.sqlite", steps)
-    quiet = argparse.Namespace(hands=None, port=0, json_summary=True, history=None, cut=None)
+    quiet = argparse.Namespace(
+        hands=None, port=0, json_summary=True, history=None, cut=None, uplink=None
+    )
     loop = asyncio.get_running_loop()
     rig = Rig(quiet, profile, ruleset, rederiving, clock, loop, gpio, paths)
     rederiving.stop = rig.service.actor.done.set

@@ -418,7 +418,7 @@ UPLINK_KEYS = {
     "port": "8883",
     "tls": "true",
     "ca_file": '"venue-ca.crt"',
-    "user": '"table-7"',
+    "user": '"sim-1"',
     "password_file": '"broker.password"',
     "venue": '"hall-2"',
     "key_file": '"venue.key"',
@@ -450,7 +450,7 @@ def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_
         venue="hall-2",
         tls=True,
         ca_file=tmp_path / "venue-ca.crt",
-        user="table-7",
+        user="sim-1",
         password="s3cret pass",
         key=b"0123456789abcdef",
         keepalive=10,
@@ -486,6 +486,7 @@ def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_
             "[uplink] password_file: cannot read {}/nope.password",
         ),
         ({"key_file": '"nope.key"'}, "[uplink] key_file: cannot read {}/nope.key"),
+        ({"user": '"table-7"'}, "[uplink] user: 'table-7' is not the table's name 'sim-1'"),
     ],
 )
 def test_issue_15_a_broken_uplink_section_is_refused_naming_the_key(tmp_path, keys, expected):

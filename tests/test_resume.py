@@ -151,3 +151,23 @@ def test_the_referee_sees_the_hand_s_history_again_after_the_cut(tmp_path):
     kinds = [event["type"] for event in log]
     assert "Dealt" in kinds and "Discarded" in kinds, kinds
     assert [e for e in log if e["type"] == "Discarded"][-1]["tile"] == discard.tile
+
+
+def test_fault_ids_go_on_after_a_restart_never_reused(tmp_path):
+    """Issue 15: a fault's id names it to the referee and to the venue (its alerts are keyed
+    by it): started again on the journal, the table numbers its faults on from the highest
+    id journaled, so the venue never takes a new fault for an old one."""
+    path = tmp_path / "cut.sqlite"
+    clock = Clock()
+    journal = Journal(path)
+    service = dealt_service(journal, clock)
+    service.hands.button(clock.t, 0, "referee")
+    service.hands.button(clock.t, 1, "referee")
+    before = [r.data()["id"] for r in journal.rows() if r.data().get("type") == "Fault"]
+    journal._closer.detach()
+    CUT.append(journal.conn)
+    service, journal, clock, _ = taken_up(path)
+    service.hands.button(clock.t, 2, "referee")
+    after = [r.data()["id"] for r in journal.rows() if r.data().get("type") == "Fault"]
+    assert before == [1, 2] and len(after) == len(set(after)) == 4  # + the interruption's
+    assert after[2:] == [3, 4]

@@ -80,7 +80,7 @@ class SimHand:
         """After a power cut each player finishes the move in his hands, then all wait until
         the referee has checked the table and resumed the clocks (issue 14)."""
         while self.table.panel.halted():
-            yield 0.5
+            yield 0.1  # the referee's resume is seen at once: a claim window goes on
 
     def side(self, seat: int) -> int:
         return side_of(seat, self.dealer_side)
