@@ -19,9 +19,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from firmware.config import package_folder
-from firmware.display.app import _client, _pin_refusal
-from firmware.display.auth import RefereeAuth
 from firmware.display.guard import Guard, Refused, answer, json_body
+from firmware.display.login import Login, error
 from firmware.venue_board import VenueBoard
 from firmware.venue_bus import NotSent
 from firmware.venue_standings import round_csv, round_report
@@ -32,10 +31,6 @@ STATIC = package_folder("firmware") / "venue_static"  # package data (pyproject.
 COOKIE = "mjtable_organiser"
 MAX_MESSAGE = 200  # characters of a message to a table (docs/uplink.md)
 MAX_REFEREE = 60  # characters of a referee's name
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def _text(body, name: str, longest: int, blank: bool = False) -> str | None:
@@ -58,23 +53,10 @@ def create_app(
 ) -> Starlette:
     """The dashboard of `board`; `bus` sends the commands (VenueBus.send). `clock` is
     the wall clock (the board's by default); the organiser's wrong secrets are timed on it."""
-    auth = RefereeAuth(secret)
     now = clock or board.clock
+    login = Login(secret, COOKIE, "the organiser's PIN", now)
+    refused = login.refused
     streams: set[asyncio.Event] = set()
-
-    def refused(request: Request) -> JSONResponse | None:
-        """None for the organiser (or a referee he gave the secret): the session cookie, or
-        the secret as a bearer token (scripts)."""
-        if auth.has_session(request.cookies.get(COOKIE)):
-            return None
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not given:
-            return JSONResponse(
-                {"error": "the organiser's PIN is needed: log in"},
-                status_code=401,
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        return _pin_refusal(auth.check_pin(given, now(), _client(request)))
 
     cache: dict = {"version": None}
 
@@ -96,29 +78,6 @@ def create_app(
     async def board_page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "board.html")
 
-    async def login(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        given = body.get("pin") if isinstance(body, dict) else None
-        if not isinstance(given, str) or not given:
-            return _error(422, 'log in with {"pin": "..."}')
-        refusal = _pin_refusal(auth.check_pin(given, now(), _client(request)))
-        if refusal:
-            return refusal
-        response = JSONResponse({"ok": True})
-        secure = request.url.scheme == "https"
-        response.set_cookie(
-            COOKIE, auth.open_session(), httponly=True, samesite="strict", secure=secure
-        )
-        return response
-
-    async def logout(request: Request) -> JSONResponse:
-        auth.close_session(request.cookies.get(COOKIE))
-        response = JSONResponse({"ok": True})
-        response.delete_cookie(
-            COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https"
-        )
-        return response
-
     async def venue_state(request: Request) -> JSONResponse:
         return refused(request) or JSONResponse(organiser())
 
@@ -137,14 +96,14 @@ def create_app(
             return refusal
         found = board.tables.get(request.path_params["table"])
         if found is None:
-            return _error(404, f"no table {request.path_params['table'][:40]!r} has reported")
+            return error(404, f"no table {request.path_params['table'][:40]!r} has reported")
         return JSONResponse(drill_down(found, now()))
 
     async def send(table: str, name: str, args: dict) -> JSONResponse:
         try:
             command = await bus.send(table, name, args)
         except NotSent as err:
-            return _error(503, str(err))
+            return error(503, str(err))
         return JSONResponse({"sent": command["id"], "command": name, "table": table})
 
     async def acknowledge(request: Request) -> JSONResponse:
@@ -155,10 +114,10 @@ def create_app(
         found = board.tables.get(name)
         alert = found.alerts.get(key) if found else None
         if alert is None:
-            return _error(404, f"table {name[:40]!r} has no alert {key[:20]!r} waiting")
+            return error(404, f"table {name[:40]!r} has no alert {key[:20]!r} waiting")
         referee = _text(await json_body(request), "referee", MAX_REFEREE)
         if referee is None:
-            return _error(422, f"the referee's name: printable text of at most {MAX_REFEREE}")
+            return error(422, f"the referee's name: printable text of at most {MAX_REFEREE}")
         answer = await send(name, "acknowledge", {"alert": alert["id"], "referee": referee})
         if answer.status_code == 200:
             board.acknowledge(name, key, referee)
@@ -170,10 +129,10 @@ def create_app(
             return refusal
         name = request.path_params["table"]
         if name not in board.tables:
-            return _error(404, f"no table {name[:40]!r} has reported")
+            return error(404, f"no table {name[:40]!r} has reported")
         text = _text(await json_body(request), "text", MAX_MESSAGE, blank=True)
         if text is None:
-            return _error(
+            return error(
                 422, f"the message: printable text of at most {MAX_MESSAGE} ('' clears it)"
             )
         return await send(name, "message", {"text": text})
@@ -190,7 +149,7 @@ def create_app(
             return refusal
         document = round_report(board)
         if hide_standings and not document["complete"]:
-            return _error(409, "the standings are held back until every table has finished")
+            return error(409, "the standings are held back until every table has finished")
         return document
 
     async def round_json(request: Request) -> Response:
@@ -213,8 +172,8 @@ def create_app(
             Route("/tables/{table}", page),
             Route("/board", board_page),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-            Route("/api/login", login, methods=["POST"]),
-            Route("/api/logout", logout, methods=["POST"]),
+            Route("/api/login", login.login, methods=["POST"]),
+            Route("/api/logout", login.logout, methods=["POST"]),
             Route("/api/venue", venue_state),
             Route("/api/stream", venue_stream),
             Route("/api/board", board_state),

@@ -153,6 +153,7 @@ def first_of_each(events: list[dict]) -> list[dict]:
     return kept
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_every_row_reaches_the_venue_once_in_order(tmp_path, broker, venue):
     """Issue 15: every journal row of a session (a shuffler jam in it) reaches the venue
     exactly once after duplicates are dropped, in seq order, in its public form; each fault
@@ -199,6 +200,7 @@ def persistent_broker(folder: Path) -> Broker:
     return broker.start()
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_a_broker_outage_loses_no_row(tmp_path):
     """Issue 15: the broker is stopped mid-session and started again on its port; the table
     referees on meanwhile (its journal grows), tells the log once that the broker is away
@@ -226,6 +228,7 @@ def test_issue_15_a_broker_outage_loses_no_row(tmp_path):
         broker.stop()
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_a_table_killed_resumes_after_its_cursor(tmp_path, broker, venue):
     """Issue 15: a table killed (SIGKILL, a power cut) and started again on its journal
     publishes again from the row after its persisted cursor: the venue gets every row, the
@@ -249,6 +252,7 @@ def test_issue_15_a_table_killed_resumes_after_its_cursor(tmp_path, broker, venu
     assert twice <= set(range(cursor + 1, sent_before + 1))
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_a_killed_table_is_told_offline_by_its_last_will(tmp_path, broker, venue):
     """Issue 15: the table's status is online while it runs; killed, the broker publishes its
     last will, offline (retained), within 1.5 keepalives."""
@@ -310,6 +314,7 @@ def runs_of(payload) -> list[list[int]]:
     return []
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_no_message_carries_a_concealed_tile_or_the_wall_order(tmp_path, broker, venue):
     """Issue 15: over a four-hand game, no message on the bus carries what the table keeps
     concealed: an events message never names a tile its row conceals (a draw, the deal, a
@@ -338,6 +343,7 @@ def test_issue_15_no_message_carries_a_concealed_tile_or_the_wall_order(tmp_path
         )
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_no_uplink_section_no_connection(tmp_path, monkeypatch, capsys):
     """Issue 15: a profile without [uplink] (sim.toml) runs as before: no MQTT client is
     ever made, and the journal holds no cursor."""
@@ -351,6 +357,7 @@ def test_issue_15_no_uplink_section_no_connection(tmp_path, monkeypatch, capsys)
     assert rows and cursor == 0
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_the_venues_commands_reach_the_table(tmp_path, broker, venue):
     """Issue 15: the table takes the venue's commands from its own command topic and the
     venue-wide one, on the actor's turn: a signed message is journaled, published back as an
@@ -475,6 +482,7 @@ def test_issue_15_run_refuses_a_venue_without_an_uplink(capsys):
     assert "--venue: " in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_15_the_uplink_speaks_tls_with_the_profiles_ca(tmp_path):
     """Issue 15: with tls = true the table checks the broker's certificate against the
     profile's CA file (here the broker's own, self-signed, for 127.0.0.1), and publishes."""

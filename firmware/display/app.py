@@ -12,7 +12,6 @@ a few lines, and it spares a dependency (sse-starlette) and its global shutdown 
 
 import asyncio
 import json
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,18 +27,14 @@ from starlette.staticfiles import StaticFiles
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.actions import ACTIONS, body_problem
-from firmware.display.auth import OK, THROTTLED, RefereeAuth
 from firmware.display.broadcast import broadcast_routes
 from firmware.display.guard import Guard, Refused, answer, json_body
+from firmware.display.login import Login, error
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
 PING_SECONDS = 15.0
 RECONNECT_MS = 2000  # how soon a page's EventSource retries after the table restarts
-
-
-def _error(status: int, message: str, **extra) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
 
 
 def create_app(
@@ -52,22 +47,9 @@ def create_app(
     """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`.
     `host` is the address it listens on, which a request's Host must name (guard.py);
     `clock` times the wrong PINs (a test's stands still)."""
-    auth = RefereeAuth(referee_pin)
+    login = Login(referee_pin, COOKIE, "the referee's PIN", clock)
+    refused_credentials = login.refused
     streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
-
-    def refused_credentials(request: Request) -> JSONResponse | None:
-        """None when the request is the referee's: his session cookie, or his PIN as a
-        bearer token (for scripts)."""
-        if auth.has_session(request.cookies.get(COOKIE)):
-            return None
-        scheme, _, pin = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not pin:
-            return JSONResponse(
-                {"error": "the referee's PIN is needed: log in"},
-                status_code=401,
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        return _pin_refusal(auth.check_pin(pin, clock(), _client(request)))
 
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -77,33 +59,6 @@ def create_app(
 
     async def public_stream(request: Request) -> StreamingResponse:
         return _event_stream(source, False, streams)
-
-    async def login(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        pin = body.get("pin") if isinstance(body, dict) else None
-        if not isinstance(pin, str) or not pin:
-            return _error(422, 'log in with {"pin": "..."}', field="pin")
-        refusal = _pin_refusal(auth.check_pin(pin, clock(), _client(request)))
-        if refusal:
-            return refusal
-        response = JSONResponse({"ok": True})
-        response.set_cookie(
-            COOKIE,
-            auth.open_session(),
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-        )
-        return response
-
-    async def logout(request: Request) -> JSONResponse:
-        """The referee leaves a tablet or the table's screen: his session ends there."""
-        auth.close_session(request.cookies.get(COOKIE))
-        response = JSONResponse({"ok": True})
-        response.delete_cookie(
-            COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https"
-        )
-        return response
 
     async def referee_state(request: Request) -> JSONResponse:
         return refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
@@ -117,15 +72,15 @@ def create_app(
             return refusal
         name = request.path_params["action"]
         if name not in ACTIONS:
-            return _error(404, f"no referee action {name!r} (actions: {', '.join(ACTIONS)})")
+            return error(404, f"no referee action {name!r} (actions: {', '.join(ACTIONS)})")
         body = await json_body(request)
         problem = body_problem(name, body)
         if problem:
-            return _error(422, problem[1], field=problem[0])
+            return error(422, problem[1], field=problem[0])
         try:
             return JSONResponse(await source.act(name, body))
         except ActionRefused as refused:
-            return _error(409, str(refused))
+            return error(409, str(refused))
 
     app = Starlette(
         routes=[
@@ -134,8 +89,8 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/api/state", public_state),
             Route("/api/stream", public_stream),
-            Route("/api/referee/login", login, methods=["POST"]),
-            Route("/api/referee/logout", logout, methods=["POST"]),
+            Route("/api/referee/login", login.login, methods=["POST"]),
+            Route("/api/referee/logout", login.logout, methods=["POST"]),
             Route("/api/referee/state", referee_state),
             Route("/api/referee/stream", referee_stream),
             Route("/api/referee/{action}", action, methods=["POST"]),
@@ -146,30 +101,6 @@ def create_app(
     )
     app.state.streams = streams
     return app
-
-
-def _client(request: Request) -> str | None:
-    """The address the connection comes from (the ASGI scope's, never a header's)."""
-    return request.client.host if request.client else None
-
-
-def _pin_refusal(checked: tuple[int, float]) -> JSONResponse | None:
-    status, wait = checked
-    if status == OK:
-        return None
-    seconds = math.ceil(wait)
-    if status == THROTTLED:
-        return JSONResponse(
-            {
-                "error": f"too many wrong PINs from this device: try again in {seconds} s "
-                "(other devices are not held up)"
-            },
-            status_code=429,
-            headers={"Retry-After": str(seconds)},
-        )
-    return _error(
-        403, f"wrong PIN (the next try from this device in {seconds} s)" if seconds else "wrong PIN"
-    )
 
 
 def _event_stream(
