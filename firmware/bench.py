@@ -9,6 +9,8 @@ event stream delivering the event it caused. `bench waits` times the referee's l
 after every discard of a simulated session and checks them against brute force. `bench soak`
 plays the simulated table at top speed and reports how the process's memory grows per hand.
 `bench resume` times a start after a power cut, from the process's start to refereeing again.
+`bench venue` runs a hall of simulated tables on the venue's bus through a real broker: the
+latency from a journal's commit to the venue's board, the CPU it costs, an outage's drain.
 """
 
 import json
@@ -19,7 +21,7 @@ import time
 
 from engine import hand, tiles
 from engine.scoring import Win
-from firmware import bench_display, bench_resume, bench_soak, bench_waits
+from firmware import bench_display, bench_resume, bench_soak, bench_venue, bench_waits
 from firmware.config import load_ruleset
 from firmware.percentiles import percentiles
 
@@ -28,7 +30,7 @@ def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
     p.add_argument(
         "target",
-        choices=["score", "frames", "display", "waits", "soak", "resume"],
+        choices=["score", "frames", "display", "waits", "soak", "resume", "venue"],
         help="what to measure",
     )
     p.add_argument(
@@ -36,7 +38,7 @@ def add_parser(commands) -> None:
         type=int,
         help="hands (score, waits, soak; resume: in the journal cut short), frames of each "
         "kind (frames) or discards (display) to time; default 5000, 200 for display, 2000 "
-        "for waits, 1000 for soak, 16 for resume",
+        "for waits, 1000 for soak, 16 for resume; venue: per table, default what the run needs",
     )
     p.add_argument(
         "--seed",
@@ -48,6 +50,24 @@ def add_parser(commands) -> None:
         "--ruleset",
         default="wsom2006",
         help="waits, soak: wsom2006 or ccm2012 (or a TOML file)",
+    )
+    venue = p.add_argument_group("venue")
+    venue.add_argument("--tables", type=int, default=500, help="simulated tables (default 500)")
+    venue.add_argument(
+        "--speed", type=float, default=1.0, help="table time per real second (default 1)"
+    )
+    venue.add_argument("--seconds", type=float, default=60.0, help="table time timed (default 60)")
+    venue.add_argument(
+        "--outage",
+        type=float,
+        default=60.0,
+        help="table time the broker is stopped for (default 60)",
+    )
+    venue.add_argument(
+        "--broker",
+        type=bench_venue.broker_address,
+        metavar="HOST:PORT",
+        help="a broker to use, anonymous (default: a mosquitto of its own; no outage then)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
@@ -151,6 +171,8 @@ LINK_BYTES_PER_SECOND = 115200 / 10  # 8N1: ten bits on the wire per byte
 
 
 def run(args) -> int:
+    if args.target == "venue":
+        return bench_venue.run(args)
     if args.hands is None:
         args.hands = {"display": 200, "waits": 2000, "soak": 1000, "resume": 16}.get(
             args.target, 5000

@@ -15,7 +15,7 @@ import ssl
 import sys
 from pathlib import Path
 
-from firmware import cli_args
+from firmware import cli_args, fleet
 from firmware.display.app import DisplayServer
 from firmware.display.auth import loopback, secret_problem
 from firmware.venue_app import create_app
@@ -59,6 +59,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         action="store_true",
         help="hold the standings (and the board's scores) back until every table has finished",
     )
+    fleet.add_arguments(p)
     p.set_defaults(run=run)
     return p
 
@@ -130,11 +131,13 @@ def run(args) -> int:
         print(f"mjtable venue: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    board = VenueBoard(args.venue)
+    board = fleet.FleetBoard(args.venue) if args.simulate else VenueBoard(args.venue)
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
     if given["made"]:
         print(f"organiser's passphrase (made for this run): {given['secret']}", flush=True)
+    if args.simulate:  # the hall of simulated tables, shown as a real one is
+        return fleet.simulate(args, board, serve(args, board, bus, given))
     asyncio.run(serve(args, board, bus, given))
     return 0
 
