@@ -132,8 +132,9 @@ class Uplink:
                     if up_at is not None and time.monotonic() - up_at > RETRY_LAST:
                         delay = RETRY_FIRST  # it was up a while: a new outage, not a flap
                 self._save()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.closing.wait(), delay)
+                with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
+                    async with asyncio.timeout(delay):  # there when the event is set
+                        await self.closing.wait()
                 delay = min(2 * delay, RETRY_LAST)
         finally:
             self._save()
@@ -192,8 +193,9 @@ class Uplink:
                 await client.publish(f"{self.topic}/status", offline, QOS, retain=True)
                 listener.cancel()
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), wait)
+            with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
+                async with asyncio.timeout(wait):  # that meets a wake-up already set
+                    await self.wake.wait()
             self._save(due=True)
 
     async def _rows(self, client: aiomqtt.Client) -> None:

@@ -28,25 +28,23 @@ class Broker:
     def __init__(self, folder: Path, users: dict[str, str] | None = None, acl: str | None = None):
         self.folder, self.port = Path(folder), free_port()
         self.folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.folder, 0o755)  # started as root, mosquitto reads as user mosquitto
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "log_dest stdout"]
+        if os.geteuid() == 0:  # else it reads as user mosquitto: pytest's tmp_path is 0700
+            lines.append("user root")
         if users:
             passwords = self.folder / "passwd"
             passwords.write_text("")
             for name, password in users.items():
                 subprocess.run([PASSWD, "-b", str(passwords), name, password], check=True)
-            os.chmod(passwords, 0o644)
             lines += ["allow_anonymous false", f"password_file {passwords}"]
         else:
             lines.append("allow_anonymous true")
         if acl is not None:
             rules = self.folder / "acl"
             rules.write_text(acl)
-            os.chmod(rules, 0o644)
             lines.append(f"acl_file {rules}")
         self.config = self.folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
-        os.chmod(self.config, 0o644)
         self.log = self.folder / "mosquitto.log"
         self.proc: subprocess.Popen | None = None
 

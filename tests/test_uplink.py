@@ -192,10 +192,7 @@ def persistent_broker(folder: Path) -> Broker:
     """A broker that keeps its sessions across a restart (on SIGTERM it saves them), so the
     venue's own session misses nothing while both are down."""
     broker = Broker(folder)
-    saved = f"persistence true\npersistence_location {folder}/\n"
-    # Started as root, mosquitto writes as user mosquitto, which cannot reach pytest's
-    # temporary folders (0700): as root it stays root ("user" is ignored when not root).
-    saved += "user root"
+    saved = f"persistence true\npersistence_location {folder}/\n"  # tests/broker.py: as root
     broker.config.write_text(broker.config.read_text().replace("persistence false", saved))
     return broker.start()
 
@@ -490,7 +487,7 @@ def test_issue_15_the_uplink_speaks_tls_with_the_profiles_ca(tmp_path):
     broker = Broker(tmp_path / "broker")
     plain = broker.port
     broker.port = free_port()
-    secure = f"listener {broker.port} 127.0.0.1\ncertfile {cert}\nkeyfile {key}\nuser root\n"
+    secure = f"listener {broker.port} 127.0.0.1\ncertfile {cert}\nkeyfile {key}\n"
     broker.config.write_text(f"per_listener_settings false\n{broker.config.read_text()}{secure}")
     broker.start()
     venue = Venue(plain)
