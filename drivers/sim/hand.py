@@ -57,7 +57,8 @@ class SimHand:
                 yield 0.6
         turns = 0
         while not truth.ended:
-            yield from self._halted()
+            if truth.state in ("draw", "discard"):  # calls on the last discard are made
+                yield from self._halted()
             turns += 1
             if fault and turns == fault_turn:
                 yield from self._play_fault(fault)
@@ -77,8 +78,9 @@ class SimHand:
         yield PACE
 
     def _halted(self):
-        """After a power cut each player finishes the move in his hands, then all wait until
-        the referee has checked the table and resumed the clocks (issue 14)."""
+        """After a power cut each player finishes the move in his hands (and calls on the
+        discard before the cut are made), then all wait, before the next draw or discard,
+        until the referee has checked the table and resumed the clocks (issue 14)."""
         while self.table.panel.halted():
             yield 0.1  # the referee's resume is seen at once: a claim window goes on
 
