@@ -32,7 +32,7 @@ import aiomqtt
 
 from firmware.fleet import connect, make_tables, play, stop
 from firmware.percentiles import percentiles
-from firmware.venue_board import VenueBoard
+from firmware.venue_board import TableBoard, VenueBoard
 from firmware.venue_bus import VenueBus
 
 VENUE = "bench"
@@ -114,11 +114,11 @@ class TimedBoard(VenueBoard):
         super().__init__(venue)
         self.taken: list[tuple[str, int, float]] = []
 
-    def take(self, topic: str, payload: bytes | str) -> bool:
-        changed = super().take(topic, payload)
-        if changed and topic.endswith("/events"):
-            self.taken.append((topic.split("/")[3], json.loads(payload)["seq"], time.monotonic()))
-        return changed
+    def _row(self, table: TableBoard, session_id: str, row: dict) -> bool:
+        new = super()._row(table, session_id, row)
+        if new:
+            self.taken.append((table.name, row["seq"], time.monotonic()))
+        return new
 
     def online(self) -> int:
         return sum(table.status == "online" for table in self.tables.values())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from engine import events as ev
-from firmware.venue_board import VenueBoard
+from firmware.venue_board import TableBoard, VenueBoard
 
 TILE_KEYS = frozenset(
     {"tile", "tiles", "hands", "walls", "wall", "melds", "claimed_tile", "win_tile", "rivers"}
@@ -71,10 +71,21 @@ class Truth:
             return True
         if leaf == "state":
             return bool(tiles) or _has_tile_key(body)  # the public state holds no tile
-        secret = self.secrets.get(body.get("seq")) if leaf in ("events", "alerts") else None
+        if leaf == "alerts":
+            return self._shows(body.get("seq"), body)
+        rows = body.get("rows") if leaf == "events" else None
+        return isinstance(rows, list) and any(
+            self._shows(row.get("seq"), row.get("event")) for row in rows if isinstance(row, dict)
+        )
+
+    def _shows(self, seq, shown) -> bool:
+        """Whether the public form `shown` of row `seq` shows what that row conceals."""
+        secret = self.secrets.get(seq) if type(seq) is int else None
         if secret is None:
             return False
-        shown = body.get("event") if leaf == "events" else body
+        lists: list = []
+        tiles: set[int] = set()
+        _walk(shown, None, lists, tiles)
         named = isinstance(shown, dict) and bool(secret.fields & shown.keys())
         return named or bool(secret.tiles & tiles)
 
@@ -134,9 +145,14 @@ class FleetBoard(VenueBoard):
             return changed
         if table.truth.leaks(parts[4], body):
             self.leaks += 1
-        if changed and parts[4] == "events":
-            self.latencies.append(time.monotonic() - table.committed[body["seq"]])
         return changed
+
+    def _row(self, table: TableBoard, session_id: str, row: dict) -> bool:
+        new = super()._row(table, session_id, row)
+        truth = self.fleet.get(table.name)
+        if new and truth is not None and row["seq"] < len(truth.committed):
+            self.latencies.append(time.monotonic() - truth.committed[row["seq"]])
+        return new
 
     def holds_all(self) -> bool:
         """Whether every row each table committed is on the board."""

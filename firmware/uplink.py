@@ -2,14 +2,14 @@
 and its public state published to the venue's broker, and the venue's commands taken from it.
 
 The journal is the outbox (DESIGN.md): the uplink publishes the rows after its cursor, in
-order, each at QoS 1 and awaited, and moves the cursor only past a row the broker has
-acknowledged. The cursor is kept in the journal (meta 'uplink_seq'), written every BATCH rows
-or SAVE_SECONDS, so a power cut costs at most that many rows sent twice, which the venue
-drops by (session, seq); nothing is lost. While the broker is away the rows wait in the
-journal, and the uplink tries again, from RETRY_FIRST to RETRY_LAST seconds apart, telling the
-log once per outage. It runs as a task on the service's loop and never holds up the
-refereeing: its reads of the journal are short and never span an await, and nothing it meets
-on the network leaves `run()`.
+order, at QoS 1 and awaited (the rows committed together in one message), and moves the cursor
+only past a row the broker has acknowledged. The cursor is kept in the journal (meta
+'uplink_seq'), written every BATCH rows or SAVE_SECONDS, so a power cut costs at most that many
+rows sent twice, which the venue drops by (session, seq); nothing is lost. While the broker is
+away the rows wait in the journal, and the uplink tries again, from RETRY_FIRST to RETRY_LAST
+seconds apart, telling the log once per outage. It runs as a task on the service's loop and
+never holds up the refereeing: its reads of the journal are short and never span an await, and
+nothing it meets on the network leaves `run()`.
 """
 
 import asyncio
@@ -19,15 +19,16 @@ import logging
 import math
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import aiomqtt
 
-from firmware.journal import Journal
+from firmware.journal import Journal, Row
 from firmware.uplink_messages import (
     AlertBoard,
     alert_message,
-    event_message,
+    event_row,
+    events_message,
     state_message,
     status_message,
 )
@@ -37,8 +38,10 @@ log = logging.getLogger("mjtable.uplink")
 
 QOS = 1
 BATCH = 100  # rows read at a time, and rows acknowledged between two writes of the cursor
+EVENTS_BYTES = 64 * 1024  # an `events` message's most; the venue takes 256 KiB at most
 SAVE_SECONDS = 1.0  # at most this long between a row acknowledged and the cursor written
 STATE_SECONDS = 0.25  # at most 4 states a second
+CLOCKS = ("t", "session_seconds_left")  # change alone, no new state: the venue counts them on
 RETRY_FIRST, RETRY_LAST = 0.5, 5.0  # seconds between connection attempts, doubling
 
 
@@ -95,6 +98,7 @@ class Uplink:
         self.sent = self.saved = journal.uplink_seq()  # acknowledged; written in the journal
         self.saved_at = time.monotonic()
         self.state_due, self.state_at = True, -math.inf
+        self.shown: dict | None = None  # the last state published, but for its CLOCKS
         self.wake, self.closing = asyncio.Event(), asyncio.Event()
         self.tls = ssl.create_default_context(cafile=settings.ca_file) if settings.tls else None
 
@@ -163,6 +167,7 @@ class Uplink:
         MqttError raised) or the uplink is closed."""
         online = _payload(status_message(self.venue, self.table, True))
         await client.publish(f"{self.topic}/status", online, QOS, retain=True)
+        self.state_due, self.shown = True, None  # a new broker may not hold the last one
         if self.on_command is not None:
             await client.subscribe([(f"{self.topic}/cmd", QOS), (f"mjtable/{self.venue}/cmd", QOS)])
         try:
@@ -201,20 +206,32 @@ class Uplink:
     async def _rows(self, client: aiomqtt.Client) -> None:
         """Every row after the cursor, in order, each with its alert if it is one."""
         while rows := self.journal.rows_after(self.sent, BATCH):
-            for row in rows:
-                message = event_message(row, self.venue, self.table, self.session)
-                await client.publish(f"{self.topic}/events", _payload(message), QOS)
-                alert = alert_message(row, self.venue, self.table, self.session)
-                if alert is not None:
-                    await client.publish(f"{self.topic}/alerts", _payload(alert), QOS)
-                if row.seq > self.since:
-                    self.alerts.follow(row, alert)
-                self.sent = row.seq
+            for chunk, payload in self._packed(rows):
+                await client.publish(f"{self.topic}/events", payload, QOS)
+                for row in chunk:
+                    alert = alert_message(row, self.venue, self.table, self.session)
+                    if alert is not None:
+                        await client.publish(f"{self.topic}/alerts", _payload(alert), QOS)
+                    if row.seq > self.since:
+                        self.alerts.follow(row, alert)
+                self.sent = chunk[-1].seq
                 self._save(due=True)
 
+    def _packed(self, rows: list[Row]) -> Iterator[tuple[list[Row], bytes]]:
+        """The rows in `events` messages of EVENTS_BYTES at most (a batch over it is halved;
+        one row goes alone whatever its size)."""
+        message = events_message(list(map(event_row, rows)), self.venue, self.table, self.session)
+        payload = _payload(message)
+        if len(payload) <= EVENTS_BYTES or len(rows) == 1:
+            yield rows, payload
+            return
+        half = len(rows) // 2
+        yield from self._packed(rows[:half])
+        yield from self._packed(rows[half:])
+
     async def _state(self, client: aiomqtt.Client, last: bool = False) -> float:
-        """Publish the state if it changed and the last went out long enough ago (`last`:
-        the table's last, however soon); how long to wait before the next look."""
+        """Publish the state if what it shows changed and the last went out long enough ago
+        (`last`: the table's last, however soon); how long to wait before the next look."""
         if not self.state_due:
             return SAVE_SECONDS
         early = self.state_at + STATE_SECONDS - time.monotonic()
@@ -226,6 +243,10 @@ class Uplink:
         except Exception:  # a bug in the state's making: the rows go on all the same
             log.exception("uplink: the table's state could not be made")
             return SAVE_SECONDS
+        shown = {name: value for name, value in state.items() if name not in CLOCKS}
+        if shown == self.shown and not last:
+            return SAVE_SECONDS  # a move that changed nothing but the clocks: no news
+        self.shown = shown
         message = state_message(
             state, self.venue, self.table, self.session, self.journal.seq, time.time()
         )

@@ -13,6 +13,7 @@ from firmware.display.notices import alert_text, fault_text
 from firmware.display.state import public_event
 from firmware.journal import Row
 from firmware.journal_schema import upgrade
+from firmware.sitting import seconds_left
 from firmware.status import Status
 
 SEATS = "ESWN"
@@ -33,13 +34,16 @@ def public_row(row: Row) -> dict:
     return public_event(data) if row.kind in ("input", "output", "device") else {}
 
 
-def event_message(row: Row, venue: str, table: str, session: str | None) -> dict:
-    """The `events` payload of one journal row."""
-    return _envelope(venue, table, session) | {
-        "seq": row.seq,
-        "kind": row.kind,
-        "event": public_row(row),
-    }
+def event_row(row: Row) -> dict:
+    """One journal row as an `events` message carries it."""
+    return {"seq": row.seq, "kind": row.kind, "event": public_row(row)}
+
+
+def events_message(rows: list[dict], venue: str, table: str, session: str | None) -> dict:
+    """The `events` payload of consecutive journal rows (`event_row`s, in order): one
+    message, one acknowledgement for the rows committed together, so that a hall's tables
+    and its broker pass a message per move rather than one per row."""
+    return _envelope(venue, table, session) | {"rows": rows}
 
 
 def alert_message(row: Row, venue: str, table: str, session: str | None) -> dict | None:
@@ -173,7 +177,7 @@ def status_state(status: Status, alerts: AlertBoard) -> dict:
         dealer=SEATS[session.dealer],
         scores=status.scores,
         players=notes.players,
-        session_seconds_left=None,  # a session has no time limit yet
+        session_seconds_left=seconds_left(notes, status.t),
         alerts_waiting=alerts.count,
         referee_called=alerts.referee_called,
         venue_message=notes.message,

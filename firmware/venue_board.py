@@ -199,16 +199,21 @@ class VenueBoard:
         table.status = body["status"]
         return True
 
-    def _events(self, table: TableBoard, row: dict) -> bool:
-        session = table.log(row["session"])
+    def _events(self, table: TableBoard, body: dict) -> bool:
+        new = [self._row(table, body["session"], row) for row in body["rows"]]
+        return any(new)
+
+    def _row(self, table: TableBoard, session_id: str, row: dict) -> bool:
+        """One journal row of an `events` message: False for one held already."""
+        session = table.log(session_id)
         before = session.seqs.missing
         if not session.seqs.add(row["seq"]):
             self._counts["duplicates"] += 1
             return False
         self._counts["gaps"] += session.seqs.missing - before
         self._counts["events"] += 1
-        session.add({key: row[key] for key in ("seq", "kind", "event")})
-        if row["session"] == table.session:
+        session.add(row)
+        if session_id == table.session:
             self._rulings_over(table, row)
         return True
 

@@ -96,15 +96,19 @@ def _status(body: dict, where: str) -> dict:
     return {"status": body["status"]}
 
 
-def _event(body: dict, where: str) -> dict:
-    if body.get("kind") not in EVENT_KINDS or not isinstance(body.get("event"), dict):
-        raise Malformed(f"{where}: no journal row (kind and event)")
-    return {
-        "session": _session(body, where),
-        "seq": _whole(body, "seq", where),
-        "kind": body["kind"],
-        "event": body["event"],
-    }
+def _events(body: dict, where: str) -> dict:
+    rows = body.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise Malformed(f"{where}: no journal rows")
+    return {"session": _session(body, where), "rows": [_row(row, where) for row in rows]}
+
+
+def _row(row, where: str) -> dict:
+    if not isinstance(row, dict) or row.get("kind") not in EVENT_KINDS:
+        raise Malformed(f"{where}: a row is not a journal row (kind and event)")
+    if not isinstance(row.get("event"), dict):
+        raise Malformed(f"{where}: a row is not a journal row (kind and event)")
+    return {"seq": _whole(row, "seq", where), "kind": row["kind"], "event": row["event"]}
 
 
 def _alert(body: dict, where: str) -> dict:
@@ -122,7 +126,7 @@ def _alert(body: dict, where: str) -> dict:
     }
 
 
-_CHECKS = {"state": _state, "status": _status, "events": _event, "alerts": _alert}
+_CHECKS = {"state": _state, "status": _status, "events": _events, "alerts": _alert}
 
 
 def _player(player, where: str) -> dict:

@@ -109,9 +109,18 @@ class Venue:
         self.client = client
 
     def _take(self, client, userdata, message) -> None:
+        """Each message as it came; an `events` message as one body a row (its envelope with
+        the row's seq, kind and event), as the venue takes them."""
         body = json.loads(message.payload)
+        if message.topic.endswith("/events"):
+            envelope = {k: v for k, v in body.items() if k != "rows"}
+            bodies = [envelope | row for row in body["rows"]]
+        else:
+            bodies = [body]
         with self.lock:
-            self.messages.append((time.monotonic(), message.topic, body, message.retain))
+            self.messages.extend(
+                (time.monotonic(), message.topic, b, message.retain) for b in bodies
+            )
 
     def bodies(self, leaf: str, since: int = 0) -> list[dict]:
         with self.lock:
