@@ -375,6 +375,12 @@ class VenueCommand(Event):
     refused: str | None = None
 
 
+@_event
+class HallResumed(Event):
+    """The table's referee lifted the venue's pause at his table (the venue's desk away, or
+    his ruling), so that no table waits on a venue it cannot hear."""
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -383,4 +389,5 @@ RECORDS = (
     ScoreConfirmed,
     SheetSigned,
     VenueCommand,
+    HallResumed,
 )

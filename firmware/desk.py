@@ -185,7 +185,7 @@ class Desk:
             "accept_table": self._accept_table,
             "rule": partial(self._game_input, "rule"),
             "pause": partial(self._game_input, "pause"),
-            "resume": partial(self._game_input, "resume"),
+            "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self._confirm_score,
             "sign_sheet": self._sign_sheet,
@@ -243,9 +243,20 @@ class Desk:
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
         if refusal is not None:
             raise ActionRefused(refusal.message)
-        if action == "resume":  # the table's referee ends the venue's pause here (issue 15)
-            self.service.venue = replace(self.service.venue, paused=False)
         return {"done": action, "events": [o.to_json() for o in outputs]}
+
+    def _resume(self, t, body) -> dict:
+        """The hand's clocks go on (a journaled input); the venue's pause, if it holds this
+        table, is lifted here too (a HallResumed record), between hands as well (issue 15)."""
+        table = self.service.status().table
+        clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
+        hall = self.service.venue.paused
+        answer = self._game_input("resume", t, body) if clocks_paused or not hall else None
+        if hall:
+            self.service.venue = replace(self.service.venue, paused=False)
+            lifted = self._record(ev.HallResumed(t, None))
+            return answer or {"done": "resume", "events": [lifted]}
+        return answer
 
     def _correct(self, t, body) -> dict:
         if body["zone"] not in ZONES or not self.service.status().in_play:

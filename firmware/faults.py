@@ -26,14 +26,15 @@ class FaultBoard:
         self.open: dict[tuple[str, str], ev.Fault] = {}  # lasting faults by (device, key)
 
     def report(
-        self, t, device, kind, message, advice, tile=None, transient=False, key=None
+        self, t, device, kind, message, advice, tile=None, transient=False, key=None, seat=None
     ) -> None:
         """Tell the referee; a lasting fault stays open until `clear` ends it (`key` tells
-        apart lasting faults of one kind, e.g. each missing tile)."""
+        apart lasting faults of one kind, e.g. each missing tile); `seat`: the player's it
+        is, when it is one player's (his call for the referee)."""
         key = (device, key or kind)
         if not transient and key in self.open:
             return
-        record = ev.Fault(t, None, device, kind, message, advice, self.records + 1, False, tile)
+        record = ev.Fault(t, seat, device, kind, message, advice, self.records + 1, False, tile)
         self._keep(record)
         self.kinds[kind] += 1
         if not transient:

@@ -1,5 +1,6 @@
 """The hand's lifecycle at the table: walls judged and raised, dice, the deal, the play, the
-settlement, the next hand; a hand voided; a session resumed from its journal.
+settlement, the next hand (when the sitting's clock lets it begin, firmware/sitting.py); a
+hand voided; a session resumed from its journal.
 
 `Hands` owns the session, the table of the hand in play, the tile tracking and the
 interpreter (engine/moves.py) that turns tile movements into the hand's inputs. Every engine
@@ -15,6 +16,7 @@ from engine.session import Session
 from engine.tracking import Tracker, TrackingAlert
 from firmware.console import describe
 from firmware.resume import Interruption, resume_session
+from firmware.sitting import Sitting
 from firmware.status import TrackedHand
 from firmware.walls import WallCheck
 
@@ -30,15 +32,26 @@ _ADVICE = {
 class Hands:
     """`faults` is the fault board; `out(line)` prints a console line; `publish(events)`
     fans events out; `finished()` is called once the session has `wanted` hands on its
-    sheet (None: no limit)."""
+    sheet (None: no limit); `sitting` says whether a new hand may begin."""
 
     def __init__(
-        self, profile, ruleset, journal, shuffler, dice, faults, out, publish, wanted, finished
+        self,
+        profile,
+        ruleset,
+        journal,
+        shuffler,
+        dice,
+        faults,
+        out,
+        publish,
+        wanted,
+        finished,
+        sitting: Sitting,
     ):
         self.profile, self.ruleset, self.registry = profile, ruleset, profile.tags
         self.journal, self.shuffler, self.dice = journal, shuffler, dice
         self.faults, self.out, self.publish = faults, out, publish
-        self.wanted, self.finished = wanted, finished
+        self.wanted, self.finished, self.sitting = wanted, finished, sitting
         self.session = Session(ruleset)
         self.tracker = Tracker()
         self.walls = WallCheck(self.registry, shuffler, out)
@@ -58,7 +71,8 @@ class Hands:
 
     def raise_walls(self, t, tile_set: str) -> None:
         """The walls are up: a new table on the lanes the stacker read, East's on the
-        dealer's side."""
+        dealer's side; its clocks paused from the start if the venue paused the hall while
+        the walls rose."""
         lanes = self.walls.take()
         if lanes is None:
             return
@@ -85,6 +99,9 @@ class Hands:
             f"{LETTERS[dealer_side]} side; walls of set {tile_set} up"
         )
         self.publish([])
+        if self.sitting.hall_paused:
+            self.out(f"{t:9.1f}  the venue has paused the hall: the clocks wait for its resume")
+            self.apply(ev.ClocksPaused(t, None))
 
     def new_interpreter(self, table) -> Interpreter:
         """The interpreter of a hand's moves, with East on the dealer's side."""
@@ -98,30 +115,21 @@ class Hands:
 
     def button(self, t, side: int, button: str) -> None:
         if button == "referee":
+            seat = self.interpreter.seat(side) if self.in_play and self.interpreter else None
+            message = f"the {LETTERS[side]} player calls the referee"
             self.faults.report(
-                t,
-                "table",
-                "referee",
-                f"the {LETTERS[side]} player calls the referee",
-                "go to the table",
-                transient=True,
+                t, "table", "referee", message, "go to the table", None, True, seat=seat
             )
         elif button == "dice":
-            if not self.in_play:
-                if self.walls.ready is not None:
+            if self.in_play and self.table.state in ("dice", "second_roll"):
+                if not isinstance(self.dice, PhysicalDice):
+                    self.roll(t, side, None)
+            elif self.walls.ready is not None:
+                refusal = self.sitting.refusal(t, self.in_play)
+                if refusal is None:
                     self.shuffler.raise_walls(t)
-            elif self.table.state not in ("dice", "second_roll") and self.walls.ready is not None:
-                self.faults.report(
-                    t,
-                    "table",
-                    "raise refused",
-                    "raise was pressed but the hand on the table is not over here",
-                    "the referee finishes the hand or voids "
-                    "it (void_hand), then the walls can rise",
-                    transient=True,
-                )
-            elif not isinstance(self.dice, PhysicalDice):
-                self.roll(t, side, None)
+                else:
+                    self.faults.report(t, "table", *refusal, transient=True)
         elif self.interpreter is not None:
             self.apply_all(self.interpreter.button(t, side, button))
 
@@ -210,6 +218,7 @@ class Hands:
                 self.in_play
                 and self.table.clocks.paused_at is not None
                 and self.interruption is None  # the referee resumes after a power cut
+                and not self.sitting.hall_paused  # the venue, or the referee, resumes then
             ):
                 self.apply(ev.ClocksResumed(t, None))
         else:

@@ -2,9 +2,10 @@
 
 The parts, each with one job: the actor (firmware/actor.py) stamps and orders every input;
 the hand's lifecycle (firmware/hands.py) keeps the session, the hand in play and its tile
-tracking; the fault board (firmware/faults.py) keeps what needs a person. The service joins
-them: it reads a reader's frame, a button, the shuffler or the dice as what it means there,
-follows the readers going and coming back, and hands out its status (firmware/status.py).
+tracking; the fault board (firmware/faults.py) keeps what needs a person; the sitting's
+clock (firmware/sitting.py) says when a new hand may begin. The service joins them: it
+reads a reader's frame, a button, the shuffler or the dice as what it means there, follows
+the readers going and coming back, and hands out its status (firmware/status.py).
 """
 
 import logging
@@ -29,6 +30,7 @@ from firmware.assembly import Devices, build_devices
 from firmware.faults import FaultBoard
 from firmware.hands import Hands
 from firmware.journal import StorageFailure
+from firmware.sitting import Sitting
 from firmware.status import ShufflerStatus, Status
 from firmware.storage import DiskWatch, Stopped
 from firmware.venue_commands import VenueNotes
@@ -90,6 +92,8 @@ class Service:
         self.dice_source = "physical" if isinstance(dice, PhysicalDice) else "electronic"
         self.listeners: list = []  # publish(events) callbacks: the desk, a bench
         self.faults = FaultBoard(journal, out, self.publish)
+        self.venue = VenueNotes()  # what the venue asked it to show (firmware/venue_commands.py)
+        self.sitting = Sitting(lambda: self.venue, out, self.publish)
         self.hands = Hands(
             profile,
             ruleset,
@@ -101,6 +105,7 @@ class Service:
             self.publish,
             hands,
             self.actor.done.set,
+            self.sitting,
         )
         paths = reader_paths or (profile.zones_reader.path, profile.stacker_reader.path)
         self.zones_path, self.stacker_path = paths
@@ -110,7 +115,6 @@ class Service:
         self.last_tick = 0.0
         self.disk = DiskWatch(journal.path, profile.journal_min_free_mb, self.faults)
         self.stopped: Stopped | None = None  # why the table stopped refereeing
-        self.venue = VenueNotes()  # what the venue asked it to show (firmware/venue_commands.py)
 
     async def run(self) -> None:
         """Referee: take the actor's items until it is done."""
@@ -170,6 +174,7 @@ class Service:
             online = self.readers_online.get(self.stacker_path, True)
             hands.walls.judge(t, self.heartbeats.get(self.stacker_path), online)
             hands.poll(t)
+            self.sitting.poll(t)
         elif isinstance(item, readers.Inventory):
             zone = self.profile.zones.get(item.antenna)
             if zone is not None:

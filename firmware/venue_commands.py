@@ -7,10 +7,11 @@ command, taken or refused, is journaled as a `VenueCommand` record; a refusal is
 transient fault, so the referee hears of a forgery or a venue out of step. A payload,
 whatever it holds, never raises here: it is taken or it is refused, saying why.
 
-What the venue tells the table to show (the seating, a message, a referee on the way, its
-pause) is a `VenueNotes`, the service's `venue`, read by the display and the uplink. The
-venue's pause and resume reach the hand as the referee's own ClocksPaused / ClocksResumed
-inputs, journaled before they are applied, so a replay of the journal holds.
+What the venue tells the table to show (the seating and the sitting's time, a message, a
+referee on the way, its pause) is a `VenueNotes`, the service's `venue`, read by the display,
+the uplink and the sitting's clock (firmware/sitting.py). The venue's pause and resume reach
+the hand as the referee's own ClocksPaused / ClocksResumed inputs, journaled before they are
+applied, so a replay of the journal holds.
 """
 
 import json
@@ -25,6 +26,7 @@ WINDOW = 300.0  # seconds an `issued` may lie from the table's wall clock
 REMEMBERED = 10_000  # ids of commands taken, kept against a replay: hours of a hall's commands
 MAX_PAYLOAD = 4096  # bytes; a command is a few hundred, and a refused one is journaled whole
 ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
+MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
@@ -39,12 +41,15 @@ class VenueNotes:
     a `start_session`; `referee_on_way` is {"referee", "alert", "at" (wall clock)} until the
     referee acknowledges that fault or alert at the table, or the fault is cleared; `paused`:
     the venue's pause is in force (a round's end), until the venue or the table's referee
-    resumes."""
+    resumes; `minutes`: the sitting's time limit (None: none), counted from `started`, the
+    table time of its `start_session`."""
 
     players: tuple[dict, ...] | None = None
     message: str | None = None
     referee_on_way: dict | None = None
     paused: bool = False
+    minutes: int | None = None
+    started: float | None = None
 
     def seen_at_table(self, ids) -> "VenueNotes":
         """The fault or alert of `ids` was acknowledged or cleared at the table: whoever was
@@ -85,17 +90,22 @@ class VenueCommands:
     def recall(self, rows) -> None:
         """Take up what the journal's rows (a Journal's `rows()`) say the venue told this
         table before a restart: the ids taken, so that a command caught on the bus cannot be
-        replayed after a quick restart, and the seating, message and pause it left. A referee
-        on the way is not taken up: by now he has come."""
+        replayed after a quick restart, and the seating, the sitting's time (from when it was
+        taken), message and pause it left; a pause the table's referee lifted since
+        (HallResumed) is over. A referee on the way is not taken up: by now he has come."""
         for row in rows:
-            if row.kind != "device" or '"VenueCommand"' not in row.json:
+            if row.kind != "device" or not (
+                '"VenueCommand"' in row.json or '"HallResumed"' in row.json
+            ):
                 continue
             record = row.event()
+            if isinstance(record, ev.HallResumed):
+                self.service.venue = replace(self.service.venue, paused=False)
             if isinstance(record, ev.VenueCommand) and record.refused is None:
                 self._remember(record.id)
                 if record.command != "acknowledge":
                     venue = self.service.venue
-                    self.service.venue = _noted(venue, record.command, record.args, None)
+                    self.service.venue = _noted(venue, record.command, record.args, None, record.t)
 
     # -- checks --------------------------------------------------------------------------
 
@@ -144,7 +154,7 @@ class VenueCommands:
             hands.apply(ev.ClocksPaused(t, None))
         elif name == "resume" and clocks is not None and clocks.paused_at is not None:
             hands.apply(ev.ClocksResumed(t, None))
-        self.service.venue = _noted(self.service.venue, name, args, self.wall_clock())
+        self.service.venue = _noted(self.service.venue, name, args, self.wall_clock(), t)
         self.service.publish([record])
 
     def _may_resume(self) -> None:
@@ -215,7 +225,13 @@ def _check_args(name: str, args: dict) -> None:
     if name not in COMMANDS:
         raise Refused(f"unknown command {name!r} (known: {', '.join(COMMANDS)})")
     if name == "start_session":
-        _keys(name, args, {"players"})
+        _keys(name, args, {"players"}, optional=frozenset({"minutes"}))
+        minutes = args.get("minutes")
+        if minutes is not None and not (_whole(minutes) and 0 < minutes <= MAX_MINUTES):
+            raise Refused(
+                "start_session: minutes (the sitting's time limit) must be a whole number "
+                f"from 1 to {MAX_MINUTES}; given: {json.dumps(minutes)[:40]}"
+            )
         players = args["players"]
         if not isinstance(players, list) or len(players) != 4:
             raise Refused("start_session: players must be a list of four, by seat")
@@ -231,18 +247,22 @@ def _check_args(name: str, args: dict) -> None:
         _text("the message", args["text"], MESSAGE_LENGTH, blank=True)
     elif name == "acknowledge":
         _keys(name, args, {"alert", "referee"})
-        alert = args["alert"]
-        if not isinstance(alert, int) or isinstance(alert, bool):
+        if not _whole(args["alert"]):
             raise Refused("acknowledge: alert must be the id of a fault or an alert")
         _text("the referee's name", args["referee"], NAME_LENGTH)
     else:
         _keys(name, args, set())
 
 
-def _keys(what: str, obj: dict, wanted: set[str]) -> None:
-    if obj.keys() != wanted:
+def _keys(what: str, obj: dict, wanted: set[str], optional: frozenset[str] = frozenset()) -> None:
+    if not wanted <= obj.keys() <= wanted | optional:
         listed = ", ".join(sorted(wanted)) or "no args"
+        listed += f" (optional: {', '.join(sorted(optional))})" if optional else ""
         raise Refused(f"{what} takes {listed}; given: {', '.join(sorted(obj)) or 'none'}")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _text(what: str, value, length: int, blank: bool = False) -> None:
@@ -256,13 +276,14 @@ def _text(what: str, value, length: int, blank: bool = False) -> None:
         raise Refused(f"{what} is empty")
 
 
-def _noted(notes: VenueNotes, name: str, args: dict, at: float | None) -> VenueNotes:
-    """The notes after a command taken (its arguments checked); `at` is when, by the wall."""
+def _noted(notes: VenueNotes, name: str, args: dict, at: float | None, t: float) -> VenueNotes:
+    """The notes after a command taken (its arguments checked) at table time `t`; `at` is
+    when, by the wall. A start_session begins a new sitting, with its time or none."""
     if name == "start_session":
         players = tuple(
             {"name": p["name"], "federation_id": p["federation_id"]} for p in args["players"]
         )
-        return replace(notes, players=players)
+        return replace(notes, players=players, minutes=args.get("minutes"), started=t)
     if name == "message":
         return replace(notes, message=args["text"] or None)
     if name == "acknowledge":

@@ -6,9 +6,12 @@ no alert, no event, no score while the standings are held back) and a table's dr
 import re
 
 from firmware.venue_board import TableBoard, VenueBoard
+from firmware.venue_points import DEFAULT_STAGE, Stage
 from firmware.venue_standings import finished, in_round, round_over, standings, zero_sum
 
-RUNNING = ("playing", "between_hands")  # the phases in which the session's clock runs
+# The phases in which the sitting's clock runs: on table time, which stops only while the
+# table is off (firmware/sitting.py); a paused or faulty table's sitting goes on.
+RUNNING = ("playing", "between_hands", "paused", "fault", "not_refereeing")
 CALLING = ("call_referee", "ruling")  # the alerts that page a referee
 
 
@@ -66,15 +69,21 @@ def tile(table: TableBoard, now: float) -> dict:
     }
 
 
-def standings_view(board: VenueBoard, hide: bool) -> dict:
-    """The standings, or why they are not shown yet."""
+def standings_view(
+    board: VenueBoard, hide: bool, stage: Stage = DEFAULT_STAGE, released: bool = False
+) -> dict:
+    """The standings, or why they are not shown yet. `released`: the organiser has let them
+    out before every table finished (a table offline or stuck), which they then say."""
     tables = in_round(board)
-    hidden = hide and not round_over(board)
+    over = round_over(board)
+    hidden = hide and not over and not released
     return {
         "hidden": hidden,
+        "released_by_organiser": hide and released and not over,
+        "complete": over,
         "finished": sum(map(finished, tables)),
         "tables": len(tables),
-        "players": None if hidden else standings(board),
+        "players": None if hidden else standings(board, stage),
     }
 
 

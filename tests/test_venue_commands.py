@@ -128,6 +128,20 @@ REFUSED = {
         command("start_session", {"players": [{"name": "  ", "federation_id": None}] * 4}),
         "empty",
     ),
+    "a sitting of 0 minutes": (
+        command("start_session", {"players": PLAYERS, "minutes": 0}),
+        "1 to 600",
+    ),
+    "a sitting of 601 minutes": (
+        command("start_session", {"players": PLAYERS, "minutes": 601}),
+        "1 to 600",
+    ),
+    "minutes not whole": (command("start_session", {"players": PLAYERS, "minutes": 1.5}), "whole"),
+    "minutes as text": (command("start_session", {"players": PLAYERS, "minutes": "60"}), "whole"),
+    "an unknown start_session arg": (
+        command("start_session", {"players": PLAYERS, "hours": 2}),
+        "takes players (optional: minutes)",
+    ),
     "an over-long message": (
         command("message", {"text": "x" * (MESSAGE_LENGTH + 1)}),
         f"at most {MESSAGE_LENGTH}",
@@ -326,10 +340,12 @@ def test_issue_15_both_views_show_the_message_and_the_seating_and_nothing_concea
 def test_issue_15_a_restart_recalls_the_ids_taken_and_what_the_venue_left(table, tmp_path):
     """Issue 15: after a restart the journal's VenueCommands give back the ids taken (a
     command caught on the bus is not taken twice within its window) and the seating, the
-    message and the pause; a referee on the way then is not shown coming still."""
+    message, the pause and the sitting's time (RULES.md 4.3: its minutes, from the table time
+    of the command); a referee on the way then is not shown coming still."""
     service, _ = table
-    seating = command("start_session", {"players": PLAYERS})
+    seating = command("start_session", {"players": PLAYERS, "minutes": 120})
     send(table, seating)
+    started = service.clock()
     send(table, command("message", {"text": "Round 2"}))
     send(table, command("message", {"text": "x\ny"}))  # refused: recalls nothing
     send(table, command("pause"))
@@ -338,7 +354,7 @@ def test_issue_15_a_restart_recalls_the_ids_taken_and_what_the_venue_left(table,
         again = dealt_service(journal, Clock())
         restarted = VenueCommands(again, KEY, "hall", "T07", wall_clock=lambda: WALL)
         restarted.recall(service.journal.rows())
-        assert again.venue == VenueNotes(tuple(PLAYERS), "Round 2", None, True)
+        assert again.venue == VenueNotes(tuple(PLAYERS), "Round 2", None, True, 120, started)
         restarted.receive(again.clock(), json.dumps(seating).encode())
         (row,) = journaled(again)
         assert "replay" in row["refused"]

@@ -79,6 +79,8 @@ FAULTS = {
     ("shuffler", "stacker"): "the walls were stacked unread",
     ("table", "referee"): "a player calls the referee",
     ("table", "raise refused"): "the walls may not rise while a hand is on the table",
+    ("table", "hall paused"): "the venue has paused the hall: the next hand waits for it",
+    ("table", "time up"): "the sitting's time is up: no new hand begins",
     ("dice", "bad roll"): "the dice were misread",
     ("service", "internal"): "the table's service met an error",
     ("journal disk", "low space"): "the table's disk is running out of space for its record",

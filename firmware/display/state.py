@@ -5,7 +5,8 @@ proposed but not yet exposed, not in the event log (DESIGN.md firmware/display, 
 in the text of an alert or a fault (written for the public from public facts, issue 20), and
 no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A table that
 stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7). What the
-venue sent (issue 15: the seating's names, its message, a referee on the way) is public.
+venue sent (issue 15: the seating's names, its message, a referee on the way) is public, and
+so is the sitting's time left with the head referee's notice (RULES.md 4.3).
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -21,6 +22,7 @@ from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
+from firmware.sitting import notice, seconds_left
 from firmware.storage import Stopped
 from firmware.venue_commands import VenueNotes
 
@@ -61,6 +63,7 @@ def table_state(view: TableView, referee: bool) -> dict:
     """The document of the referee view (`referee`) or of the public view."""
     session, table = view.session, view.table
     wall = table.wall if table is not None else None
+    left = seconds_left(view.venue, view.now)
     return {
         "view": "referee" if referee else "public",
         "table": view.table_name,
@@ -87,6 +90,8 @@ def table_state(view: TableView, referee: bool) -> dict:
         "interruption": _interruption(view.interruption, referee),
         "venue_message": view.venue.message,
         "referee_on_way": view.venue.referee_on_way,
+        "session_seconds_left": left,
+        "session_notice": notice(left),
     } | ({"win_check": win_check(table, view)} if referee else {})
 
 

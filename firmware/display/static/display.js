@@ -7,6 +7,7 @@ const PUBLIC = location.pathname.replace(/\/+$/, "") === "/table";
 const API = PUBLIC ? "/api" : "/api/referee";
 const LOG_LENGTH = 20;
 const RETRY_MS = 2000;
+const NOTICE_SECONDS = 300;  // RULES.md 4.3: the head referee announces 5 minutes before time
 
 let shownAt = 0;     // performance.now() at which the clocks' numbers were true
 let latest = null;   // the state document on screen
@@ -71,6 +72,17 @@ function tick() {
     node.classList.toggle("warn", shown > 0 && shown < 5);
     node.classList.toggle("over", shown <= 0);
   }
+  for (const node of document.querySelectorAll(".sitting-left[data-left]")) {
+    const left = Math.max(0, Number(node.dataset.left) - elapsed);
+    node.textContent = hours(left);
+    node.parentNode.classList.toggle("warn", left > 0 && left <= NOTICE_SECONDS);
+    node.parentNode.classList.toggle("over", left <= 0);
+  }
+}
+
+function hours(left) {
+  const whole = Math.floor(left), two = (n) => String(n).padStart(2, "0");
+  return `${Math.floor(whole / 3600)}:${two(Math.floor(whole / 60) % 60)}:${two(whole % 60)}`;
 }
 
 function seconds(left) {
@@ -90,6 +102,7 @@ function renderCentre(state) {
     el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${turn[1]}` : ""),
     el("div", {class: "phase"}, STATES[state.state] || state.state),
     state.clocks_paused ? el("div", {class: "paused-banner"}, "PAUSED") : null,
+    sitting(state.session_seconds_left, state.session_notice),
     state.venue_message ? el("div", {class: "venue-message"}, state.venue_message) : null,
     onWay(state.referee_on_way),
     state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
@@ -161,6 +174,15 @@ function penaltyText(p) {
   if (p.effect) parts.push(p.effect.replaceAll("_", " "));
   if (p.penalty_tiles.length) parts.push(`${p.penalty_tiles.length} penalty tiles`);
   return `${p.confirm ? "proposed" : "penalty"}: ${parts.join(", ")} (${p.rule})`;
+}
+
+// The sitting's time left (issue 15, RULES.md 4.3), counted down between updates on the
+// page like the seats' clocks; the notice five minutes before time, and once time is up.
+function sitting(left, announced) {
+  if (left === null || left === undefined) return null;
+  return el("div", {class: "sitting"}, el("span", {class: "label"}, "time left "),
+    el("span", {class: "sitting-left", "data-left": left}, hours(left)),
+    announced ? el("div", {class: "sitting-notice", role: "status"}, announced) : null);
 }
 
 // The venue acknowledged a call (issue 15): its referee is on the way, until he is here.
