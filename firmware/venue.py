@@ -19,8 +19,9 @@ from firmware import cli_args, fleet
 from firmware.display.app import DisplayServer
 from firmware.display.auth import loopback, secret_problem
 from firmware.venue_app import create_app
-from firmware.venue_board import VenueBoard
+from firmware.venue_board import MAX_TABLES, VenueBoard
 from firmware.venue_bus import VenueBus, read_key
+from firmware.venue_points import MAX_STANDARD_POINTS, Stage
 
 MAX_VENUE = 64  # characters of a venue's name, a topic level
 
@@ -57,7 +58,31 @@ def add_parser(commands) -> argparse.ArgumentParser:
     p.add_argument(
         "--hide-standings",
         action="store_true",
-        help="hold the standings (and the board's scores) back until every table has finished",
+        help="hold the standings (and the board's scores) back until every table has finished "
+        "(or the organiser releases them)",
+    )
+    ccm = p.add_argument_group("CCM's standard points for the round, a stage (seed 004 第十條)")
+    ccm.add_argument(
+        "--standard-points",
+        type=lambda text: cli_args.whole(text, 1, MAX_STANDARD_POINTS, "standard points"),
+        default=1,
+        metavar="N",
+        help="what each player promoted earns (default 1, a first stage's: one more a stage; "
+        "the 精英賽's top stage 8, the 錦標賽's 9+1 given as 10)",
+    )
+    ccm.add_argument(
+        "--promote-per-table",
+        type=lambda text: cli_args.whole(text, 1, 2, "players promoted at each table"),
+        default=1,
+        metavar="{1,2}",
+        help="each table's first, or first two, by the 總局分 (default 1)",
+    )
+    ccm.add_argument(
+        "--promote-seconds",
+        type=lambda text: cli_args.whole(text, 0, MAX_TABLES, "best seconds promoted"),
+        default=0,
+        metavar="K",
+        help="and the K best seconds across the tables (default 0; not with two a table)",
     )
     fleet.add_arguments(p)
     p.set_defaults(run=run)
@@ -91,7 +116,12 @@ def _read(path: str, what: str) -> str:
 
 
 def settings(args) -> dict:
-    """The secrets and the TLS pair, read and checked before anything starts (ValueError)."""
+    """The secrets, the TLS pair and the stage, read and checked before anything starts
+    (ValueError)."""
+    try:
+        stage = Stage(args.standard_points, args.promote_per_table, args.promote_seconds)
+    except ValueError as err:
+        raise ValueError(f"--promote-seconds: {err}") from None
     if (args.user is None) != (args.password_file is None):
         raise ValueError("--user and --password-file go together")
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -121,7 +151,14 @@ def settings(args) -> dict:
         except OSError as err:
             raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
     password = _read(args.password_file, "the password file") if args.password_file else None
-    return {"secret": secret, "made": made, "key": key, "password": password, "tls": tls}
+    return {
+        "secret": secret,
+        "made": made,
+        "key": key,
+        "password": password,
+        "tls": tls,
+        "stage": stage,
+    }
 
 
 def run(args) -> int:
@@ -145,7 +182,9 @@ def run(args) -> int:
 async def serve(args, board: VenueBoard, bus, given: dict) -> None:
     """The dashboard of `board` until it is stopped, while `bus` feeds it (its `run`) and
     sends the commands (its `send`)."""
-    app = create_app(board, bus, given["secret"], args.hide_standings, args.host)
+    app = create_app(
+        board, bus, given["secret"], args.hide_standings, args.host, stage=given["stage"]
+    )
     server = DisplayServer(app, args.host, args.port, given["tls"])
     feeder = asyncio.create_task(bus.run())
     serving = asyncio.create_task(server.serve())

@@ -5,10 +5,13 @@ and throttled as the referee's PIN is (auth.py) and opening a cookie session.
 `/` is the organiser's dashboard and the referees' pager (one page, behind the secret),
 `/tables/<name>` a table's drill-down, `/board` the hall's big screen, public: the public
 state of each table and, once released, the standings, nothing else. Live updates come
-on a stream for each (venue_stream.py).
+on a stream for each (venue_stream.py). Standings held back are released when every table
+has finished, or earlier by the organiser (a table offline or stuck would hold them for
+ever), which is logged and shown.
 """
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from starlette.applications import Starlette
@@ -23,7 +26,8 @@ from firmware.display.guard import Guard, Refused, answer, json_body
 from firmware.display.login import Login, error
 from firmware.venue_board import VenueBoard
 from firmware.venue_bus import NotSent
-from firmware.venue_standings import round_csv, round_report
+from firmware.venue_points import DEFAULT_STAGE, Stage
+from firmware.venue_standings import finished, in_round, round_csv, round_report
 from firmware.venue_stream import stream
 from firmware.venue_view import board_changes, drill_down, organiser_changes, standings_view
 
@@ -31,6 +35,9 @@ STATIC = package_folder("firmware") / "venue_static"  # package data (pyproject.
 COOKIE = "mjtable_organiser"
 MAX_MESSAGE = 200  # characters of a message to a table (docs/uplink.md)
 MAX_REFEREE = 60  # characters of a referee's name
+NAMES_LOGGED = 20  # of the tables not finished when the organiser releases the standings
+
+log = logging.getLogger("mjtable.venue")
 
 
 def _text(body, name: str, longest: int, blank: bool = False) -> str | None:
@@ -50,20 +57,30 @@ def create_app(
     hide_standings: bool = False,
     host: str = "127.0.0.1",
     clock: Callable[[], float] | None = None,
+    stage: Stage = DEFAULT_STAGE,
 ) -> Starlette:
     """The dashboard of `board`; `bus` sends the commands (VenueBus.send). `clock` is
-    the wall clock (the board's by default); the organiser's wrong secrets are timed on it."""
+    the wall clock (the board's by default); the organiser's wrong secrets are timed on it.
+    `stage` is what the round's CCM tables promote."""
     now = clock or board.clock
     login = Login(secret, COOKIE, "the organiser's PIN", now)
     refused = login.refused
     streams: set[asyncio.Event] = set()
 
     cache: dict = {"version": None}
+    released: dict[str, str] = {}  # table -> session: the round the organiser released
+
+    def released_now() -> bool:
+        """The organiser's release holds for the round he saw, until one of its tables
+        starts a session of the next."""
+        tables = board.tables
+        return bool(released) and all(tables[n].session == s for n, s in released.items())
 
     def standings_doc() -> dict:
         """The standings of the board's version, worked out once for every stream."""
         if cache["version"] != board.version:
-            cache.update(version=board.version, doc=standings_view(board, hide_standings))
+            doc = standings_view(board, hide_standings, stage, released_now())
+            cache.update(version=board.version, doc=doc)
         return cache["doc"]
 
     def organiser(since: int = -1) -> dict:
@@ -143,14 +160,37 @@ def create_app(
 
         return endpoint
 
+    async def release(request: Request) -> JSONResponse:
+        """The organiser lets the standings out before every table has finished."""
+        refusal = refused(request)
+        if refusal:
+            return refusal
+        if not standings_doc()["hidden"]:
+            return error(409, "the standings are not held back")
+        tables = in_round(board)
+        if not tables:
+            return error(409, "no table is playing the round yet")
+        waiting = sorted(t.name for t in tables if not finished(t))
+        log.warning(
+            "venue %s: the organiser released the standings with %d of %d tables not finished: %s",
+            board.venue,
+            len(waiting),
+            len(tables),
+            ", ".join(repr(name[:40]) for name in waiting[:NAMES_LOGGED])
+            + (" ..." if len(waiting) > NAMES_LOGGED else ""),
+        )
+        released.clear()
+        released.update((t.name, t.session) for t in tables)
+        board.version += 1  # the streams send the standings, the board its scores
+        return JSONResponse({"released": True, "not_finished": waiting})
+
     def report(request: Request) -> dict | JSONResponse:
         refusal = refused(request)
         if refusal:
             return refusal
-        document = round_report(board)
-        if hide_standings and not document["complete"]:
+        if standings_doc()["hidden"]:
             return error(409, "the standings are held back until every table has finished")
-        return document
+        return round_report(board, stage)
 
     async def round_json(request: Request) -> Response:
         document = report(request)
@@ -183,6 +223,7 @@ def create_app(
             Route("/api/tables/{table}/message", message, methods=["POST"]),
             Route("/api/pause", every_table("pause"), methods=["POST"]),
             Route("/api/resume", every_table("resume"), methods=["POST"]),
+            Route("/api/standings/release", release, methods=["POST"]),
             Route("/api/round.json", round_json),
             Route("/api/round.csv", round_csv_file),
         ],

@@ -1,14 +1,19 @@
 """The round across the hall: standings, each table's zero-sum check, the round's CSV and JSON.
 
-Neither rule book gives table points (RULES.md): WSOM ranks players by the points they hold
-(the main event's cumulative score), CCM by the totals of its games (4.13: every game starts
-at 100 chips, not carried over). So a player's score is what he won or lost: the sum of his
-payments and penalties over the session's signed sheet, the same for both books (a CCM
-game's chips less the 100 it began with, added over the games). Before a table has signed,
-its live scores stand in, less the start (for CCM the current game's only), marked provisional.
+A player's score is what he won or lost: the sum of his payments and penalties over the
+session's signed sheet, the same for both books (a CCM 局's chips less the 100 it began with,
+added over the 局). Before a table has signed, its live scores stand in, less the start (for
+CCM the current 局's only), marked provisional.
+
+Each rule book ranks its own players, CCM's before WSOM's, a rank counted within each book: a
+hall that plays both has two lists, as it has two competitions. WSOM ranks by the score:
+"以多局的得分及失分合計﹐來覺得勝負名次" (seed 000, 麻將的目的與流程). CCM ranks by the
+standard points each table's first earns, then by the score (seed 004 第十條, 第十一條;
+venue_points.py).
 
 A table has finished the round when its referee has signed the sheet up to its latest hand
-and no hand is in play; the round is over when every table with a session has finished.
+and no hand is in play; the round is over when every table with a session has finished, and
+only then are the standard points final (a best second's depend on every table).
 """
 
 import csv
@@ -20,15 +25,17 @@ from functools import lru_cache
 from engine.schema import ConfigError
 from firmware.config import load_ruleset
 from firmware.venue_board import TableBoard, VenueBoard
+from firmware.venue_points import DEFAULT_STAGE, Stage, award, rank_key
 
 
 @dataclass(frozen=True)
 class RuleBook:
     start: int  # points each player starts a game with: CCM's 100 chips, WSOM's 0
     penalties_paid: bool  # CCM pays a penalty to the others (zero-sum); WSOM deducts it
+    book: str  # "CCM" or "WSOM": whose standings the table's players are in
 
 
-UNKNOWN_BOOK = RuleBook(0, False)
+UNKNOWN_BOOK = RuleBook(0, False, "WSOM")
 
 
 @lru_cache(maxsize=16)
@@ -43,7 +50,9 @@ def rule_book(name: str | None) -> RuleBook:
         return UNKNOWN_BOOK
     rules = ruleset.table_rules
     return RuleBook(
-        rules.start_chips or 0, bool(rules.penalties and rules.penalties.paid_to_others)
+        rules.start_chips or 0,
+        bool(rules.penalties and rules.penalties.paid_to_others),
+        "CCM" if ruleset.name.startswith("ccm") else "WSOM",
     )
 
 
@@ -133,35 +142,48 @@ def zero_sum(table: TableBoard) -> dict:
     return {"ok": not problems, "problems": problems, "hands": len(rows)}
 
 
-def standings(board: VenueBoard) -> list[dict]:
-    """Every player of the round, best first; equal scores share a rank."""
-    players = []
+def standings(board: VenueBoard, stage: Stage = DEFAULT_STAGE) -> list[dict]:
+    """Every player of the round, best first within his rule book (CCM's first); equal
+    standard points and scores share a rank."""
+    books: dict[str, list[list[dict]]] = {}
     for table in in_round(board):
         values, final = scores(table)
-        for player, value, place in zip(
-            table.state["players"], values, places(values), strict=True
-        ):
-            players.append(
-                {
-                    "name": player["name"],
-                    "federation_id": player["federation_id"],
-                    "table": table.name,
-                    "seat": player["seat"],
-                    "score": value,
-                    "place": place,
-                    "final": final,
-                }
+        seated = [
+            {
+                "book": rule_book(table.state["ruleset"]).book,
+                "name": player["name"],
+                "federation_id": player["federation_id"],
+                "table": table.name,
+                "seat": player["seat"],
+                "standard_points": None,
+                "promoted": None,
+                "score": value,
+                "place": place,
+                "final": final,
+            }
+            for player, value, place in zip(
+                table.state["players"], values, places(values), strict=True
             )
-    players.sort(key=lambda p: (-p["score"], p["table"], str(p["seat"])))
-    for number, player in enumerate(players, 1):
-        tied = number > 1 and player["score"] == players[number - 2]["score"]
-        player["rank"] = players[number - 2]["rank"] if tied else number
+        ]
+        books.setdefault(seated[0]["book"], []).append(seated)
+    if "CCM" in books:
+        award(books["CCM"], stage)
+    players = []
+    for book in sorted(books):
+        ranked = sorted(
+            (player for seated in books[book] for player in seated),
+            key=lambda p: (*rank_key(p), p["table"], str(p["seat"])),
+        )
+        for number, player in enumerate(ranked, 1):
+            tied = number > 1 and rank_key(player) == rank_key(ranked[number - 2])
+            player["rank"] = ranked[number - 2]["rank"] if tied else number
+        players += ranked
     return players
 
 
-def round_report(board: VenueBoard) -> dict:
-    """The round as one JSON document: every table's sheet, check and players, and the
-    standings."""
+def round_report(board: VenueBoard, stage: Stage = DEFAULT_STAGE) -> dict:
+    """The round as one JSON document: every table's sheet, check and players, what CCM's
+    tables promote, and the standings."""
     tables = []
     for table in sorted(in_round(board), key=lambda t: t.name):
         sheet, state = table.sheet, table.state
@@ -182,17 +204,31 @@ def round_report(board: VenueBoard) -> dict:
         "venue": board.venue,
         "at": board.clock(),
         "complete": round_over(board),
+        "stage": stage.to_json(),
         "tables": tables,
-        "standings": standings(board),
+        "standings": standings(board, stage),
     }
 
 
-CSV_COLUMNS = ("rank", "name", "federation_id", "table", "seat", "score", "place", "final")
-CSV_TABLE_COLUMNS = ("session", "ruleset", "signed_by", "hands", "zero_sum")
+CSV_COLUMNS = (
+    "book",
+    "rank",
+    "name",
+    "federation_id",
+    "table",
+    "seat",
+    "standard_points",
+    "promoted",
+    "score",
+    "place",
+    "final",
+)
+CSV_TABLE_COLUMNS = ("session", "ruleset", "signed_by", "hands", "zero_sum", "round_over")
 
 
 def round_csv(report: dict) -> str:
-    """One line a player: his standing and his table's sheet and check."""
+    """One line a player: his standing, his table's sheet and check, and whether the round
+    is over (the standard points final)."""
     by_table = {t["table"]: t for t in report["tables"]}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -204,6 +240,7 @@ def round_csv(report: dict) -> str:
             [_cell(player[c]) for c in CSV_COLUMNS]
             + [_cell(table["session"]), _cell(table["ruleset"]), _cell(table["signed_by"])]
             + [check["hands"], "ok" if check["ok"] else "; ".join(check["problems"])]
+            + [report["complete"]]
         )
     return out.getvalue()
 

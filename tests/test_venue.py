@@ -1,16 +1,14 @@
 """The venue dashboard `mjtable venue` (issue 15; docs/uplink.md): the consumer fed through a
 real Mosquitto (tests/broker.py) by a publisher playing N tables, the board's model, the
-standings, the round's zero-sum check and files, the organiser's credentials and the signed
-commands. The browser's side is tests/test_venue_browser.py.
+organiser's credentials and the signed commands. The standings and the round's files are
+tests/test_venue_standings.py, the browser's side tests/test_venue_browser.py.
 
 The helpers at the top (the messages of a table, the consumer run in the test's loop) are
-the browser tests' too.
+those tests' too.
 """
 
 import asyncio
 import contextlib
-import csv
-import io
 import json
 import logging
 import time
@@ -25,9 +23,8 @@ from firmware.signing import signed_by
 from firmware.venue_app import create_app
 from firmware.venue_board import VenueBoard
 from firmware.venue_bus import NotSent, VenueBus, command_topic
-from firmware.venue_standings import round_csv, round_over, round_report, standings, zero_sum
 from firmware.venue_stream import stream
-from firmware.venue_view import board_changes, organiser_changes, standings_view, tile
+from firmware.venue_view import organiser_changes, standings_view, tile
 
 VENUE = "hall"
 KEY = b"a-venue-key-of-the-tests-32-bytes"
@@ -96,11 +93,9 @@ def status(table: str, online: bool = True) -> dict:
 
 
 def row(table: str, seq: int, kind: str = "input", event=None, session: str = "s1") -> dict:
-    return _envelope(table, session) | {
-        "seq": seq,
-        "kind": kind,
-        "event": event if event is not None else {"type": "TileDiscarded", "t": 1.0, "seat": 0},
-    }
+    """An `events` message of one journal row."""
+    event = event if event is not None else {"type": "TileDiscarded", "t": 1.0, "seat": 0}
+    return _envelope(table, session) | {"rows": [{"seq": seq, "kind": kind, "event": event}]}
 
 
 def alert(table: str, number: int, seq: int, kind: str = "call_referee", session="s1") -> dict:
@@ -248,6 +243,21 @@ def test_a_gap_filled_late_is_no_longer_counted():
     assert (counts["gaps"], counts["duplicates"], counts["events"]) == (0, 0, 6)
 
 
+def test_a_message_of_rows_committed_together_is_taken_row_by_row():
+    """Issue 15 (docs/uplink.md `events`): the rows of one message are each taken, dropped
+    as duplicates or counted as gaps by their own seqs, and kept in seq order."""
+    board = VenueBoard(VENUE)
+    message = row("T1", 1)
+    message["rows"] += [dict(message["rows"][0], seq=seq) for seq in (2, 3, 5)]
+    assert feed(board, "T1", "events", message)
+    message["rows"] = [dict(message["rows"][0], seq=seq) for seq in (3, 4)]
+    assert feed(board, "T1", "events", message)  # 4 is new, 3 a duplicate
+    assert not feed(board, "T1", "events", row("T1", 2))
+    counts = board.counts()
+    assert (counts["events"], counts["duplicates"], counts["gaps"]) == (5, 2, 0)
+    assert [r["seq"] for r in board.tables["T1"].sessions["s1"].rows] == [1, 2, 3, 4, 5]
+
+
 def test_a_table_is_offline_by_its_retained_status(broker):
     """Issue 15: the statuses and states are retained, so a venue that starts after the tables
     sees them all at once; T2's last will said offline, and its tile says so."""
@@ -276,7 +286,9 @@ def test_malformed_messages_are_counted_logged_and_survived(broker, caplog):
         ("T1", "events", json.dumps(row("T1", 1) | {"v": 2})),
         ("T1", "events", json.dumps(row("T1", 1) | {"table": "T9"})),
         ("T1", "events", json.dumps(row("T1", 10**30))),
-        ("T1", "events", json.dumps(row("T1", 1) | {"kind": "wall"})),
+        ("T1", "events", json.dumps(row("T1", 1, kind="wall"))),
+        ("T1", "events", json.dumps(row("T1", 1) | {"rows": []})),
+        ("T1", "events", json.dumps(row("T1", 1) | {"rows": [{"seq": 2, "kind": "input"}]})),
         ("T1", "state", json.dumps(state("T1") | {"players": None})),
         ("T1", "state", json.dumps(state("T1") | {"scores": [1, 2, "x", 4]})),
         ("T1", "state", json.dumps(state("T1") | {"phase": "dancing"})),
@@ -497,112 +509,6 @@ def test_a_stream_sends_the_whole_board_then_what_changed():
     assert not second["full"] and [t["phase"] for t in second["tables"]] == ["paused"]
     assert "standings" not in second
     assert [t["name"] for t in third["tables"]] == ["T3"] and "standings" in third
-
-
-# -- standings and the round ---------------------------------------------------------------------
-
-
-def test_standings_are_held_back_until_every_table_has_finished():
-    """Issue 15 (VENUE.md §1.2): with --hide-standings neither the dashboard nor the board
-    shows standings or scores until every table has signed its sheet up to its last hand
-    and stopped playing; then both do, and the round's files may be had."""
-    board = VenueBoard(VENUE)
-    for name in ("T1", "T2", "T3"):
-        feed(board, name, "state", state(name, hand=3, scores=WSOM_FINAL))
-    finish(board, "T1")
-    finish(board, "T2")
-    held = standings_view(board, hide=True)
-    assert held == {"hidden": True, "finished": 2, "tables": 3, "players": None}
-    assert board_changes(board, -1, held, time.time())["tables"][0]["scores"] is None
-    client = organiser_client(board, hide=True)
-    assert client.get("/api/round.csv", headers=ORGANISER).status_code == 409
-    feed(board, "T3", "events", signed("T3", 50, WSOM_SHEET[:2]))  # not its last hand yet
-    assert not round_over(board)
-    finish(board, "T3", seq=51)
-    shown = standings_view(board, hide=True)
-    assert not shown["hidden"] and len(shown["players"]) == 12
-    assert board_changes(board, -1, shown, time.time())["tables"][0]["scores"] == WSOM_FINAL
-    assert client.get("/api/round.csv", headers=ORGANISER).status_code == 200
-    assert not standings_view(VenueBoard(VENUE), hide=True)["players"]  # no table: no round
-
-
-def test_standings_rank_by_the_score_each_rule_book_counts():
-    """Issue 15 (RULES.md 4.13): WSOM by the points held, CCM by the games' totals less the
-    100 chips each game starts with; a table not yet signed stands in with its live scores,
-    provisional; equal scores share a rank."""
-    board = VenueBoard(VENUE)
-    finish(board, "W1")
-    ccm = [  # two games: the first ends after hand 2 (its chips start again at 100)
-        line(1, (40, -20, -10, -10), (140, 80, 90, 90)),
-        line(2, (-30, 10, 10, 10), (110, 90, 100, 100), (0, 10, -20, 10)),
-        line(3, (24, -8, -8, -8), (124, 92, 92, 92)),
-    ]
-    finish(board, "C1", ccm, [124, 92, 92, 92], ruleset="ccm2012")
-    feed(board, "L1", "state", state("L1", hand=5, scores=(65, 0, -30, -35)))
-    by_name = {p["name"]: p for p in standings(board)}
-    assert by_name["C1 player 1"]["score"] == 10 + 24 and by_name["C1 player 1"]["final"]
-    assert by_name["C1 player 2"]["score"] == -10 + 10 - 8
-    assert by_name["C1 player 3"]["score"] == 0 - 20 - 8
-    assert by_name["L1 player 1"]["score"] == 65 and not by_name["L1 player 1"]["final"]
-    assert by_name["W1 player 2"]["place"] == 1 and by_name["W1 player 3"]["place"] == 3
-    ranks = [(p["name"], p["rank"]) for p in standings(board)]
-    assert ranks[:3] == [("L1 player 1", 1), ("W1 player 2", 1), ("C1 player 1", 3)]
-
-
-def test_the_zero_sum_check_finds_a_sheet_that_does_not_add_up():
-    """Issue 15 (VENUE.md §1.2): every hand's payments add up to nothing, so do CCM's
-    penalties (WSOM deducts them), each line's totals follow from the one before."""
-    board = VenueBoard(VENUE)
-    finish(board, "T1")
-    assert zero_sum(board.tables["T1"]) == {"ok": True, "problems": [], "hands": 3}
-    bad = [
-        line(1, (30, -10, -10, -9), (30, -10, -10, -9)),
-        line(2, (0, 0, 0, 0), (31, -10, -10, -9)),
-    ]
-    finish(board, "T2", bad, [31, -10, -10, -9])
-    problems = zero_sum(board.tables["T2"])["problems"]
-    assert problems == [
-        "hand 1: the payments add up to 1, not 0",
-        "hand 2: the totals do not follow from the line before",
-    ]
-    fined = [line(1, (0, 0, 0, 0), (90, 100, 100, 100), (-10, 0, 0, 0))]
-    finish(board, "C1", fined, [90, 100, 100, 100], ruleset="ccm2012")
-    assert zero_sum(board.tables["C1"])["problems"] == [
-        "hand 1: the penalties add up to -10, not 0"
-    ]
-    feed(board, "T3", "events", signed("T3", 9, [{"number": 1, "changes": "x"}]))
-    assert not zero_sum(board.tables["T3"])["ok"]
-
-
-def test_the_round_has_one_csv_and_one_json():
-    """Issue 15: at the round's end the organiser downloads the round: a JSON document with
-    every table's signed sheet and check, and a CSV of one line a player."""
-    board = VenueBoard(VENUE)
-    finish(board, "T1")
-    finish(board, "T2", [line(1, (9, -3, -3, -3), (9, -3, -3, -2))], [9, -3, -3, -2])
-    client = organiser_client(board, hide=True)
-    document = client.get("/api/round.json", headers=ORGANISER)
-    assert document.headers["content-disposition"] == 'attachment; filename="hall-round.json"'
-    report = document.json()
-    assert report["complete"] and [t["table"] for t in report["tables"]] == ["T1", "T2"]
-    assert report["tables"][0]["sheet"] == WSOM_SHEET and report["tables"][0]["zero_sum"]["ok"]
-    assert not report["tables"][1]["zero_sum"]["ok"]
-    text = client.get("/api/round.csv", headers=ORGANISER).text
-    lines = list(csv.DictReader(io.StringIO(text)))
-    assert len(lines) == 8 and lines[0]["name"] == "T1 player 2" and lines[0]["rank"] == "1"
-    assert {r["zero_sum"] for r in lines if r["table"] == "T1"} == {"ok"}
-    assert {r["signed_by"] for r in lines} == {"Li Wei"}
-    assert round_csv(round_report(board)) == text
-
-
-def test_a_spreadsheet_formula_in_a_name_stays_text():
-    """Issue 15: a name a table reports that a spreadsheet would run stays text in the CSV."""
-    board = VenueBoard(VENUE)
-    evil = state("T1", phase="between_hands", hand=3, scores=WSOM_FINAL)
-    evil["players"][0]["name"] = "=HYPERLINK(1)"
-    feed(board, "T1", "events", signed("T1", 50, WSOM_SHEET))
-    feed(board, "T1", "state", evil)
-    assert "'=HYPERLINK(1)" in round_csv(round_report(board))
 
 
 # -- the command line -----------------------------------------------------------------------------

@@ -110,21 +110,41 @@ function publicTile(table, extra = {}) {
   el("div", {class: "players"}, seats));
 }
 
+const BOOKS = {CCM: "CCM: by standard points, then score", WSOM: "WSOM: by score"};
+
 function standingsTable(standings, limit = Infinity) {
-  // The standings, or why they are held back.
+  // The standings, or why they are held back. Each rule book ranks its own players (CCM's
+  // first); CCM's carry the standard points their table's first (or a best second) earns.
   if (standings.hidden) {
     return el("p", {class: "held", id: "standings-held"},
       `Standings after the round: ${standings.finished} of ${standings.tables} tables finished.`);
   }
   const players = standings.players ?? [];
-  return el("table", {id: "standings-table"},
-    el("thead", {}, el("tr", {}, ["#", "Player", "Table", "Score", "Place"].map((h) =>
-      el("th", {}, h)))),
-    el("tbody", {}, players.slice(0, limit).map((p) =>
-      el("tr", {class: p.final ? "final" : "provisional"},
-        el("td", {}, String(p.rank)), el("td", {}, p.name ?? `${p.table} ${p.seat}`),
-        el("td", {}, p.table), el("td", {class: "num"}, String(p.score)),
-        el("td", {class: "num"}, String(p.place))))));
+  const books = [...new Set(players.map((p) => p.book))];
+  const ccm = books.includes("CCM");
+  const heads = ["#", "Player", "Table", ...(ccm ? ["Std"] : []), "Score", "Place"];
+  const row = (p) => el("tr", {class: p.final ? "final" : "provisional", "data-book": p.book},
+    el("td", {}, String(p.rank)), el("td", {}, p.name ?? `${p.table} ${p.seat}`),
+    el("td", {}, p.table),
+    ccm ? el("td", {class: "num standard", title: p.promoted ?? ""},
+      p.standard_points === null ? "" : String(p.standard_points)) : null,
+    el("td", {class: "num"}, String(p.score)), el("td", {class: "num"}, String(p.place)));
+  const bodies = books.map((book) => el("tbody", {},
+    books.length > 1 ? el("tr", {class: "book"},
+      el("th", {colspan: String(heads.length)}, BOOKS[book] ?? book)) : null,
+    players.filter((p) => p.book === book).slice(0, limit).map(row)));
+  const notes = [];
+  if (standings.released_by_organiser) {
+    notes.push(el("p", {class: "released", id: "standings-released"},
+      "Released by the organiser before every table finished " +
+      `(${standings.finished} of ${standings.tables}).`));
+  }
+  if (ccm && !standings.complete) {
+    notes.push(el("p", {class: "held"}, "Standard points provisional until the round is over."));
+  }
+  return el("div", {}, ...notes, el("table", {id: "standings-table", class: ccm ? "with-standard" : null},
+    el("thead", {}, el("tr", {}, heads.map((h) =>
+      el("th", {title: h === "Std" ? "standard points (標準分)" : null}, h)))), ...bodies));
 }
 
 function follow(url, onDocument, onLost) {

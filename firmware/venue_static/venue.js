@@ -1,7 +1,8 @@
 "use strict";
 // The organiser's dashboard and the referees' pager (firmware/venue_app.py): the grid of
 // every table, the alerts waiting with an "On my way" for the referee who goes, the
-// standings once released, and at /tables/<name> one table's drill-down. A new call for the
+// standings once released (by the round's end, or at once by the organiser for a table
+// offline or stuck), and at /tables/<name> one table's drill-down. A new call for the
 // referee or ruling flashes its table, shows #pager-cue and beeps (WebAudio).
 
 const DRILL = decodeURIComponent((location.pathname.match(/^\/tables\/(.+)$/) ?? [])[1] ?? "");
@@ -116,6 +117,14 @@ function notice(text) {
   document.getElementById("notice").textContent = text;
 }
 
+async function releaseStandings() {
+  // For a table offline or stuck: the standings go out, on the board too, marked so.
+  if (!confirm("Release the standings to the hall's board before every table has finished?")) {
+    return;
+  }
+  await post("/api/standings/release", {}, "Standings released");
+}
+
 document.getElementById("pause-all").addEventListener("click", () =>
   post("/api/pause", {}, "Every table's clocks: pause sent"));
 document.getElementById("resume-all").addEventListener("click", () =>
@@ -185,7 +194,10 @@ function take(doc) {
     `· ${c.duplicates} duplicates · ${c.gaps} gaps · ${c.malformed} malformed`;
   grid.update(doc.tables, doc.full);
   if (doc.standings) {
-    document.getElementById("standings").replaceChildren(standingsTable(doc.standings));
+    const release = el("button", {id: "release-standings", type: "button",
+      onclick: releaseStandings}, "Release the standings now");
+    document.getElementById("standings").replaceChildren(standingsTable(doc.standings),
+      ...(doc.standings.hidden ? [release] : []));
   }
   ring(doc.tables);
   renderPager();
