@@ -145,6 +145,7 @@ def game():
     return play(hands=2, seed=1)
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_issue_18_the_referee_sees_waits_and_values_the_public_never(game):
     """Issue 18: over two hands of the simulated table, the referee's documents carry each
     seat's shanten and, once ready, its waits with the copies unseen and in the wall and the
@@ -228,6 +229,7 @@ def discard(desk) -> float:
     return service.clock()
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_issue_18_each_broadcast_update_is_released_its_delay_after_it_arrived(desk):
     """Issue 18: the broadcast's stream holds each update back server-side: released on the
     table's clock no sooner than `delay` after the referee's update arrived, per update;

@@ -10,6 +10,7 @@ chips go below zero and no chip is made or lost.
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,7 @@ def scored(obj: dict):
 # --- scorer ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @PROPERTY
 @given(a_hand())
 def test_a_legal_win_has_a_fan_and_t_is_its_sum(obj):
@@ -109,6 +111,7 @@ def test_a_legal_win_has_a_fan_and_t_is_its_sum(obj):
         assert result.total is None and result.payments is None and result.reason
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @PROPERTY
 @given(a_hand())
 def test_additional_points_never_decide_legality(obj):
@@ -124,6 +127,7 @@ def test_additional_points_never_decide_legality(obj):
         assert not plain.legal
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @PROPERTY
 @given(a_hand())
 def test_win_payments_follow_the_formula(obj):
@@ -143,6 +147,7 @@ def test_win_payments_follow_the_formula(obj):
         assert pay_[winner] == times * total
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @PROPERTY
 @given(a_hand(), st.randoms(use_true_random=False))
 def test_tile_order_does_not_matter(obj, rnd):

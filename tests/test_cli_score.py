@@ -201,6 +201,7 @@ def test_typed_hand_prints_a_readable_breakdown():
     assert pay.split()[1:] == ["E", "-160", "S", "+480", "W", "-160", "N", "-160"]
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_installed_mjtable_script_gives_the_same_breakdown():
     """The `mjtable` console script (what a referee types) runs the same command."""
     script = Path(sys.executable).parent / "mjtable"
@@ -223,6 +224,7 @@ def test_installed_mjtable_script_gives_the_same_breakdown():
     ],
     ids=["no-hand", "no-win", "no-how", "bad-tile", "bad-win-tile"],
 )
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_wrong_command_line_is_one_clear_line(args, problem):
     """A wrong typed command exits 2 with one line naming what is wrong, and no traceback."""
     run = mjtable("score", *args)

@@ -347,6 +347,7 @@ MALFORMED = {
 }
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("kind", MALFORMED)
 def test_issue_20_item_3_every_malformed_body_is_a_4xx_with_a_message(source, kind):
     """Issue 20 item 3: each malformed kind, to the login and to every action (the PIN as a

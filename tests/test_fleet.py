@@ -249,6 +249,7 @@ def test_truth_passes_the_uplinks_messages_and_flags_the_rows_themselves(tmp_pat
     assert secrets > 100
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_fleet_tables_play_the_simulated_game_on_their_clock(tmp_path, wsom):
     """Issue 15: a fleet table's journal holds the very rows `mjtable simulate --journal`
     writes for its seed, committed on its clock: at `speed` 100, a row of table time t is

@@ -54,6 +54,7 @@ def copy_journal(src, dst):
     return dst
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_replay_reproduces_outputs_both_rule_books(tmp_path, ruleset):
     """DESIGN.md: replaying a journal's inputs reproduces its outputs exactly — a simulated
@@ -97,6 +98,7 @@ def test_rows_are_hash_chained(wsom_journal):
     assert hand["ruleset"] == "wsom2006" and hand["hand_number"] == 1
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_cli_simulate_journal_then_replay(tmp_path):
     """`mjtable simulate --journal PATH` then `mjtable replay PATH [--json]`: exit 0 and a
     summary of hands, inputs, outputs, mismatches."""
@@ -239,6 +241,7 @@ def test_missing_file_is_a_clear_error(tmp_path):
     assert not path.exists()
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("content", ["text", "sqlite", "empty"])
 def test_non_journal_file_is_a_clear_error(tmp_path, content):
     """A text file, another SQLite database or an empty file: one line, exit 2, no traceback;

@@ -55,6 +55,7 @@ def test_v2_journals_are_kept():
     }
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_replay_reads_v2_read_only(v2_journal):
     """`mjtable replay` audits a version 2 journal as it is: 0 mismatches, every device row
     read as a record event, and the file's bytes unchanged (no migration)."""
@@ -90,6 +91,7 @@ def test_opening_for_writing_migrates_without_rewriting_rows(v2_journal):
         assert (journal.session_id, journal.history) == (session, history)
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_a_failed_migration_leaves_version_2(v2_journal):
     """The migration is one transaction: when it fails half-way (here a stray meta table makes
     it fail) the file stays a version 2 journal that replays as before."""
@@ -118,6 +120,7 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
         assert (ack.seat, ack.fault, ack.alert) == (None, 1, None)
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_appending_after_migration_keeps_chain_and_replay(v2_journal):
     """After the migration an input with its outputs and a record event are appended in
     version 3: the chain verifies, the new rows read as version 3, and both a replay and
@@ -149,6 +152,7 @@ def test_a_new_journal_is_version_3_with_its_own_session(tmp_path):
     assert len(ids) == 2 and None not in ids
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("readonly", [False, True])
 def test_unknown_future_version_is_refused(tmp_path, readonly):
     """A journal of a schema this mjtable does not know (99) is refused, read-only or not,
@@ -200,6 +204,7 @@ def test_record_refuses_engine_events(tmp_path):
         journal.record(ev.ClocksPaused(1.0, None))
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_device_row_that_is_no_record_is_a_bad_file(v2_journal):
     """A device row that does not parse into a record event (here chained like any other
     row, so only reading it finds it) makes `mjtable replay` exit 2 naming the row."""

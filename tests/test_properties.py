@@ -11,6 +11,7 @@ and a legal win has at least one pattern.
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -191,6 +192,7 @@ def test_regular_win_obeys_minimum_limits_and_payments(hand):
         assert "1.2" in [p.id for p in result.patterns] or result.patterns[0].points >= LIMIT
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @PROPERTY
 @given(regular_wins(), st.randoms(use_true_random=False))
 def test_regular_win_score_does_not_depend_on_tile_order(hand, rnd):

@@ -114,6 +114,7 @@ def test_a_ghost_is_a_tag_another_antenna_sees_and_never_repeats_one(sim):
     assert reader.parser.rejected == 0
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_seeded_drops_and_ghosts_come_at_their_rates_and_arrive_as_sent(sim):
     """Issue 4 faults: over 2000 seeded sweeps about 5% of reads are dropped and about 1% of
     frames gain a ghost tag from another antenna (within 5 standard deviations); the host

@@ -36,6 +36,7 @@ def test_thousand_hands_keep_every_invariant(ruleset):
         assert game.counts["alerts"] == 0  # honest players break no rule
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_every_mistake_is_caught_and_play_goes_on(ruleset):
     """RULES.md 3.6/3.7/3.11, 4.6/4.7: drawing out of turn, a second draw (wrong count), a
@@ -60,6 +61,7 @@ def test_simulated_players_win_hands():
     assert all(row.result == "win" or row.changes == (0, 0, 0, 0) for row in game.session.sheet)
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_same_seed_same_games_through_the_cli():
     """`mjtable simulate --seed S` repeats: two runs print the same summary (but speed)."""
 

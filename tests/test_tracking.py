@@ -349,6 +349,7 @@ def legal_targets(zone):
     }[kind]
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
     """Issue 4 property: legal random moves (each tile at most once per 4 sweeps, i.e. 1 s),

@@ -317,6 +317,7 @@ def test_malformed_messages_are_counted_logged_and_survived(broker, caplog):
     assert board.tables["T1"].state["hand_number"] == 4
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_the_consumer_takes_up_again_after_the_broker_restarts(broker):
     """Issue 15: the broker goes away and comes back on its port: the venue reconnects (its
     wait capped), subscribes again and takes what the tables send after."""

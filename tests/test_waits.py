@@ -235,6 +235,7 @@ def _kinds(c) -> list[int]:
 # Brute force on simulated hands ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("name", ["wsom2006", "ccm2012"])
 def test_waits_agree_with_brute_force_on_every_discard(name, wsom, ccm):
     """Issue 18: on every discard of 12 simulated hands (2000 in `mjtable bench waits`),
