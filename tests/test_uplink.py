@@ -52,8 +52,11 @@ TILE_FIELDS = {"tile", "tiles", "hand", "hands", "wall", "walls", "melds", "rive
 TILE_FIELDS |= {"win_tile", "claimed_tile", "penalty_tiles"}
 
 
-def table_profile(folder: Path, port: int, keepalive: int = 2, key: bytes = b"") -> Path:
-    """sim.toml with an [uplink] to the broker on `port` (and the venue `key`, if any)."""
+def table_profile(
+    folder: Path, port: int, keepalive: int = 2, key: bytes = b"", name: str = TABLE
+) -> Path:
+    """sim.toml, its table named `name`, with an [uplink] to the broker on `port` (and the
+    venue `key`, if any)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
     path = folder / "table.toml"
@@ -61,7 +64,8 @@ def table_profile(folder: Path, port: int, keepalive: int = 2, key: bytes = b"")
     if key:
         (folder / "venue.key").write_bytes(key + b"\n")
         uplink = uplink.replace('key_file = ""', 'key_file = "venue.key"')
-    path.write_text((TABLES_DIR / "sim.toml").read_text() + uplink)
+    shipped = (TABLES_DIR / "sim.toml").read_text()
+    path.write_text(shipped.replace(f'name = "{TABLE}"', f'name = "{name}"', 1) + uplink)
     return path
 
 
@@ -206,29 +210,61 @@ def persistent_broker(folder: Path) -> Broker:
     return broker.start()
 
 
-@pytest.mark.slow  # a table started as `mjtable run`, over the broker
-def test_issue_15_a_broker_outage_loses_no_row(tmp_path):
-    """Issue 15: the broker is stopped mid-session and started again on its port; the table
-    referees on meanwhile (its journal grows), tells the log once that the broker is away
-    and once that it is back, and then every row reaches the venue, none lost."""
+def last_t(path: Path) -> float:
+    """The table time of the journal's latest input."""
+    rows = journal_of(path)[0]
+    return max(row.data()["t"] for row in rows if row.kind == "input")
+
+
+@pytest.mark.slow  # two tables started as `mjtable run`, over the broker
+def test_issue_15_a_broker_outage_and_a_table_killed_lose_no_row(tmp_path):
+    """Issue 15 (Done when): two tables play; the broker is stopped mid-hand for 30 s of
+    table time and started again, then one table is killed (SIGKILL, a power cut) and
+    started again on its journal. The venue receives every journal row of both tables
+    exactly once after dropping duplicates by seq, in order; the tables refereed on through
+    the outage (their hands went on, no clock paused), and each told its log once that the
+    broker was away and once that it was back."""
     broker = persistent_broker(tmp_path / "broker")
     venue = Venue(broker.port)
-    journal = tmp_path / "j.sqlite"
+    names = ("sim-1", "sim-2")
+    journals = {name: tmp_path / f"{name}.sqlite" for name in names}
+    profiles = {name: table_profile(tmp_path / name, broker.port, name=name) for name in names}
+
+    def seqs(name: str) -> list[int]:
+        topic = f"mjtable/{VENUE}/table/{name}/events"
+        with venue.lock:
+            bodies = [m[2] for m in venue.messages if m[1] == topic]
+        return [body["seq"] for body in first_of_each(bodies)]
+
     try:
-        # Long enough for the table to be back (its retries 0.5, 1, 2 s apart) before it ends.
-        table = start_table(table_profile(tmp_path, broker.port), journal, "2", "60")
-        venue.wait(lambda: len(venue.seqs()) >= 30)
+        # Two hands at 30x: the tables are back (retries 0.5, 1, 2 s apart) long before the end.
+        tables = {name: start_table(profiles[name], journals[name], "2", "30") for name in names}
+        venue.wait(lambda: all(len(seqs(name)) >= 30 for name in names), 30)
         broker.stop()
-        at_stop = journal_of(journal)[0]
-        time.sleep(1.0)
-        assert len(journal_of(journal)[0]) > len(at_stop) + 20  # the table played on
+        at_stop = {name: (len(journal_of(j)[0]), last_t(j)) for name, j in journals.items()}
+        deadline = time.monotonic() + 30
+        while any(last_t(journals[n]) < at_stop[n][1] + 30 for n in names):
+            assert time.monotonic() < deadline, "the tables stopped playing without the broker"
+            time.sleep(0.1)
+        for name, journal in journals.items():
+            during = journal_of(journal)[0][at_stop[name][0] :]
+            kinds = [row.data().get("type") for row in during if row.kind == "input"]
+            assert "TileDiscarded" in kinds and "ClocksPaused" not in kinds, (name, kinds)
         broker.start()
-        err = finished(table)
-        rows = journal_of(journal)[0]
-        venue.wait(lambda: len(venue.seqs()) == len(rows))
-        seqs = [e["seq"] for e in first_of_each(venue.bodies("events"))]
-        assert seqs == list(range(1, len(rows) + 1))
-        assert err.count("is unreachable") == 1 and err.count("is back") == 1, err
+        killed = tables["sim-2"]
+        venue.wait(lambda: len(seqs("sim-2")) >= at_stop["sim-2"][0] + 20, 30)
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(10)
+        errors = {"sim-1": finished(tables["sim-1"], 90)}
+        errors["sim-2"] = finished(start_table(profiles["sim-2"], journals["sim-2"], "2", "30"), 90)
+        for name in names:
+            rows = journal_of(journals[name])[0]
+            venue.wait(lambda name=name, rows=rows: len(seqs(name)) >= len(rows), 30)
+            assert seqs(name) == list(range(1, len(rows) + 1)), name
+            assert not any(row.data().get("type") == "HandVoided" for row in rows), name
+        first_run = killed.stderr.read() if killed.stderr else ""
+        told = errors["sim-1"], first_run
+        assert all(e.count("is unreachable") == 1 and e.count("is back") == 1 for e in told), told
     finally:
         venue.close()
         broker.stop()
