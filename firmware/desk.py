@@ -211,8 +211,9 @@ class Desk:
                 raise ActionRefused(f"there is no alert {body['alert']} in this hand")
             if alert["state"] == "open":
                 alert["state"] = "acknowledged"
-        seen = {body.get("fault"), body.get("alert")} - {None}  # by the referee at the table:
-        self.service.venue = self.service.venue.seen_at_table(seen)  # none on the way (issue 15)
+        seen = {("fault", body["fault"])} if "fault" in body else {("ruling", body["alert"])}
+        self.service.venue = self.service.venue.seen_at_table(seen)  # at the table: none on
+        # the way (issue 15)
         return self._record(ev.Acknowledged(t, None, body.get("fault"), body.get("alert")))
 
     def _void_hand(self, t, body) -> dict:

@@ -65,15 +65,20 @@ def alert_message(row: Row, venue: str, table: str, session: str | None) -> dict
     elif isinstance(event, ev.Acknowledged):
         seen = event.fault if event.fault is not None else event.alert
         alert = ("acknowledged", seen, "the table's referee has seen it")
+        of = "fault" if event.fault is not None else "ruling"
     elif _venue_acknowledged(event):
         alert = ("acknowledged", event.args["alert"], f"{event.args['referee']} is on the way")
+        of = event.args.get("of")
     else:
         return None
     kind, number, text = alert
+    if kind != "acknowledged":
+        of = "ruling" if kind == "ruling" else "fault"
     return _envelope(venue, table, session) | {
         "seq": row.seq,
         "kind": kind,
         "id": number,
+        "of": of,
         "seat": event.seat,
         "text": text,
         "t": event.t,

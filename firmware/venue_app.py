@@ -135,7 +135,10 @@ def create_app(
         referee = _text(await json_body(request), "referee", MAX_REFEREE)
         if referee is None:
             return error(422, f"the referee's name: printable text of at most {MAX_REFEREE}")
-        answer = await send(name, "acknowledge", {"alert": alert["id"], "referee": referee})
+        of = "ruling" if key.startswith("ruling:") else "fault"
+        answer = await send(
+            name, "acknowledge", {"alert": alert["id"], "of": of, "referee": referee}
+        )
         if answer.status_code == 200:
             board.acknowledge(name, key, referee)
         return answer

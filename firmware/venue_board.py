@@ -235,7 +235,9 @@ class VenueBoard:
         if table.session not in (None, alert["session"]):
             return False  # a session over
         kind = alert["kind"]
-        if kind == "acknowledged":
+        if kind == "acknowledged" and alert["of"] is not None:
+            key = alert_key(alert["of"], alert["id"])
+        elif kind == "acknowledged":  # a table that does not say which (before "of")
             key = self._acknowledged(table, alert["id"])
         else:
             key = alert_key(kind, alert["id"])

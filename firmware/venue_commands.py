@@ -28,6 +28,7 @@ MAX_PAYLOAD = 4096  # bytes; a command is a few hundred, and a refused one is jo
 ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
 MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
+ALERTS_OF = ("fault", "ruling")  # what an acknowledged id numbers: a fault, or a hand's alert
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
@@ -38,8 +39,9 @@ ADVICE = (
 class VenueNotes:
     """What the venue has told this table to show. `players` are four {"name",
     "federation_id"} by player (the seat each drew for the sitting, East first), None before
-    a `start_session`; `referee_on_way` is {"referee", "alert", "at" (wall clock)} until the
-    referee acknowledges that fault or alert at the table, or the fault is cleared; `paused`:
+    a `start_session`; `referee_on_way` is {"referee", "alert", "of" ("fault", "ruling" or
+    None: either), "at" (wall clock)} until the referee acknowledges that fault or alert at
+    the table, or the fault is cleared; `paused`:
     the venue's pause is in force (a round's end), until the venue or the table's referee
     resumes; `minutes`: the sitting's time limit (None: none), counted from `started`, the
     table time of its `start_session`."""
@@ -51,11 +53,16 @@ class VenueNotes:
     minutes: int | None = None
     started: float | None = None
 
-    def seen_at_table(self, ids) -> "VenueNotes":
-        """The fault or alert of `ids` was acknowledged or cleared at the table: whoever was
-        on the way for it has come."""
+    def seen_at_table(self, seen) -> "VenueNotes":
+        """The faults or alerts `seen` ((of, id) pairs, of "fault" or "ruling": faults and
+        the hand's alerts number apart) were acknowledged or cleared at the table: whoever
+        was on the way for one of them has come."""
         on_way = self.referee_on_way
-        return replace(self, referee_on_way=None) if on_way and on_way["alert"] in ids else self
+        if on_way and any(
+            number == on_way["alert"] and on_way.get("of") in (None, of) for of, number in seen
+        ):
+            return replace(self, referee_on_way=None)
+        return self
 
 
 class Refused(Exception):
@@ -146,7 +153,7 @@ class VenueCommands:
         if name == "resume" and clocks is not None and clocks.paused_at is not None:
             self._may_resume()
         if name == "acknowledge":
-            self._is_told(args["alert"])
+            self._is_told(args["alert"], args.get("of"))
         self._remember(command_id)
         record = ev.VenueCommand(t, None, command_id, name, args, None)
         self.service.journal.record(record)
@@ -164,13 +171,16 @@ class VenueCommands:
         if self.service.hands.interruption is not None:
             raise Refused("the hand taken up after a power cut waits for the table's referee")
 
-    def _is_told(self, alert: int) -> None:
-        """The venue acknowledges what this table told it: a fault, or an alert of the hand."""
+    def _is_told(self, alert: int, of: str | None) -> None:
+        """The venue acknowledges what this table told it: a fault, or an alert of the hand
+        (`of` says which; None: either)."""
         table = self.service.hands.table
         recent = self.service.faults.recent
         faults = {f.id for f in recent} - {f.id for f in recent if f.cleared}
-        if alert not in faults and not (table is not None and 0 < alert <= table.referee.alerts):
-            raise Refused(f"this table has no fault or alert {alert} open")
+        fault = of in (None, "fault") and alert in faults
+        ruling = of in (None, "ruling") and table is not None and 0 < alert <= table.referee.alerts
+        if not (fault or ruling):
+            raise Refused(f"this table has no {of or 'fault or alert'} {alert} open")
 
     def _remember(self, command_id: str) -> None:
         if len(self.taken) == self.taken.maxlen:
@@ -199,7 +209,7 @@ class VenueCommands:
 
     def _follow(self, events) -> None:
         """A fault cleared at the table: the referee on the way for it is no longer awaited."""
-        cleared = {e.id for e in events if isinstance(e, ev.Fault) and e.cleared}
+        cleared = {("fault", e.id) for e in events if isinstance(e, ev.Fault) and e.cleared}
         if cleared:
             self.service.venue = self.service.venue.seen_at_table(cleared)
 
@@ -246,9 +256,13 @@ def _check_args(name: str, args: dict) -> None:
         _keys(name, args, {"text"})
         _text("the message", args["text"], MESSAGE_LENGTH, blank=True)
     elif name == "acknowledge":
-        _keys(name, args, {"alert", "referee"})
+        _keys(name, args, {"alert", "referee"}, optional=frozenset({"of"}))
         if not _whole(args["alert"]):
             raise Refused("acknowledge: alert must be the id of a fault or an alert")
+        if args.get("of", "fault") not in ALERTS_OF:
+            raise Refused(
+                "acknowledge: of must be fault or ruling (faults and rulings number apart)"
+            )
         _text("the referee's name", args["referee"], NAME_LENGTH)
     else:
         _keys(name, args, set())
@@ -287,6 +301,7 @@ def _noted(notes: VenueNotes, name: str, args: dict, at: float | None, t: float)
     if name == "message":
         return replace(notes, message=args["text"] or None)
     if name == "acknowledge":
-        on_way = {"referee": args["referee"], "alert": args["alert"], "at": at}
+        of = args.get("of")
+        on_way = {"referee": args["referee"], "alert": args["alert"], "of": of, "at": at}
         return replace(notes, referee_on_way=on_way)
     return replace(notes, paused=name == "pause")

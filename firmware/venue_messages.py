@@ -120,6 +120,7 @@ def _alert(body: dict, where: str) -> dict:
         "seq": _whole(body, "seq", where),
         "kind": body["kind"],
         "id": _whole(body, "id", where),
+        "of": body.get("of") if body.get("of") in ("fault", "ruling") else None,
         "seat": seat if _is_whole(seat) and 0 <= seat < 4 else None,
         "text": _scalar(body.get("text"), MAX_TEXT) or "",
         "t": body["t"] if _is_number(body.get("t")) else None,

@@ -402,7 +402,7 @@ def test_on_my_way_sends_a_signed_acknowledge_to_the_table(broker):
         "venue": VENUE,
         "table": "T2",
         "command": "acknowledge",
-        "args": {"alert": 7, "referee": "Ana Ruiz"},
+        "args": {"alert": 7, "of": "fault", "referee": "Ana Ruiz"},
         "hmac": "",
     }
     assert abs(ack["issued"] - time.time()) < 60 and answer.json()["sent"] == ack["id"]
@@ -536,3 +536,16 @@ def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
         capsys.readouterr()
         assert main([*base, "--broker", "127.0.0.1:1883", *extra]) == 2
         assert why in capsys.readouterr().err
+
+
+def test_an_acknowledgement_names_the_fault_or_the_ruling_it_is_for():
+    """Issue 15 (docs/uplink.md `alerts`, `of`): a table's fault 3 and ruling 3 wait at
+    once; its referee acknowledges the ruling: that one is confirmed, the call still waits."""
+    board = VenueBoard(VENUE)
+    feed(board, "T1", "state", state("T1"))
+    feed(board, "T1", "alerts", alert("T1", 3, 5, "call_referee"))
+    feed(board, "T1", "alerts", alert("T1", 3, 6, "ruling"))
+    feed(board, "T1", "alerts", alert("T1", 3, 7, "acknowledged") | {"of": "ruling"})
+    alerts = board.tables["T1"].alerts
+    assert alerts["ruling:3"]["acknowledged"]["confirmed"]
+    assert alerts["fault:3"]["acknowledged"] is None

@@ -297,13 +297,36 @@ def test_issue_15_acknowledge_shows_the_referee_on_the_way_until_he_is_there(des
     table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
     call = call_referee(service)
     send(table, command("acknowledge", {"alert": call, "referee": "Chen Jun"}))
-    on_way = {"referee": "Chen Jun", "alert": call, "at": WALL}
+    on_way = {"referee": "Chen Jun", "alert": call, "of": None, "at": WALL}
     assert service.status().venue.referee_on_way == on_way
     for referee in (True, False):
         assert desk.snapshot(referee)["referee_on_way"] == on_way
     act(desk, "ack", {"fault": call})
     assert service.venue.referee_on_way is None
     assert desk.snapshot(False)["referee_on_way"] is None
+
+
+def test_issue_15_an_acknowledge_says_a_fault_or_a_ruling_as_they_number_apart(desk):
+    """Issue 15 (docs/uplink.md `acknowledge`): faults and the hand's alerts number apart,
+    so the venue says which it acknowledges: "ruling" for an id only a fault has is refused;
+    the referee on the way to a fault is not taken as come when the table's referee
+    acknowledges the hand's alert of the same number."""
+    service = desk.service
+    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    call = call_referee(service)
+    assert service.hands.table.referee.alerts < call  # no alert of the hand has its number
+    send(table, command("acknowledge", {"alert": call, "of": "ruling", "referee": "Chen Jun"}))
+    assert service.venue.referee_on_way is None
+    assert journaled(service)[-1]["refused"].startswith("this table has no ruling")
+    send(table, command("acknowledge", {"alert": call, "of": "fault", "referee": "Chen Jun"}))
+    assert service.venue.referee_on_way["of"] == "fault"
+    service.venue = service.venue.seen_at_table({("ruling", call)})
+    assert service.venue.referee_on_way is not None
+    service.venue = service.venue.seen_at_table({("fault", call)})
+    assert service.venue.referee_on_way is None
+    bad = command("acknowledge", {"alert": call, "of": "penalty", "referee": "Chen Jun"})
+    send(table, bad)
+    assert "of must be fault or ruling" in journaled(service)[-1]["refused"]
 
 
 def test_issue_15_a_fault_cleared_needs_no_referee_on_the_way(table):
