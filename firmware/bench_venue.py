@@ -1,20 +1,23 @@
 """`mjtable bench venue`: the venue bus at a hall's scale (issue 15), through a real broker.
 
 `--tables` simulated tables (firmware/fleet.py) play at `--speed` times real time in this
-process, each with its uplink; the venue's consumer (firmware/venue_bus.py feeding a
-VenueBoard) runs in a process of its own, as the venue server is a machine of its own, so
-that its CPU share is its own (read from /proc; it includes the bench's note of each row's
-arrival, a JSON parse). Measured: the latency from a row's commit in
-a table's journal to the consumer's board holding it (p50, p99, over `--seconds` of table
-time once every table is online), the consumer's and the broker's CPU; then the broker is
-stopped for `--outage` seconds of table time while the tables play on, and started again:
-the time until the consumer holds every row committed by then. Debian's mosquitto is started
-on a free loopback port with the venue's settings (deploy/mosquitto/mosquitto.conf), unless
-`--broker` names one (then there is no outage to play). Figures for README, never asserted.
+process, each with its uplink, every hand played ahead before the clock starts (the
+simulation's work, and its heap frozen out of the collector's way), so that the process does
+what a hall's tables do, each on its own Pi: commit rows and publish them; the venue's consumer
+(firmware/venue_bus.py feeding a VenueBoard) runs in a process of its own, as the venue server
+is a machine of its own, so that its CPU share is its own (read from /proc; it includes the
+bench's note of each row's arrival, a JSON parse). Measured: the latency from a row's commit in
+a table's journal to the consumer's board holding it (p50, p99, over `--seconds` of table time
+once every table is online), the consumer's and the broker's CPU; then the broker is stopped
+for `--outage` seconds of table time while the tables play on, and started again: the time
+until the consumer holds every row committed by then. Debian's mosquitto is started on a free
+loopback port with the venue's settings (deploy/mosquitto/mosquitto.conf), unless `--broker`
+names one (then there is no outage to play). Figures for README, never asserted.
 """
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import math
@@ -232,6 +235,10 @@ async def _bench(args, folder: Path) -> dict:
     )
     child.start()
     fleet = make_tables(args.tables, args.hands, folder)
+    for table in fleet:  # the simulation's work, done before: measured, the tables only
+        table.play_ahead()  # commit and publish, as a hall's tables do, each on its Pi
+    gc.collect()
+    gc.freeze()  # the simulation's heap: a collection through it stalled the uplinks
     tasks = connect(fleet, (host, port), VENUE)
     ask, playing = _Asker(ours), None
     try:

@@ -97,9 +97,14 @@ class FleetTable:
     def due(self) -> float | None:
         """The table time of its next row; None once its hands are all committed."""
         if not self.rows and self.hands_left:
-            self.hands_left -= 1
-            self.game.play_hand()  # ahead, into self.rows
+            self.play_ahead(1)
         return self.rows[0][0] + self.offset if self.rows else None
+
+    def play_ahead(self, hands: int | None = None) -> None:
+        """Play `hands` more hands (None: all left) now, into `rows`."""
+        for _ in range(self.hands_left if hands is None else min(hands, self.hands_left)):
+            self.hands_left -= 1
+            self.game.play_hand()
 
     def commit_until(self, now: float) -> float | None:
         """Commit the rows due by table time `now`, wake the uplink; the next row's time."""
