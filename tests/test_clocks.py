@@ -6,7 +6,12 @@ import pytest
 from engine.clocks import Clocks, Timing
 
 WSOM = Timing(
-    discard_limit=15, first_discard_limit=15, hand_limit=180, free_after_deal=15, block=15
+    discard_limit=15,
+    first_discard_limit=15,
+    hand_limit=180,
+    free_after_deal=15,
+    block=15,
+    kong_ends_turn=True,
 )
 CCM = Timing(
     discard_limit=10,
@@ -91,3 +96,35 @@ def test_snapshot_counts_down_for_the_display():
     view = clocks.snapshot(20.0)
     assert view[0] == {"turn_left": 10.0, "hand_left": 175.0, "running": True}
     assert view[1] == {"turn_left": None, "hand_left": 180.0, "running": False}
+
+
+def ticks(t: float, n: int) -> float:
+    """Table time after n ticks of 0.1 s from t, summed as a fake clock would."""
+    for _ in range(n):
+        t += 0.1
+    return t
+
+
+@pytest.mark.parametrize("start,end", [(1.1, 16.1), (15.0, ticks(15.0, 150))])
+def test_exactly_the_limit_whatever_the_float_noise(start, end):
+    """RULES.md 3.12, A-W14: 15.0 s is within the limit even when the float difference of the
+    table times is not 15.0 (16.1 - 1.1 = 15.000000000000002): time is reckoned in whole
+    milliseconds."""
+    clocks = Clocks(WSOM)
+    clocks.deal(-100.0)
+    clocks.start(1, start)
+    assert clocks.discard(1, end) == []
+    assert clocks.used[1] == 15.0
+
+
+def test_a_kong_replacement_ends_the_turn_and_keeps_its_time():
+    """RULES.md 3.12 (seed 000 打牌時限 3, 另一巡): the turn before the kong ends at its
+    replacement (20 s: one block over) and counts in the hand; the replacement's turn is
+    another (1 s); the first turn's overtime comes with the seat's next discard."""
+    clocks = Clocks(WSOM)
+    clocks.deal(-100.0)
+    clocks.start(2, 0.0)
+    clocks.start(2, 20.0)  # the kong's replacement
+    assert clocks.snapshot(20.0)[2]["hand_left"] == 160.0
+    assert [(o.limit, o.blocks) for o in clocks.discard(2, 21.0)] == [("discard", 1)]
+    assert clocks.used[2] == 21.0

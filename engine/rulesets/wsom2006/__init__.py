@@ -137,6 +137,7 @@ class Wsom2006:
                 free_after_deal=timing["preparation_seconds"],
                 block=timing["penalty_block_seconds"],
                 strictly_over=timing["overtime_strictly_over"],
+                kong_ends_turn=True,  # seed 000 打牌時限 3: 補槓後便算作另一巡
             ),
             penalties=Catalogue(
                 config["penalties"],
