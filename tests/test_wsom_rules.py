@@ -10,7 +10,7 @@ from engine.rulesets import build
 from engine.rulesets.wsom2006.payments import responsible_seat
 from engine.schema import ConfigError
 from engine.scoring import win_from_text
-from engine.tiles import tile
+from engine.tiles import kind_of, physical_set, tile
 from tests.conftest import REPO
 
 CONFIG = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
@@ -55,9 +55,10 @@ def test_given_responsible_seat_pays_the_excess(wsom):
     assert wsom.score(win).payments == (210, -30, -30, -150)
 
 
-# Follow-tile exemption (跟張免責): discards as (seat, tile), the winning discard last.
-def d(seat, name):
-    return (seat, tile(name))
+# Follow-tile exemption (跟張免責): discards as (seat, physical tile), the winning discard last.
+def d(seat, name, copy=0):
+    """`copy` picks one of the kind's four tiles: a follow is the same kind, never the same tile."""
+    return seat, [t for t in physical_set(False) if kind_of(t) == tile(name)][copy]
 
 
 def test_exemption_none_without_earlier_discard():
@@ -67,33 +68,41 @@ def test_exemption_none_without_earlier_discard():
 
 def test_exemption_first_discarder_in_window_is_responsible():
     """RULES.md 1.3: the first to discard the winning tile in the window is responsible."""
-    discards = [d(0, "1m"), d(1, "5p"), d(2, "3s"), d(3, "5p")]
+    discards = [d(0, "1m"), d(1, "5p"), d(2, "3s"), d(3, "5p", 1)]
     assert responsible_seat(discards, winner=0) == 1
 
 
 def test_exemption_reaching_the_winner_means_nobody():
     """RULES.md 1.3, A-W4: the winner's own last discard is in the window: nobody pays more."""
-    discards = [d(1, "1m"), d(2, "5p"), d(3, "3s"), d(0, "9m"), d(1, "5p")]
+    discards = [d(1, "1m"), d(2, "5p"), d(3, "3s"), d(0, "9m"), d(1, "5p", 1)]
     assert responsible_seat(discards, winner=2) is None
 
 
 def test_exemption_window_starts_at_winners_last_discard():
     """RULES.md 1.3: a discard before the winner's most recent discard does not count."""
-    discards = [d(1, "5p"), d(2, "1m"), d(3, "3s"), d(0, "9m"), d(1, "2m"), d(2, "8s"), d(3, "5p")]
+    discards = [
+        d(1, "5p"),
+        d(2, "1m"),
+        d(3, "3s"),
+        d(0, "9m"),
+        d(1, "2m"),
+        d(2, "8s"),
+        d(3, "5p", 1),
+    ]
     assert responsible_seat(discards, winner=2) == 3
-    assert responsible_seat(discards[:3] + [d(3, "5p")], winner=0) == 1
+    assert responsible_seat(discards[:3] + [d(3, "5p", 1)], winner=0) == 1
 
 
 def test_exemption_window_option_excludes_winner_discard():
     """A-W4 option: with the winner's discard left out, it no longer frees the others."""
-    discards = [d(2, "5p"), d(3, "3s"), d(1, "5p")]
+    discards = [d(2, "5p"), d(3, "3s"), d(1, "5p", 1)]
     assert responsible_seat(discards, winner=2, include_winner_discard=False) == 1
 
 
 def test_exemption_on_robbed_kong():
     """A-W5 (seed 000: robbing a kong is a discard win by the konger): the exemption applies
     by default; with the option off the konger always pays."""
-    discards = [d(0, "1m"), d(1, "5p"), d(2, "5p")]
+    discards = [d(0, "1m"), d(1, "5p"), d(2, "5p", 1)]
     assert (
         responsible_seat(discards, winner=0, robbed_kong=True, exemption_on_robbed_kong=True) == 1
     )

@@ -1,6 +1,7 @@
 """Who pays what for a WSOM win (RULES.md 1.3), and who is responsible for a discard."""
 
 from engine.scoring import Win
+from engine.tiles import kind_of
 
 
 def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, ...]:
@@ -32,11 +33,12 @@ def responsible_seat(
 ) -> int | None:
     """The seat that pays for a discard win under the follow-tile exemption (跟張免責).
 
-    `discards` are the hand's (seat, tile) discards in order, the winning tile last (for a
-    robbed kong: the added tile, by the konger). Within the window from the winner's most
-    recent discard (A-W4: included) to the winning discard, the first to have discarded the
-    winning tile is responsible; if that is the winner himself nobody is. A-W5: a robbed kong
-    is no discard, so the konger pays unless the option says otherwise.
+    `discards` are the hand's (seat, physical tile) discards in order, the winning tile last
+    (for a robbed kong: the added tile, by the konger). Within the window from the winner's
+    most recent discard (A-W4: included) to the winning discard, the first to have discarded
+    a tile of the winning kind (another copy, never the same tile) is responsible; if that is
+    the winner himself nobody is. A-W5: with the option off a robbed kong is no discard and
+    the konger pays.
     """
     *earlier, (discarder, win_tile) = discards
     if robbed_kong and not exemption_on_robbed_kong:
@@ -44,6 +46,6 @@ def responsible_seat(
     own = [i for i, (seat, _) in enumerate(earlier) if seat == winner]
     start = (own[-1] if include_winner_discard else own[-1] + 1) if own else 0
     for seat, tile in earlier[start:]:
-        if tile == win_tile:
+        if kind_of(tile) == kind_of(win_tile):
             return None if seat == winner else seat
     return discarder
