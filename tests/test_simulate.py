@@ -20,12 +20,17 @@ def play(ruleset: str, hands: int, seed: int, mistakes: float = 0.0) -> Game:
     return game
 
 
+# Not a rule broken: the table proposes the follow-tile exemption for the discarder to claim.
+FOLLOW_TILE = "RULES.md 1.3"
+
+
 @pytest.mark.slow  # a soak: half the suite's time
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_thousand_hands_keep_every_invariant(ruleset):
     """RULES.md 3.1/4.1: 136/144 tiles, each in one place; 13 or 14 tiles a hand (kongs as 3);
     every hand's score changes sum to zero; CCM chips are conserved and never below zero
-    (A-C14). 2000 hands over eight seeds."""
+    (A-C14); honest players draw no alert but the follow-tile exemption's proposal (1.3).
+    2000 hands over eight seeds."""
     for seed in range(8):
         game = play(ruleset, 250, seed)
         assert game.violations == []
@@ -33,7 +38,8 @@ def test_thousand_hands_keep_every_invariant(ruleset):
         start = game.ruleset.table_rules.start_chips or 0  # CCM: 100 chips each (4.13)
         for chips in [game.session.scores] + [g["chips"] for g in game.session.games]:
             assert sum(chips) == 4 * start and (not start or min(chips) >= 0)
-        assert game.counts["alerts"] == 0  # honest players break no rule
+        broken = {r: n for r, n in game.alerts_by_rule.items() if r != FOLLOW_TILE}
+        assert broken == {}  # honest players break no rule
 
 
 @pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run

@@ -22,6 +22,7 @@ import pytest
 
 from firmware.signing import signed_by
 from tests.broker import Broker
+from tests.chromium import NEEDED
 from tests.conftest import REPO
 from tests.test_venue import (
     KEY,
@@ -36,28 +37,13 @@ from tests.test_venue import (
     topic,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",  # the pager's beep without a click first
-]
 TABLES = 500  # the most a hall holds on one screen
 SCREEN = {"width": 1920, "height": 1080}
 START_SECONDS = 30
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is missing: install Debian's chromium to run the browser "
-        "tests (never `playwright install`)",
-    ),
+    NEEDED,
 ]
 
 
@@ -150,16 +136,6 @@ def _address(venue: subprocess.Popen, output: Path) -> str:
     return base
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
 def page(browser, hall):
     """The organiser's dashboard, logged in, on a 1920x1080 screen."""
@@ -229,7 +205,7 @@ def test_on_my_way_publishes_the_signed_acknowledge(page, hall):
     assert name == f"mjtable/{VENUE}/table/T9/cmd"
     assert signed_by(command, KEY)
     assert (command["venue"], command["table"], command["command"]) == (VENUE, "T9", "acknowledge")
-    assert command["args"] == {"alert": 3, "referee": "Ana Ruiz"}
+    assert command["args"] == {"alert": 3, "of": "fault", "referee": "Ana Ruiz"}
     page.wait_for_selector("#pager li.alert[data-table='T9'] .ack", timeout=2000)
     assert "Ana Ruiz on the way" in page.inner_text("#pager li.alert[data-table='T9'] .ack")
 
