@@ -5,11 +5,11 @@ second make four updates a second to a page, not two thousand.
 """
 
 import asyncio
-import json
 from collections.abc import Callable
 
 from starlette.responses import StreamingResponse
 
+from firmware.display.sse import data, event_stream
 from firmware.venue_board import VenueBoard
 
 FLUSH_SECONDS = 0.25
@@ -29,7 +29,7 @@ def stream(
         streams.add(stop)
         try:
             sent = document(-1)
-            yield f"retry: {RECONNECT_MS}\n" + _data({"full": True, **sent})
+            yield f"retry: {RECONNECT_MS}\n" + data({"full": True, **sent})
             idle = 0.0
             while not await _stopped(stop, FLUSH_SECONDS):
                 if board.version == sent["version"]:
@@ -42,18 +42,14 @@ def stream(
                 update = document(sent["version"])
                 if update.get("released") != sent.get("released"):
                     update = document(-1)
-                    yield _data({"full": True, **update})
+                    yield data({"full": True, **update})
                 else:
-                    yield _data({"full": False, **_unchanged_dropped(update, sent)})
+                    yield data({"full": False, **_unchanged_dropped(update, sent)})
                 sent = update
         finally:
             streams.discard(stop)
 
-    return StreamingResponse(
-        updates(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return event_stream(updates())
 
 
 def _unchanged_dropped(update: dict, sent: dict) -> dict:
@@ -70,7 +66,3 @@ async def _stopped(stop: asyncio.Event, seconds: float) -> bool:
     except TimeoutError:
         return False
     return True
-
-
-def _data(update: dict) -> str:
-    return f"data: {json.dumps(update, separators=(',', ':'), allow_nan=False)}\n\n"

@@ -11,7 +11,6 @@ a few lines, and it spares a dependency (sse-starlette) and its global shutdown 
 """
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +29,7 @@ from firmware.display.actions import ACTIONS, body_problem
 from firmware.display.broadcast import broadcast_routes
 from firmware.display.guard import Guard, Refused, answer, json_body
 from firmware.display.login import Login, error
+from firmware.display.sse import data, event_stream
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
@@ -114,27 +114,19 @@ def _event_stream(
         streams.add(stop)
         queue = source.subscribe(referee)
         try:
-            yield f"retry: {RECONNECT_MS}\n" + _data(
+            yield f"retry: {RECONNECT_MS}\n" + data(
                 {"seq": None, "state": source.snapshot(referee), "events": []}
             )
             while True:
                 update = await _next(queue, stop)
                 if stop.is_set():
                     return
-                yield ": ping\n\n" if update is None else f"id: {update['seq']}\n" + _data(update)
+                yield ": ping\n\n" if update is None else f"id: {update['seq']}\n" + data(update)
         finally:
             source.unsubscribe(queue)
             streams.discard(stop)
 
-    return StreamingResponse(
-        updates(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-def _data(update: dict) -> str:
-    return f"data: {json.dumps(update, separators=(',', ':'), allow_nan=False)}\n\n"
+    return event_stream(updates())
 
 
 async def _next(queue: asyncio.Queue, stop: asyncio.Event) -> dict | None:

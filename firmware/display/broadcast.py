@@ -12,16 +12,16 @@ seconds later on the table's clock: the server's stream waits, not the page.
 """
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import Callable
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from firmware.config import package_folder
 from firmware.display.auth import OK, BroadcastAuth
+from firmware.display.sse import data, event_stream
 
 STATIC = package_folder("firmware.display") / "static"
 COOKIE = "mjtable_broadcast"
@@ -104,13 +104,13 @@ class DelayedFeed:
         """One page's stream: the released document, then each next one when its time comes
         (a ping comment when idle), until `stop`."""
         first = self.released()
-        yield _data(self.frame(first))
+        yield data(self.frame(first))
         seq, idle = (first[0] if first else 0), 0.0
         while not stop.is_set():
             entry, wait = self._after(seq)
             if wait <= 0 and entry is not None:
                 seq, idle = entry[0], 0.0
-                yield f"id: {seq}\n" + _data(self.frame(entry))
+                yield f"id: {seq}\n" + data(self.frame(entry))
                 continue
             try:
                 await asyncio.wait_for(stop.wait(), min(wait, STEP))
@@ -119,10 +119,6 @@ class DelayedFeed:
             if idle >= PING_SECONDS:
                 idle = 0.0
                 yield ": ping\n\n"
-
-
-def _data(update: dict) -> str:
-    return f"data: {json.dumps(update, separators=(',', ':'), allow_nan=False)}\n\n"
 
 
 def broadcast_routes(source, token: str, streams: set[asyncio.Event]) -> list[Route]:
@@ -169,11 +165,7 @@ def broadcast_routes(source, token: str, streams: set[asyncio.Event]) -> list[Ro
             finally:
                 streams.discard(stop)
 
-        return StreamingResponse(
-            frames(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return event_stream(frames())
 
     return [
         Route("/broadcast", page),
