@@ -8,6 +8,7 @@ import pytest
 from firmware.config import load_ruleset
 from firmware.desk import Desk
 from firmware.journal import Journal
+from tests.chromium import browser  # noqa: F401  (a fixture: the browser tests')
 from tests.servicekit import Clock, dealt_service
 
 REPO = Path(__file__).resolve().parents[1]

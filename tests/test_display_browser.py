@@ -30,6 +30,7 @@ from firmware.display.state import waits_json
 from firmware.journal import Journal
 from firmware.storage import Stopped
 from firmware.venue_commands import VenueNotes
+from tests.chromium import NEEDED
 from tests.conftest import REPO
 from tests.tablekit import E, S
 from tests.test_display import (
@@ -45,16 +46,6 @@ from tests.test_display import (
     wsom_scene,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee PIN
 BROADCAST_TOKEN = "a-long-browser-test-token"
 START_SECONDS = 30  # bounds on waiting for the run: to serve, to deal, to show a fault
@@ -62,12 +53,7 @@ PLAY_SECONDS = 40
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is missing: "
-        "install Debian's chromium and fonts-noto-cjk to run the "
-        "browser tests (never `playwright install`)",
-    ),
+    NEEDED,
 ]
 
 
@@ -167,16 +153,6 @@ def own_table(tmp_path):
     run = Run(tmp_path)
     yield run
     run.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
