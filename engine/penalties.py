@@ -116,11 +116,13 @@ class Catalogue:
         blocks: int = 1,
         hand: tuple[int, ...] = (),
         named: tuple[int, ...] = (),
+        held: tuple[int, ...] = (),
     ) -> Penalty:
         """The penalty for the nth offence of this kind by the seat this hand.
 
         `blocks` multiplies the points (WSOM: 5 per started 15 s); `named` are the tiles the
-        offence exposed (they become penalty tiles first), `hand` the offender's tiles.
+        offence exposed (they become penalty tiles first), `hand` the offender's tiles, `held`
+        his penalty tiles already: each offence exposes tiles of its own (seed 000 空鳴).
         """
         offence = self.offences[name]
         effect = offence.effect
@@ -128,7 +130,8 @@ class Catalogue:
             effect = "removed"
         points = offence.points[min(nth, len(offence.points)) - 1] * blocks
         count = len(hand) if offence.penalty_tiles < 0 else offence.penalty_tiles
-        tiles = tuple(list(named) + [t for t in hand if t not in named])[:count]
+        fresh = [t for t in (*named, *hand) if t not in held]
+        tiles = tuple(dict.fromkeys(fresh))[:count]
         return Penalty(
             seat,
             name,

@@ -53,8 +53,9 @@ class Referee:
         if self.catalogue is None or name not in self.catalogue.offences:
             return [self.alert(t, seat, rule, message, True)]
         self.counts[(seat, name)] += 1
+        held = tuple(self.penalty_tiles[seat])
         penalty = self.catalogue.propose(
-            seat, name, self.counts[(seat, name)], blocks, tuple(hand), tuple(named)
+            seat, name, self.counts[(seat, name)], blocks, tuple(hand), tuple(named), held
         )
         alert = self.alert(
             t, seat, rule or penalty.rule, message, penalty.confirm, penalty.to_json()

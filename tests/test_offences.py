@@ -281,3 +281,21 @@ def test_win_on_a_kong_replacement_that_is_the_seabed(wsom):
         table = game.table
         table.seabed_drawn, table.last_draw, table.calls_made = True, "kong", True
         assert table.winning.flags(E, None, False) == flags
+
+
+def test_a_second_empty_call_exposes_two_more_penalty_tiles(wsom):
+    """Seed 000 錯鳴 3 空鳴 (RULES.md 3.11): 「在取消鳴牌的同時﹐必須揭露兩張牌作為罰張」 — each
+    empty call exposes two tiles of its own: South's second, on East's next discard, makes
+    two more penalty tiles, four in all (issue 12 item 4)."""
+    game = wsom_game(wsom, hands=["C 5p", "9s 9s 1m 2m", "", ""])
+    game.discard(E, "C")
+    first = of(
+        rule_on(game, game.refused(ev.ClaimDeclared, S, claim="pung", tiles=())), ev.PenaltyApplied
+    )[0]
+    game.close()
+    game.play_through(until=lambda g: g.table.turn == E and g.table.state == "discard")
+    game.discard(E, "5p")
+    second = game.refused(ev.ClaimDeclared, S, claim="pung", tiles=())
+    marked = of(rule_on(game, second), ev.PenaltyApplied)[0].penalty_tiles
+    assert len(marked) == 2 and not set(marked) & set(first.penalty_tiles)
+    assert len(game.table.referee.penalty_tiles[S]) == 4
