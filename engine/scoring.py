@@ -235,3 +235,9 @@ def check(win: Win) -> None:
         raise WinError("the winner cannot win on his own discard")
     if win.responsible == win.winner:
         raise WinError("the winner cannot be the responsible player")
+
+
+def robbed_tile_held(win: Win) -> bool:
+    """A win robbing a kong whose winner holds a copy of the robbed tile: the konger holds
+    the other three, so it cannot be."""
+    return win.win_tile in win.concealed or any(win.win_tile in m.tiles for m in win.melds)

@@ -2,6 +2,7 @@
 
 import json
 import sys
+import unicodedata
 
 from engine import tiles
 from engine.scoring import Score, Win, WinError, win_from_json, win_from_text
@@ -75,7 +76,11 @@ def run(args) -> int:
     except WinError as err:
         print(f"mjtable score: hand {args.hand!r}: {err}", file=sys.stderr)
         return 2
-    print(breakdown(win, ruleset.score(win), ruleset.title))
+    problem = ruleset.contradiction(win)
+    if problem:
+        print(f"mjtable score: hand {args.hand!r}: contradicts itself: {problem}", file=sys.stderr)
+        return 2
+    print(breakdown(win, ruleset.score(win), ruleset.title, chinese_names(ruleset)))
     return 0
 
 
@@ -127,6 +132,9 @@ def _score_line(ruleset, number: int, raw: bytes) -> str | None:
         return f"{name}: {text if len(text) <= 300 else text[:300] + '...'}"
     except RecursionError:  # nested within Python's limit, but too deep to describe
         return f"{name}: nested too deeply to read (a hand is a few levels deep)"
+    problem = ruleset.contradiction(win)
+    if problem:
+        return f"{name}: contradicts itself: {problem}"
     result = ruleset.score(win).to_json()
     if hand_id is not None:
         result = {"id": hand_id, **result}
@@ -142,8 +150,19 @@ def _printable_id(hand_id) -> bool:
     return isinstance(hand_id, int) and not isinstance(hand_id, bool)
 
 
-def breakdown(win: Win, score: Score, title: str) -> str:
-    """The score as a referee reads it off the score card."""
+def chinese_names(ruleset) -> dict[str, str]:
+    """Pattern id -> Chinese name, from the config's [patterns] (WSOM) or [fans] and
+    [additional] (CCM): a referee reads the names of the rule book."""
+    config = ruleset.config
+    return {
+        pid: entry["chinese"]
+        for section in ("patterns", "fans", "additional")
+        for pid, entry in config.get(section, {}).items()
+    }
+
+
+def breakdown(win: Win, score: Score, title: str, chinese: dict[str, str]) -> str:
+    """The score as a referee reads it off the score card, names in English and Chinese."""
     melds = " ".join(
         ("(" if m.concealed else "[") + tiles.format_tiles(m.tiles) + (")" if m.concealed else "]")
         for m in win.melds
@@ -161,11 +180,17 @@ def breakdown(win: Win, score: Score, title: str) -> str:
     if score.total is None:
         lines.append(f"Legal shape, {score.reason}")
         return "\n".join(lines)
-    width = max(len(p.name) for p in score.patterns)
-    for p in score.patterns:
-        lines.append(f"  {p.id:<6} {p.name:<{width}} {p.points:>4}")
+    names = [f"{p.name} {chinese.get(p.id, '')}".rstrip() for p in score.patterns]
+    width = max(map(_columns, names))
+    for p, name in zip(score.patterns, names, strict=True):
+        lines.append(f"  {p.id:<6} {name}{' ' * (width - _columns(name))} {p.points:>4}")
     uncapped = sum(p.points for p in score.patterns)
     capped = " (limit)" if uncapped != score.total else ""
     lines.append(f"  {'Total':<6} {'':<{width}} {score.total:>4}{capped}")
     lines.append("Pay    " + "  ".join(f"{SEATS[s]} {score.payments[s]:+d}" for s in range(4)))
     return "\n".join(lines)
+
+
+def _columns(text: str) -> int:
+    """The columns text takes on a terminal: a Chinese character takes two, so points align."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

@@ -34,8 +34,10 @@ EAST = 0
 
 
 @st.composite
-def how_won(draw, declared: bool, has_kong: bool) -> dict:
-    """Winner, self-draw or discard, discarder, responsible player and matching flags."""
+def how_won(draw, declared: bool, has_kong: bool, robbable: bool = True) -> dict:
+    """Winner, self-draw or discard, discarder, responsible player and matching flags; a
+    robbed kong only where the winner holds no other copy of the tile (`robbable`: the konger
+    holds the other three, seed 000 搶槓 1)."""
     winner = draw(st.sampled_from(SEATS))
     if draw(st.booleans()):
         flags = [[], ["final_draw"]]
@@ -56,7 +58,7 @@ def how_won(draw, declared: bool, has_kong: bool) -> dict:
     responsible = draw(
         st.sampled_from([discarder, None] + [s for s in SEATS if s not in (winner, discarder)])
     )
-    flags = [[], ["final_discard"], ["robbing_kong"]]
+    flags = [[], ["final_discard"]] + ([["robbing_kong"]] if robbable else [])
     if discarder == EAST and not declared:
         flags.append(["earth"])
     return {
@@ -96,7 +98,10 @@ def regular_wins(draw) -> dict:
     ]
     win_tile = draw(st.sampled_from(concealed))
     concealed.remove(win_tile)
-    how = draw(how_won(declared=bool(melds), has_kong=any(kind == "kong" for kind, _, _ in sets)))
+    declared = [k for _, kinds, held in sets if held != "in hand" for k in kinds]
+    robbable = win_tile not in concealed + declared
+    has_kong = any(kind == "kong" for kind, _, _ in sets)
+    how = draw(how_won(declared=bool(melds), has_kong=has_kong, robbable=robbable))
     return as_json(concealed, melds, win_tile, how)
 
 
@@ -114,7 +119,8 @@ def seven_pairs_wins(draw) -> dict:
     hand = [k for k in kinds for _ in range(2)]
     win_tile = draw(st.sampled_from(hand))
     hand.remove(win_tile)
-    return as_json(hand, [], win_tile, draw(how_won(declared=False, has_kong=False)))
+    how = how_won(declared=False, has_kong=False, robbable=win_tile not in hand)
+    return as_json(hand, [], win_tile, draw(how))
 
 
 @st.composite
@@ -122,7 +128,8 @@ def thirteen_terminals_wins(draw) -> dict:
     hand = [*tiles.TERMINALS_AND_HONOURS, draw(st.sampled_from(tiles.TERMINALS_AND_HONOURS))]
     win_tile = draw(st.sampled_from(hand))
     hand.remove(win_tile)
-    return as_json(hand, [], win_tile, draw(how_won(declared=False, has_kong=False)))
+    how = how_won(declared=False, has_kong=False, robbable=win_tile not in hand)
+    return as_json(hand, [], win_tile, draw(how))
 
 
 def shuffled(hand: dict, rnd) -> dict:

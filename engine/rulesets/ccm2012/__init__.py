@@ -29,7 +29,7 @@ from engine.rulesets.ccm2012.settlement import (
     win_payments,
 )
 from engine.schema import ConfigError, check_schema
-from engine.scoring import Pattern, Score, Win
+from engine.scoring import Pattern, Score, Win, robbed_tile_held
 
 REFS = {
     "dice": "RULES.md 4.4",
@@ -129,12 +129,27 @@ class Ccm2012:
             refs=REFS,
         )
 
+    def contradiction(self, win: Win) -> str:
+        """What a declared win says against itself (mjtable score exits 2 on it), or ""."""
+        for flag in SELF_DRAW_FLAGS:
+            if flag in win.flags and not win.self_drawn:
+                return f"{flag} (RULES.md 4.9) needs a self-drawn win"
+        if "robbing_kong" in win.flags:
+            if win.self_drawn:
+                return "robbing_kong (RULES.md 4.11) needs the konger as discarder_seat_index"
+            if robbed_tile_held(win):
+                return (
+                    f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
+                    ", so the winner cannot hold one (RULES.md 4.11)"
+                )
+        return ""
+
     def is_winning_shape(self, win: Win) -> bool:
         """One of the eight shapes of RULES.md 4.7 (thirteen orphans is not one of them)."""
         return is_shape(counts(win.concealed + (win.win_tile,)), len(win.melds), self.options)
 
     def score(self, win: Win) -> Score:
-        problem = _flag_problem(win)
+        problem = self.contradiction(win)
         if problem:
             return Score(False, reason=problem)
         found = readings(win, self.options)
@@ -258,21 +273,6 @@ class Ccm2012:
             tuple(sum(m[s] for m in made[:split]) for s in range(4)),
             tuple(sum(m[s] for m in made[split:]) for s in range(4)),
         )
-
-
-def _flag_problem(win: Win) -> str:
-    for flag in SELF_DRAW_FLAGS:
-        if flag in win.flags and not win.self_drawn:
-            return f"{flag} (RULES.md 4.9) needs a self-drawn win"
-    if "robbing_kong" in win.flags:
-        if win.self_drawn:
-            return "robbing_kong (RULES.md 4.11) needs the konger as discarder_seat_index"
-        if win.win_tile in win.concealed or any(win.win_tile in m.tiles for m in win.melds):
-            return (
-                f"robbing_kong: the konger holds the other three {tiles.NAMES[win.win_tile]}"
-                ", so the winner cannot hold one (RULES.md 4.11)"
-            )
-    return ""
 
 
 def _hung_tile(outcome: HandOutcome, seat: int) -> int | None:

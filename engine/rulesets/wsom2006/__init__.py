@@ -1,5 +1,6 @@
 """World Series of Mahjong 2006: scoring by the 44 patterns and the payments (RULES.md §1)."""
 
+from engine import tiles
 from engine.clocks import Timing
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import (
@@ -13,7 +14,8 @@ from engine.rulebook import (
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
 from engine.schema import Schema, check_schema, number, one_of, whole
-from engine.scoring import Pattern, Score, Win
+from engine.scoring import Pattern, Score, Win, robbed_tile_held
+from engine.seats import LETTERS, letter
 
 # fmt: off
 PATTERN_IDS = [
@@ -66,13 +68,13 @@ SCHEMA: Schema = {
     },
 }
 
-FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference)
-    "final_draw": (True, "9.1.1"),
-    "kong_replacement": (True, "9.2"),
-    "heaven": (True, "9.4.1"),
-    "final_discard": (False, "9.1.2"),
-    "robbing_kong": (False, "9.3"),
-    "earth": (False, "9.4.2"),
+FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference, the seed's name)
+    "final_draw": (True, "9.1.1", "海底撈月"),
+    "kong_replacement": (True, "9.2", "嶺上開花"),
+    "heaven": (True, "9.4.1", "天和"),
+    "final_discard": (False, "9.1.2", "河底撈魚"),
+    "robbing_kong": (False, "9.3", "搶槓"),
+    "earth": (False, "9.4.2", "地和"),
 }
 
 
@@ -159,7 +161,7 @@ class Wsom2006:
 
     def score(self, win: Win) -> Score:
         """Validate and score a declared win: the best single arrangement, limits, payments."""
-        problem = self._flag_problem(win)
+        problem = self.contradiction(win)
         if problem:
             return Score(False, reason=problem)
         candidates = arrangements(win, self.options["seven_pairs_four_of_a_kind"])
@@ -240,16 +242,26 @@ class Wsom2006:
         total = sum(p.points for p in chosen)
         return tuple(chosen), min(total, limit)
 
-    def _flag_problem(self, win: Win) -> str:
+    def contradiction(self, win: Win) -> str:
+        """What a declared win says against itself (mjtable score exits 2 on it), or ""."""
+        won = "self-drawn" if win.self_drawn else f"on {letter(win.discarder)}'s discard"
         for flag in sorted(win.flags):
-            needs_self_draw, ref = FLAG_RULES[flag]
+            needs_self_draw, ref, name = FLAG_RULES[flag]
             if needs_self_draw != win.self_drawn:
                 how = "a self-drawn win" if needs_self_draw else "a win on another's tile"
-                return f"{flag} ({ref}) needs {how}"
+                return f"{flag} ({name}, {ref}) needs {how}, but the win is {won}"
         if "heaven" in win.flags and win.winner != 0:
-            return "heaven (9.4.1) is East's win on the dealt tiles"
+            return f"heaven (天和, 9.4.1) is East's win; the winner is {LETTERS[win.winner]}"
         if "earth" in win.flags and (win.winner == 0 or win.discarder != 0):
-            return "earth (9.4.2) is a non-East win on East's first discard"
+            return (
+                "earth (地和, 9.4.2) is a non-East win on East's first discard; the winner is "
+                f"{LETTERS[win.winner]}, {won}"
+            )
+        if "robbing_kong" in win.flags and robbed_tile_held(win):
+            return (
+                f"robbing_kong (搶槓, 9.3): the konger holds the other three "
+                f"{tiles.NAMES[win.win_tile]}, but the winner holds a {tiles.NAMES[win.win_tile]}"
+            )
         return ""
 
 

@@ -1,0 +1,134 @@
+"""`mjtable score` as a referee uses it (issue 12): a declared win that contradicts itself is a
+wrong input, exit 2 naming the rule, never a hand scored "not legal"; pattern names are printed
+in the rule book's Chinese beside the English.
+
+Each contradiction is one of seed 000's 和種 (RULES.md 1.2 category 9) set against how the
+hand says it won.
+"""
+
+import json
+
+import pytest
+
+from tests.test_cli_score import TYPED, lines, mjtable, variant
+
+NO_DISCARD = {"self_drawn": True, "discarder_seat_index": None, "responsible_seat_index": None}
+ON_SOUTH = {"self_drawn": False, "discarder_seat_index": 1, "responsible_seat_index": 1}
+
+# id: (the example it changes, the changes, what the error must name)
+CONTRADICTIONS = {
+    "earth-not-east-discard": (  # 地和 (RULES.md 9.4.2): on East's first discard
+        "wsom-ex-049",
+        {"discarder_seat_index": 2, "responsible_seat_index": 2},
+        ["earth", "地和", "9.4.2", "W's discard"],
+    ),
+    "earth-east-wins": (  # 地和: a non-East player's win
+        "wsom-ex-049",
+        {"winner_seat_index": 0, "seat_wind": "E", **ON_SOUTH},
+        ["earth", "地和", "9.4.2", "winner is E"],
+    ),
+    "earth-self-drawn": ("wsom-ex-049", NO_DISCARD, ["earth", "地和", "self-drawn"]),
+    "heaven-on-discard": (  # 天和 (RULES.md 9.4.1): East's 14 dealt tiles, nothing discarded
+        "wsom-ex-047",
+        ON_SOUTH,
+        ["heaven", "天和", "9.4.1", "S's discard"],
+    ),
+    "heaven-not-east": (  # 天和: the dealer's win only
+        "wsom-ex-047",
+        {"winner_seat_index": 2, "seat_wind": "W"},
+        ["heaven", "天和", "winner is W"],
+    ),
+    "robbing-self-drawn": (  # seed 000 搶槓 1: 搶槓一律算作銃和
+        "wsom-ex-046",
+        NO_DISCARD,
+        ["robbing_kong", "搶槓", "self-drawn"],
+    ),
+    "robbing-held-tile": (  # seed 000 搶槓 1: the robbed tile completes the konger's pung
+        "wsom-ex-046",
+        {"concealed": "123m 567m 2p 345s", "win_tile": "2p"},
+        ["robbing_kong", "搶槓", "holds a 2p"],
+    ),
+    "final-draw-on-discard": (  # 海底撈月 (RULES.md 9.1.1): the seabed tile is drawn
+        "wsom-ex-057",
+        {"self_drawn": False, "discarder_seat_index": 0, "responsible_seat_index": 0},
+        ["final_draw", "海底撈月", "9.1.1"],
+    ),
+}
+GOOD = "wsom-ex-049"
+
+
+@pytest.fixture(scope="module")
+def contradictions_run():
+    """Every contradictory line, then a good one, through `mjtable score --json -`."""
+    stdin = [
+        variant(base, id=name, **changes) for name, (base, changes, _) in CONTRADICTIONS.items()
+    ]
+    run = mjtable("score", "--json", "-", stdin="\n".join([*stdin, variant(GOOD)]) + "\n")
+    return run, lines(run.stderr)
+
+
+def test_contradictory_lines_exit_2_and_the_good_line_is_still_scored(contradictions_run):
+    """Issue 12: a contradictory line is a bad line (exit 2, no result line, no traceback), as a
+    malformed line is; the good line after them is scored as RULES.md §2 expects."""
+    run, errors = contradictions_run
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert len(errors) == len(CONTRADICTIONS), run.stderr
+    [result] = [json.loads(line) for line in lines(run.stdout)]
+    assert result["id"] == GOOD and result["legal"] and result["total"] == 160
+
+
+@pytest.mark.parametrize("name", list(CONTRADICTIONS))
+def test_contradiction_is_named_with_its_id_and_rule(contradictions_run, name):
+    """Seed 000 和種 (天和, 地和, 搶槓, 海底撈月), issue 12: the error names the line's id, says the
+    input contradicts itself and names the flag and its rule."""
+    _, errors = contradictions_run
+    [error] = [e for e in errors if f"hand {name} (line" in e]
+    assert "contradicts itself" in error
+    for word in CONTRADICTIONS[name][2]:
+        assert word in error, error
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--discarder", "W", "--seat", "S", "--flag", "earth"], ["earth", "地和", "9.4.2"]),
+        (["--self-drawn", "--seat", "S", "--flag", "heaven"], ["heaven", "天和", "winner is S"]),
+        (["--discarder", "E", "--seat", "S", "--flag", "kong_replacement"], ["嶺上開花"]),
+        (["--self-drawn", "--seat", "S", "--flag", "robbing_kong"], ["搶槓", "self-drawn"]),
+    ],
+    ids=["earth-W-discards", "heaven-south", "kong-replacement-discard", "robbing-self-drawn"],
+)
+def test_typed_contradiction_is_one_clear_line(args, words):
+    """Seed 000 和種 地和 / 天和 / 嶺上開花一律算作自摸和 / 搶槓一律算作銃和, issue 12: the typed
+    form exits 2 with one line naming the rule, and prints no score card."""
+    run = mjtable("score", TYPED, "--win", "5s", *args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    [error] = lines(run.stderr)
+    assert "contradicts itself" in error
+    for word in words:
+        assert word in error, error
+
+
+def test_breakdown_prints_chinese_names_beside_english():
+    """Issue 12, RULES.md 1.2 (config [patterns] chinese): each pattern line of the score card
+    reads English, then Chinese, then the points."""
+    run = mjtable("score", TYPED, "--win", "5s", "--self-drawn", "--seat", "S")
+    assert run.returncode == 0, run.stderr
+    for english, chinese, points in [
+        ("Concealed Hand", "門前清", "5"),
+        ("All Triplets", "對對和", "30"),
+        ("Four Concealed Triplets", "四暗刻", "125"),
+    ]:
+        [line] = [line for line in run.stdout.splitlines() if f"{english} {chinese}" in line]
+        assert line.split()[-1] == points
+
+
+def test_ccm_breakdown_prints_chinese_fan_names():
+    """Issue 12, RULES.md 4.8 (config [fans] chinese): the CCM card names its fans in Chinese."""
+    run = mjtable(
+        "score", "--ruleset", "ccm2012", "1122m 3344m 55m E CC", "--win", "E", "--discarder", "S"
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Half Flush 混一色" in run.stdout and "Seven Pairs 七對" in run.stdout
