@@ -56,6 +56,9 @@ class SimPanel:
     def session(self):
         return self.service.status().session
 
+    def hand_over(self) -> bool:
+        return not self.service.status().in_play
+
     def void(self, reason: str) -> None:
         """The referee voids the hand: his action, queued like every other."""
         self.service.actor.submit(lambda t: self.service.hands.void(t, reason))

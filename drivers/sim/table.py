@@ -59,6 +59,7 @@ class Panel(Protocol):
     machine and the display, and the buttons. The service provides it."""
 
     def walls_ready(self) -> bool: ...
+    def hand_over(self) -> bool: ...
     def machine_fault(self) -> bool: ...
     def readers_online(self) -> bool: ...
     def retry(self) -> None: ...
@@ -264,11 +265,14 @@ class SimTable:
                 return
 
     def _raise_walls(self):
-        """Press raise once the ready lamp is lit; if the walls will not rise because the
-        table thinks the last hand goes on, the referee is called and voids it."""
+        """Press raise once the ready lamp is lit and the display shows the last hand over
+        (its scores: who deals next); if the walls will not rise because the table thinks
+        the last hand goes on, the referee is called and voids it."""
         waited = 0.0
         while True:
-            if self.panel.walls_ready():
+            if self.panel.walls_ready() and not self.panel.hand_over():
+                waited += 0.5  # the table has not yet seen the hand's last move
+            elif self.panel.walls_ready():
                 self.session = copy.deepcopy(self.panel.session())  # the scoreboard
                 lifted = self.hands_lifted
                 self.panel.press(self.session.player_at(0), "dice")
@@ -277,9 +281,9 @@ class SimTable:
                         return
                     yield 0.5
                 waited += 10.0
-                if waited >= 20.0:
-                    self.panel.void("the players pushed the tiles in: the hand was over")
-                    waited = 0.0
+            if waited >= 20.0:
+                self.panel.void("the players pushed the tiles in: the hand was over")
+                waited = 0.0
             yield 0.5
 
     def _hand(self):
