@@ -381,6 +381,41 @@ class HallResumed(Event):
     his ruling), so that no table waits on a venue it cannot hear."""
 
 
+@_event
+class WallSealed(Event):
+    """The walls' order committed before the dice (issue 17, docs/fairness.md): `digest` is
+    SHA-256 over the order and a secret nonce (firmware/fairness.py). The nonce and the order
+    stay in the journal, hidden from every public view, until WallRevealed shows them."""
+
+    digest: str = ""
+    nonce: str = ""
+    tile_set: str = ""
+    walls: tuple = ()  # each lane in wall order, each tile (kind name, tag hex, tile id)
+    HIDDEN = ("nonce", "walls")
+
+
+@_event
+class WallRevealed(Event):
+    """The sealed walls shown after their hand (or its void): anyone can recompute the seal's
+    `digest` from `nonce`, `tile_set` and `walls` (firmware/fairness.py)."""
+
+    digest: str = ""
+    nonce: str = ""
+    tile_set: str = ""
+    walls: tuple = ()
+
+
+@_event
+class HeadSigned(Event):
+    """The table's device key signs the journal's head at a hand's end: `signature` (hex,
+    Ed25519) over the ASCII of `head`; `public_key` the raw key in hex."""
+
+    hand: int = 0
+    head: str = ""
+    signature: str = ""
+    public_key: str = ""
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -390,4 +425,7 @@ RECORDS = (
     SheetSigned,
     VenueCommand,
     HallResumed,
+    WallSealed,
+    WallRevealed,
+    HeadSigned,
 )
