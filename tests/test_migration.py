@@ -183,11 +183,15 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.SheetSigned(6.0, None, 1, "Li Wei", (row,), "ab" * 32),
         ev.VenueCommand(7.0, None, "c-1", "message", {"text": "Round 2"}, None),
         ev.HallResumed(8.0, None),
+        ev.WallSealed(9.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
+        ev.WallRevealed(10.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
+        ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:
         assert ev.from_json(json.loads(canonical(record.to_json()))) == record
     assert "tile" not in ev.TrackingCorrected(3.0, None, 17, "wall_E").public_json()
+    assert {"nonce", "walls"}.isdisjoint(records[8].public_json())  # issue 17: until revealed
 
 
 def test_upgrade_is_for_version_2_only():
