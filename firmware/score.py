@@ -3,6 +3,7 @@
 import json
 import sys
 import unicodedata
+from dataclasses import replace
 
 from engine import tiles
 from engine.scoring import Score, Win, WinError, win_from_json, win_from_text
@@ -39,6 +40,21 @@ def add_parser(commands) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--self-drawn", action="store_true", help="the winner drew the tile")
     how.add_argument("--discarder", choices=list(SEATS), help="who discarded the tile")
+    exemption = p.add_mutually_exclusive_group()
+    exemption.add_argument(
+        "--follow-tile",
+        choices=list(SEATS),
+        metavar="SEAT",
+        help="follow-tile exemption (跟張免責, RULES.md 1.3): the seat that first discarded "
+        "the winning kind since the winner's last discard; it pays, or nobody if the winner",
+    )
+    exemption.add_argument(
+        "--responsible",
+        choices=[*SEATS, "none"],
+        metavar="SEAT",
+        help="who pays for the discard as the referee ruled it (default the discarder; "
+        "'none': each pays the value)",
+    )
     p.add_argument(
         "--flag", action="append", default=[], help="a win flag, e.g. final_draw (repeatable)"
     )
@@ -71,8 +87,14 @@ def run(args) -> int:
         return 2
     winner = SEATS.index(args.seat)
     discarder = None if args.self_drawn else SEATS.index(args.discarder)
+    problem, responsible = _responsible(args, winner, discarder)
+    if problem:
+        print(f"mjtable score: {problem}", file=sys.stderr)
+        return 2
     try:
         win = win_from_text(args.hand, args.win, winner, discarder, args.flag, args.flowers)
+        if responsible != discarder:
+            win = replace(win, responsible=responsible)
     except WinError as err:
         print(f"mjtable score: hand {args.hand!r}: {err}", file=sys.stderr)
         return 2
@@ -82,6 +104,31 @@ def run(args) -> int:
         return 2
     print(breakdown(win, ruleset.score(win), ruleset.title, chinese_names(ruleset)))
     return 0
+
+
+def _responsible(args, winner: int, discarder: int | None) -> tuple[str, int | None]:
+    """(what is wrong, who pays for the discard) from --follow-tile or --responsible."""
+    given = args.follow_tile or args.responsible
+    if given is None:
+        return "", discarder
+    option = "--follow-tile" if args.follow_tile else "--responsible"
+    if discarder is None:
+        return f"{option}: a self-drawn win has nobody responsible (RULES.md 1.3)", None
+    if args.follow_tile:
+        first = SEATS.index(args.follow_tile)
+        if first == discarder:
+            return (
+                f"--follow-tile {args.follow_tile}: the discarder discarding the winning kind "
+                "first is no exemption; leave the option out",
+                None,
+            )
+        return "", None if first == winner else first
+    if args.responsible == "none":
+        return "", None
+    seat = SEATS.index(args.responsible)
+    if seat == winner:
+        return f"--responsible {args.responsible}: the winner cannot pay for his own win", None
+    return "", seat
 
 
 def _score_lines(ruleset, source: str) -> int:
@@ -168,6 +215,9 @@ def breakdown(win: Win, score: Score, title: str, chinese: dict[str, str]) -> st
         for m in win.melds
     )
     how = "self-drawn" if win.self_drawn else f"on {SEATS[win.discarder]}'s discard"
+    if not win.self_drawn and win.responsible != win.discarder:
+        pays = "nobody" if win.responsible is None else SEATS[win.responsible]
+        how += f" ({pays} responsible: 跟張免責, RULES.md 1.3)"
     lines = [
         title,
         f"Hand   {tiles.format_tiles(win.concealed)} {melds}".rstrip(),

@@ -132,3 +132,47 @@ def test_ccm_breakdown_prints_chinese_fan_names():
     )
     assert run.returncode == 0, run.stderr
     assert "Half Flush 混一色" in run.stdout and "Seven Pairs 七對" in run.stdout
+
+
+FLUSH = "111m 234m 567m 8m [999m]"  # Full Flush, 80 points: above the standard score of 30
+
+
+@pytest.mark.parametrize(
+    "option, pays",
+    [
+        ([], {"S": -30, "W": -30, "N": -180}),  # the discarder pays 3V - 60
+        (["--follow-tile", "S"], {"S": -180, "W": -30, "N": -30}),  # S discarded it first
+        (["--follow-tile", "E"], {"S": -80, "W": -80, "N": -80}),  # the winner himself did
+        (["--responsible", "W"], {"S": -30, "W": -180, "N": -30}),  # the referee's ruling
+        (["--responsible", "none"], {"S": -80, "W": -80, "N": -80}),
+    ],
+    ids=["discarder", "follow-tile-S", "follow-tile-winner", "responsible-W", "nobody"],
+)
+def test_typed_form_takes_the_follow_tile_situation_and_the_responsible_seat(option, pays):
+    """Issue 12, RULES.md 1.3, seed 000 計分 得分授受法 跟張免責: the referee types who first
+    discarded the winning kind (or who he ruled responsible) and the card pays accordingly."""
+    run = mjtable("score", FLUSH, "--win", "8m", "--discarder", "N", "--seat", "E", *option)
+    assert run.returncode == 0, run.stderr
+    pay = run.stdout.splitlines()[-1].split()
+    assert pay[0] == "Pay"
+    assert {pay[i]: int(pay[i + 1]) for i in range(3, 9, 2)} == pays
+    if option:
+        assert "跟張免責" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "how, option, words",
+    [
+        (["--self-drawn"], ["--follow-tile", "S"], ["self-drawn", "nobody responsible"]),
+        (["--discarder", "N"], ["--follow-tile", "N"], ["discarder", "no exemption"]),
+        (["--discarder", "N"], ["--responsible", "E"], ["winner cannot pay"]),
+    ],
+    ids=["self-drawn", "discarder-first", "winner-pays"],
+)
+def test_typed_exemption_that_contradicts_the_win_exits_2(how, option, words):
+    """Issue 12, RULES.md 1.3: an exemption the win cannot have is a wrong input, one line."""
+    run = mjtable("score", FLUSH, "--win", "8m", "--seat", "E", *how, *option)
+    assert run.returncode == 2 and run.stdout == ""
+    [error] = lines(run.stderr)
+    for word in words:
+        assert word in error, error
