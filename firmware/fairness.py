@@ -45,3 +45,31 @@ def reveal(t: float, sealed: ev.WallSealed) -> ev.WallRevealed:
 def reveal_matches(revealed: ev.WallRevealed) -> bool:
     """The revealed order and nonce give the digest the seal showed."""
     return digest_of(revealed.nonce, revealed.tile_set, revealed.walls) == revealed.digest
+
+
+def shown(digest: str) -> str:
+    """The digest as the views show it: its first SHOWN hex digits."""
+    return f"{digest[:SHOWN]}…"
+
+
+def lanes_of(walls) -> list[list[int]]:
+    """The tile ids of sealed walls, lane by lane."""
+    return [[tile for _, _, tile in lane] for lane in walls]
+
+
+def dealt_seals(rows) -> list[tuple[ev.WallSealed | None, bool]]:
+    """For each 'hand' row of a journal's rows, in order: the seal its walls were dealt from
+    (the latest WallSealed before it whose lanes are the hand's walls, in any seat's order;
+    None in a journal from before the seal) and whether a WallRevealed has shown it."""
+    latest, dealt, revealed = None, [], set()
+    for row in rows:
+        if row.kind == "device" and '"Wall' in row.json:  # cheap before each row's parse
+            record = row.event()
+            if isinstance(record, ev.WallSealed):
+                latest = record
+            elif isinstance(record, ev.WallRevealed):
+                revealed.add(record.digest)
+        elif row.kind == "hand":
+            walls = sorted(row.data()["walls"])
+            dealt.append(latest if latest and sorted(lanes_of(latest.walls)) == walls else None)
+    return [(sealed, sealed is not None and sealed.digest in revealed) for sealed in dealt]

@@ -158,6 +158,8 @@ def resume_session(hands, t: float, replayed, cut: float | None) -> int:
         hands.session.hand_number = max(row.number for row in sheet) if sheet else 0
     if played and played[-1].tile_set is not None:
         hands.set_in_play = played[-1].tile_set  # on the table, or pushed into the machine
+    hands.walls.resume(t, hands.journal.rows(), played, hands.table)  # issue 17
+    _sign_last_end(hands, t)
     if (
         hands.table is None
         and hands.wanted is not None
@@ -201,3 +203,20 @@ def _take_up(hands, hand, replayed, cut: float | None) -> None:
         key="interrupted",
     )
     hands.publish(hand.outputs)  # the hand's history and alerts, shown again
+
+
+def _sign_last_end(hands, t) -> None:
+    """A cut between a hand's end and its signature, or a hand voided here at start, leaves
+    the head of an ended hand unsigned: sign it now, so that every ended hand has its
+    signature (issue 17). A hand taken up needs none: the one before it was signed before it
+    began."""
+    if hands.table is not None:
+        return
+    number, signed = None, False
+    for row in hands.journal.rows():
+        if row.kind == "hand":
+            number, signed = row.data()["hand_number"], False
+        elif row.kind == "device" and row.data().get("type") == "HeadSigned":
+            signed = signed or row.data()["hand"] == number
+    if number is not None and not signed:
+        hands.device_key.sign_journal(hands.journal, t, number)

@@ -3,12 +3,13 @@ that the stream cannot help a player sitting at the table.
 
 `broadcast_state` makes its document from the referee's, by naming what passes: the four
 hands, the melds (a concealed kong's faces too), flowers, penalty tiles, rivers, scores, each
-seat's shanten and waits with their values, the win check, the last hand's result. Nothing
-else of the referee's parts passes: not the alerts, faults, shuffler or event log (the
-referee's actions, the tiles a fault names), not the clocks, and of the wall only how many
-tiles are live: never the dice and the break or anything of its order, which tell what comes
-next. `DelayedFeed` holds the referee's documents as they arrive and lets each out `delay`
-seconds later on the table's clock: the server's stream waits, not the page.
+seat's shanten and waits with their values, the win check, the last hand's result, the walls'
+seals (their digests only, issue 17). Nothing else of the referee's parts passes: not the
+alerts, faults, shuffler or event log (the referee's actions, the tiles a fault names), not
+the clocks, and of the wall only how many tiles are live: never the dice and the break or
+anything of its order, which tell what comes next. `DelayedFeed` holds the referee's
+documents as they arrive and lets each out `delay` seconds later on the table's clock: the
+server's stream waits, not the page.
 """
 
 import asyncio
@@ -29,7 +30,7 @@ STEP = 0.25  # seconds of real time between two looks at the table's clock while
 PING_SECONDS = 15.0
 HELD = 1000  # documents held at most (a minute of play is a few hundred)
 TOP_FIELDS = ("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer")
-TOP_FIELDS += ("state", "turn", "last_hand", "win_check")
+TOP_FIELDS += ("state", "turn", "last_hand", "win_check", "seal")
 SEAT_FIELDS = ("seat", "player", "score", "penalty_points", "river", "melds", "flowers")
 SEAT_FIELDS += ("penalty_tiles", "hand_count", "hand", "shanten", "waits")
 

@@ -6,7 +6,8 @@ in the text of an alert or a fault (written for the public from public facts, is
 no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A table that
 stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7). What the
 venue sent (issue 15: the seating's names, its message, a referee on the way) is public, and
-so is the sitting's time left with the head referee's notice (RULES.md 4.3).
+so is the sitting's time left with the head referee's notice (RULES.md 4.3), and the walls'
+seals (issue 17): a digest tells nothing of the order before its reveal.
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -57,6 +58,7 @@ class TableView:
     not_refereeing: Stopped | None = None  # why the table stopped refereeing
     interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
+    seal: dict | None = None  # the walls' seals (firmware/walls.py seal_json): digests only
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -92,6 +94,7 @@ def table_state(view: TableView, referee: bool) -> dict:
         "referee_on_way": view.venue.referee_on_way,
         "session_seconds_left": left,
         "session_notice": notice(left),
+        "seal": view.seal,
     } | ({"win_check": win_check(table, view)} if referee else {})
 
 

@@ -28,6 +28,7 @@ function render(frame) {
     winCheckView(state.win_check),
     state.last_hand ? el("div", {class: "last-hand"}, `hand ${state.last_hand.number}: ` +
       state.last_hand.result) : null,
+    sealView(state.seal),
     el("div", {class: "delay"}, `${frame.delay} s delay`));
 }
 
