@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from engine.schema import ConfigError
-from firmware import bench, journal_cli, replay, run, score, simulate, venue
+from firmware import bench, journal_cli, replay, run, score, simulate, venue, verify
 
 
 def main(argv=None) -> int:
@@ -20,6 +20,7 @@ def main(argv=None) -> int:
     simulate.add_parser(commands)
     replay.add_parser(commands)
     journal_cli.add_parser(commands)
+    verify.add_parser(commands)
     venue.add_parser(commands)
     args = parser.parse_args(argv)
     try:

@@ -64,6 +64,7 @@ class Profile:
     broadcast_delay_seconds: float  # how long the broadcast holds every update back
     tls: tuple[Path, Path] | None  # the display's certificate and key files; None: plain HTTP
     journal_min_free_mb: float  # under this much free space the table stops refereeing
+    device_key: str  # the device key's file (firmware/device_key.py); "": beside the journal
     kinds: dict[str, str]  # device section -> the kind it names ("gpio" -> "sim", ...)
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
@@ -77,6 +78,7 @@ class Profile:
     uplink: UplinkSettings | None  # the venue's broker; None: no [uplink], no uplink
 
 
+DEVICE_KEY = (lambda v: isinstance(v, str), 'a file\'s path, or "" for one beside the journal')
 CLAIM_WINDOW = number(0.5, 30)  # seconds: a window that never closes ends no hand
 PINS = {"rpi": whole(0, 27), "sim": whole(0, 255)}  # "rpi": the BCM GPIOs of the 40-pin header
 # Seconds. A timeout shorter than the machine's step faults every cycle: the lower ends leave
@@ -158,6 +160,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
 
     journal = top.section("journal")
     min_free_mb = journal.get("min_free_mb", MIN_FREE_MB)
+    device_key = journal.get("device_key", DEVICE_KEY)
     journal.done()
 
     gpio = top.section("gpio")
@@ -240,6 +243,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         simulated=simulated,
         claim_window_seconds=claim_window,
         journal_min_free_mb=min_free_mb,
+        device_key=device_key,
         **settings,
         kinds=device_kinds,
         shuffler_pins=shuffler_pins,

@@ -25,6 +25,7 @@ from drivers.shuffler import (
     WallsRaised,
     WallsReady,
 )
+from firmware import device_key
 from firmware.actor import Actor, Tick
 from firmware.assembly import Devices, build_devices
 from firmware.faults import FaultBoard
@@ -33,6 +34,8 @@ from firmware.journal import StorageFailure
 from firmware.sitting import Sitting
 from firmware.status import ShufflerStatus, Status
 from firmware.storage import DiskWatch, Stopped
+from firmware.tile_registries import ADVICE as REGISTRY_ADVICE
+from firmware.tile_registries import RegistryGuard
 from firmware.venue_commands import VenueNotes
 
 log = logging.getLogger("mjtable.service")
@@ -106,7 +109,9 @@ class Service:
             hands,
             self.actor.done.set,
             self.sitting,
+            device_key.load(device_key.key_path(profile, journal.path)),
         )
+        self.registries = RegistryGuard(journal, profile.tags, profile.registry, self.clock())
         paths = reader_paths or (profile.zones_reader.path, profile.stacker_reader.path)
         self.zones_path, self.stacker_path = paths
         self.readers_online = dict.fromkeys(paths, True)
@@ -204,7 +209,11 @@ class Service:
         elif isinstance(item, FaultCleared):
             faults.clear(t, "shuffler", item.kind)
         elif isinstance(item, WallsReady):
-            hands.walls.built_walls(t, item, self.heartbeats.get(self.stacker_path))
+            refusal = self.registries.refusal(item.tile_set)
+            if refusal:  # issue 17: a set whose tags changed is never played
+                self.shuffler.reject_walls(t, refusal, REGISTRY_ADVICE)
+            else:
+                hands.walls.built_walls(t, item, self.heartbeats.get(self.stacker_path))
         elif isinstance(item, WallsRaised):
             self.disk.check(t)  # before each hand
             hands.raise_walls(t, item.tile_set)

@@ -115,7 +115,14 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
         assert isinstance(event, ev.RECORDS) and type(event).__name__ == row.data()["type"]
         assert row.version == 2
     if v2_journal.name == "v2-wsom-desk.sqlite":
-        since_v2 = {ev.VenueCommand, ev.HallResumed, ev.WallSealed, ev.WallRevealed, ev.HeadSigned}
+        since_v2 = {
+            ev.VenueCommand,
+            ev.HallResumed,
+            ev.WallSealed,
+            ev.WallRevealed,
+            ev.HeadSigned,
+            ev.RegistriesRecorded,
+        }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
         assert (ack.seat, ack.fault, ack.alert) == (None, 1, None)
@@ -186,6 +193,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.WallSealed(9.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
         ev.WallRevealed(10.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
         ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32),
+        ev.RegistriesRecorded(12.0, None, {"A": "56" * 32, "B": "78" * 32}),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:

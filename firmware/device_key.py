@@ -1,0 +1,116 @@
+"""The table's device key (issue 17): an Ed25519 key that signs the journal's head at every
+hand's end, so a journal (or its export) shows whether it is the one this table wrote.
+
+The key lives in one file, PEM (PKCS 8), that only the service's user may read: made at the
+first start with O_CREAT | O_EXCL and mode 0600 (never over another file), and refused, as
+ssh refuses a private key others can read, when its mode lets the group or others read it,
+or when it cannot be read or is not an Ed25519 key. Where it is: the profile's [journal]
+device_key; "" (the simulated table) puts it beside the run's journal file.
+
+A later option: on a Raspberry Pi whose OTP holds a customer private key
+(`rpi-otp-private-key`), the key would come from there and never lie on the SD card.
+"""
+
+import os
+import stat
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from engine import events as ev
+from engine.schema import ConfigError
+
+FILE_NAME = "device.key"  # beside the journal, when the profile names no file
+
+
+class DeviceKeyError(ConfigError):
+    """A device key the table will not use; the message names the file."""
+
+
+def key_path(profile, journal_path) -> Path:
+    """The key's file: the profile's [journal] device_key (relative to the profile's folder),
+    or, set to "", beside the journal."""
+    if profile.device_key:
+        return profile.path.parent / profile.device_key
+    return Path(os.fspath(journal_path)).parent / FILE_NAME
+
+
+class DeviceKey:
+    """The private key, with its public half in hex as HeadSigned carries it."""
+
+    def __init__(self, private: Ed25519PrivateKey, path: Path):
+        self._private, self.path = private, path
+        raw = private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        self.public_hex = raw.hex()
+
+    def sign_head(self, t: float, hand: int, head: str) -> ev.HeadSigned:
+        """The record of the journal's head signed (over the ASCII of its hex)."""
+        signature = self._private.sign(head.encode("ascii")).hex()
+        return ev.HeadSigned(t, None, hand, head, signature, self.public_hex)
+
+    def sign_journal(self, journal, t: float, hand: int) -> None:
+        """At hand `hand`'s end: the journal's head as of now, signed, into the journal."""
+        journal.record(self.sign_head(t, hand, journal.head))
+
+
+def load(path: Path) -> DeviceKey:
+    """The key in `path`, made there first if there is none (DeviceKeyError if refused)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return DeviceKey(_read(path), path)
+    except OSError as err:
+        raise DeviceKeyError(f"{path}: cannot make the device key: {err.strerror}") from None
+    except ValueError as err:  # a NUL in the path
+        raise DeviceKeyError(f"{path!r}: not a file's path ({err})") from None
+    private = Ed25519PrivateKey.generate()
+    pem = private.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    try:
+        os.write(fd, pem)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return DeviceKey(private, path)
+
+
+def _read(path: Path) -> Ed25519PrivateKey:
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise DeviceKeyError(f"{path}: the device key is not a file")
+        if mode & 0o077:
+            raise DeviceKeyError(
+                f"{path}: the device key is readable by others (mode {mode & 0o777:04o}): "
+                f"it must be readable by the service's user only; chmod 600 {path}"
+            )
+        data = path.read_bytes()
+    except OSError as err:
+        raise DeviceKeyError(f"{path}: cannot read the device key: {err.strerror}") from None
+    try:
+        private = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        private = None
+    if not isinstance(private, Ed25519PrivateKey):
+        raise DeviceKeyError(
+            f"{path}: not an Ed25519 private key in PEM: the device key is garbled; "
+            "restore it from its backup (a new key cannot sign as the old one did)"
+        )
+    return private
+
+
+def signature_holds(signed: ev.HeadSigned, public_hex: str) -> bool:
+    """The record's signature is the key's over its head."""
+    try:
+        public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
+        public.verify(bytes.fromhex(signed.signature), signed.head.encode("ascii"))
+    except (ValueError, TypeError, InvalidSignature, UnicodeEncodeError):
+        return False
+    return True
