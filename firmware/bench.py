@@ -11,6 +11,8 @@ plays the simulated table at top speed and reports how the process's memory grow
 `bench resume` times a start after a power cut, from the process's start to refereeing again.
 `bench venue` runs a hall of simulated tables on the venue's bus through a real broker: the
 latency from a journal's commit to the venue's board, the CPU it costs, an outage's drain.
+`bench fairness` counts the hands a rigged shuffler takes to be caught, and the false alarms
+over fair walls (firmware/bench_fairness.py).
 """
 
 import json
@@ -21,7 +23,14 @@ import time
 
 from engine import hand, tiles
 from engine.scoring import Win
-from firmware import bench_display, bench_resume, bench_soak, bench_venue, bench_waits
+from firmware import (
+    bench_display,
+    bench_fairness,
+    bench_resume,
+    bench_soak,
+    bench_venue,
+    bench_waits,
+)
 from firmware.config import load_ruleset
 from firmware.percentiles import percentiles
 
@@ -30,7 +39,7 @@ def add_parser(commands) -> None:
     p = commands.add_parser("bench", help="measure speed (figures for README)")
     p.add_argument(
         "target",
-        choices=["score", "frames", "display", "waits", "soak", "resume", "venue"],
+        choices=["score", "frames", "display", "waits", "soak", "resume", "venue", "fairness"],
         help="what to measure",
     )
     p.add_argument(
@@ -38,7 +47,8 @@ def add_parser(commands) -> None:
         type=int,
         help="hands (score, waits, soak; resume: in the journal cut short), frames of each "
         "kind (frames) or discards (display) to time; default 5000, 200 for display, 2000 "
-        "for waits, 1000 for soak, 16 for resume; venue: per table, default what the run needs",
+        "for waits, 1000 for soak, 16 for resume; venue: per table, default what the run needs; "
+        "fairness: fair walls, default 20000",
     )
     p.add_argument(
         "--seed",
@@ -174,9 +184,13 @@ def run(args) -> int:
     if args.target == "venue":
         return bench_venue.run(args)
     if args.hands is None:
-        args.hands = {"display": 200, "waits": 2000, "soak": 1000, "resume": 16}.get(
-            args.target, 5000
-        )
+        args.hands = {
+            "display": 200,
+            "waits": 2000,
+            "soak": 1000,
+            "resume": 16,
+            "fairness": 20_000,
+        }.get(args.target, 5000)
     if args.hands < 1:
         print(f"mjtable bench: --hands {args.hands}: time at least one", file=sys.stderr)
         return 2
@@ -190,6 +204,8 @@ def run(args) -> int:
         return bench_soak.run(args)
     if args.target == "resume":
         return bench_resume.run(args)
+    if args.target == "fairness":
+        return bench_fairness.run(args)
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)
     funcs = {"score": ruleset.score, "win_check": hand.is_win}

@@ -11,6 +11,7 @@ from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
 from firmware.service import assemble
+from firmware.shuffle_watch import follow
 
 LAST_WORD_SECONDS = 1.0  # at most, for the open pages and the venue to take the last state
 
@@ -28,6 +29,7 @@ class Rig:
             profile, ruleset, journal, clock, loop, out, args.hands, gpio, paths
         )
         service = self.service
+        follow(service)  # a rigged shuffler's walls are a fault (issue 17)
         self.shuffler, self.readers = devices.shuffler, devices.readers
         self.display = self.serving = None
         if args.port:

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from drivers.gpio import GPIOUnavailable
+from drivers.sim.mechanism import LEVELS, Rigging
 from drivers.sim.table import Faults
 from firmware import cli_args
 from firmware.actor import TICK
@@ -58,7 +59,8 @@ def add_parser(commands) -> None:
         type=parse_faults,
         default=Faults(),
         metavar="SPEC",
-        help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,slow=S",
+        help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,slow=S,"
+        "rigged=S:medium",
     )
     p.add_argument(
         "--seed", type=cli_args.seed, default=1, help="seed of the simulated table (default 1)"
@@ -129,12 +131,33 @@ def _faults(text: str) -> Faults:
             setattr(faults, name, count)
         elif name == "slow" and value in ("E", "S", "W", "N"):
             faults.slow = value
+        elif name == "rigged":
+            faults.rigged = _rigging(value)
         else:
             raise ValueError(
                 f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
-                "foreign=N, unplug=N, slow=E|S|W|N, moved=N)"
+                "foreign=N, unplug=N, slow=E|S|W|N, moved=N, rigged=E|S|W|N:STRENGTH)"
             )
     return faults
+
+
+def _rigging(value: str) -> Rigging:
+    """`S:medium` or `S:0.3`: the side the machine favours and how often (issue 17)."""
+    side, _, strength = value.partition(":")
+    if side not in ("E", "S", "W", "N"):
+        raise ValueError(f"rigged favours a side E, S, W or N, not {side!r}")
+    share = LEVELS.get(strength)
+    if share is None:
+        try:
+            share = float(strength)
+        except ValueError:
+            share = 0.0
+        if not 0 < share <= 1:  # nan too
+            raise ValueError(
+                f"rigged's strength is {', '.join(LEVELS)} or a share of hands above 0 and "
+                f"at most 1, not {strength!r}"
+            )
+    return Rigging("ESWN".index(side), share)
 
 
 def port_problem(host: str, port: int) -> str | None:

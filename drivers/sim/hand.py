@@ -44,7 +44,7 @@ class SimHand:
             roller = 0 if truth.state == "dice" else dice_seat(sum(truth.first_dice), 0)
             self.table.panel.press(self.side(roller), "dice")
             yield 0.5
-            values = (self.table.rng.randint(1, 6), self.table.rng.randint(1, 6))
+            values = self.table.roll()
             self.table.panel.dice(self.side(roller), values)
             self.apply(ev.DiceRolled(self.t, roller, values, "physical"))
             yield PACE

@@ -6,9 +6,88 @@ a tile every `tile_seconds` with a pulse on its counter; the lift reaches the to
 `raise_seconds` after it starts. Tiles not raised when the centre opens (a retry) are dumped
 back into the bin. Faults on request, each for the next stacking: a jammed lane, a lost tile,
 a foreign tile; the tiles stay lost or foreign until the technician's hand puts them right.
+
+A rigged machine (`--faults rigged=SIDE:STRENGTH`, issue 17) is a program machine (程序机,
+VENUE.md §4.1) at its strongest: its chip also forces the dice (magnetic dice), so it knows
+the break before it orders the walls. `ProgramChip` is that chip; `mjtable bench fairness`
+builds its walls with the same code.
 """
 
+import random
+from dataclasses import dataclass
+
+from engine import tiles
+from engine.hand import counts
+from engine.rulebook import TableRules
+from engine.shanten import standard
+from engine.wall import Break, Wall, build_walls, table_break, wsom_break
+
 LOW, HIGH = 0, 1
+LEVELS = {"subtle": 0.2, "medium": 0.5, "blatant": 1.0}  # the chip's "cheat levels"
+TRIES = 8  # fair orders the chip deals out in its head for a hand it steers, keeping the best
+Rolls = tuple[tuple[int, int], ...]  # the dice as thrown: one roll, or WSOM's two
+
+
+@dataclass(frozen=True)
+class Rigging:
+    """Whose hands the chip improves (a physical side 0..3, E S W N: whoever sits there) and
+    how often: `strength` in (0, 1] is the share of hands it steers; the others are fair."""
+
+    side: int
+    strength: float
+
+
+def break_of(rolls: Rolls, rules: TableRules) -> Break:
+    """Where the dice open the wall (engine/turns.py's break_and_deal), East rolling first."""
+    if rules.two_roll_break:
+        return wsom_break(sum(rolls[0]), sum(rolls[1]))
+    return table_break(sum(rolls[0]), 0, rules.start_offset)
+
+
+def starting_hands(order: list[int], dealer: int, rolls: Rolls, rules: TableRules):
+    """The 13 tiles each physical side is dealt (East's first 13) from walls stacked in
+    `order` (lane by lane, E S W N, as the lanes stack them), `dealer` the side East sits on."""
+    lanes = build_walls(order, len(order) // 8)
+    walls = [lanes[(dealer + seat) % 4] for seat in range(4)]
+    hands = Wall(walls, break_of(rolls, rules), rules.dead_wall).deal(0)
+    return [hands[(side - dealer) % 4][:13] for side in range(4)]
+
+
+class ProgramChip:
+    """The chip of a rigged machine: for a hand it steers it draws the dice it will force,
+    deals TRIES shuffles out in its head for each dealer the coming hand may have, and
+    stacks the one whose worst hand for its side is nearest four sets and a pair."""
+
+    def __init__(self, rigging: Rigging, rules: TableRules, rng: random.Random):
+        self.rigging, self.rules, self.rng = rigging, rules, rng
+
+    def build(self, order: list[int], dealers) -> tuple[list[int], Rolls | None]:
+        """The order to stack instead of the fair `order` (tile ids), and the dice to force
+        (None: this hand is left fair, the players' dice roll freely)."""
+        if self.rng.random() >= self.rigging.strength:
+            return order, None
+        rng, side = self.rng, self.rigging.side
+        throws = 2 if self.rules.two_roll_break else 1
+        rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(throws))
+
+        def distance(candidate: list[int]) -> int:
+            return max(
+                _distance(starting_hands(candidate, dealer, rolls, self.rules)[side])
+                for dealer in dealers
+            )
+
+        best, least = order, distance(order)
+        for _ in range(TRIES - 1):
+            candidate = list(order)
+            rng.shuffle(candidate)
+            if (d := distance(candidate)) < least:
+                best, least = candidate, d
+        return best, rolls
+
+
+def _distance(hand: list[int]) -> int:
+    """The chip's idea of a good hand: few tiles short of four sets and a pair."""
+    return standard(counts(k for k in map(tiles.kind_of, hand) if not tiles.is_flower(k)))
 
 
 class SimMechanism:

@@ -11,7 +11,7 @@ afresh), so a run can say hand by hand how much of it the tracking got right.
 Time is table time, advanced by `tick(dt)`; the people's pace is a generator that yields the
 seconds until their next action. Faults are injected on request (`faults`): reads dropped or
 ghosted by the zone reader, a jammed lane, a lost tile, a foreign tile, an unplugged reader,
-a slow player.
+a slow player, a rigged machine (drivers/sim/mechanism.py's ProgramChip).
 """
 
 import copy
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from drivers.sim.hand import SimHand
-from drivers.sim.mechanism import SimMechanism
+from drivers.sim.mechanism import ProgramChip, Rigging, SimMechanism
 from drivers.sim.players import SimPlayer
 from engine import tiles
 from engine.seats import AREAS, zone
@@ -36,9 +36,10 @@ ZONES = [zone(area, side) for area in AREAS for side in range(4)]
 @dataclass
 class Faults:
     """What to break, from `--faults drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,
-    slow=S,moved=1`: rates per read for drop and ghost, how many times for the others, a side
-    for slow; `moved`: a player lifts a tile off the table while a power cut has the table
-    off, and puts it back when the referee's list shows it (issue 14)."""
+    slow=S,moved=1,rigged=S:medium`: rates per read for drop and ghost, how many times for
+    the others, a side for slow; `moved`: a player lifts a tile off the table while a power
+    cut has the table off, and puts it back when the referee's list shows it (issue 14);
+    `rigged`: the machine's walls favour a side (issue 17)."""
 
     drop: float = 0.0
     ghost: float = 0.0
@@ -48,6 +49,7 @@ class Faults:
     unplug: int = 0
     slow: str = ""
     moved: int = 0
+    rigged: Rigging | None = None
     injected: dict = field(default_factory=dict)
 
     def count(self, name: str) -> None:
@@ -121,6 +123,13 @@ class SimTable:
         self.zones: dict[str, list[bytes]] = {name: [] for name in ZONES}
         self.stacked: dict[int, bytes] = {}
         self.mechanism = SimMechanism(gpio, pins, self.per_lane, self._stacked)
+        self.chip = (
+            ProgramChip(faults.rigged, ruleset.table_rules, random.Random(f"rig-{seed}"))
+            if faults.rigged
+            else None
+        )
+        self.forced: dict[str, list[tuple[int, int]]] = {}  # each set's dice the chip forces
+        self.rolls: list[tuple[int, int]] = []  # the hand in play's, still to be thrown
         self.pins, self.gpio = pins, gpio
         self.next_sweep = self.next_heartbeat = 0.0
         # the hand's number and its true movements: (tile, from, to) -> times
@@ -189,12 +198,22 @@ class SimTable:
             [self.tile_of[tag] for tag in self.zones[zone("wall", lane)]] for lane in range(4)
         ]
         self.in_play = "B" if self.in_play == "A" else "A"
-        self._load_bin("B" if self.in_play == "A" else "A")
+        self.rolls = self.forced.pop(self.in_play, [])
+        dealer = self.session.player_at(0)  # the next hand's East: the deal passes, or stays
+        stays = {dealer} if self.ruleset.table_rules.dealer_repeats else set()
+        self._load_bin("B" if self.in_play == "A" else "A", {(dealer + 1) % 4} | stays)
 
-    def _load_bin(self, tile_set: str) -> None:
-        """The plate will stack `tile_set` in a random order, with this cycle's planned fault."""
+    def _load_bin(self, tile_set: str, dealers: set[int]) -> None:
+        """The plate will stack `tile_set` in a random order, with this cycle's planned fault;
+        a rigged machine's chip orders it for the hand `dealers` (the sides East may sit on)."""
         order = list(self.sets[tile_set])
         self.rng.shuffle(order)
+        if self.chip:
+            ids, rolls = self.chip.build([self.tile_of[tag] for tag in order], dealers)
+            order = [self.tags[(tile_set, tile)] for tile in ids]
+            self.forced[tile_set] = list(rolls or ())
+            if rolls:
+                self.faults.count("rigged")
         fault = self.cycle_faults.pop(0) if self.cycle_faults else None
         if fault == "jam":
             self.mechanism.jam(self.rng.randrange(4), self.rng.randint(3, self.per_lane - 3))
@@ -215,7 +234,7 @@ class SimTable:
 
     def _play(self):
         """The whole session as one script: it yields the seconds to wait before going on."""
-        self._load_bin("A")
+        self._load_bin("A", {self.session.player_at(0)})
         while True:
             yield from self._raise_walls()
             yield from self._hand()
@@ -252,6 +271,12 @@ class SimTable:
                 self.panel.resume_play()
                 yield 1.0
             yield 0.5
+
+    def roll(self) -> tuple[int, int]:
+        """Two dice thrown: as they fall, or as a rigged machine's magnets make them fall."""
+        if self.rolls:
+            return self.rolls.pop(0)
+        return (self.rng.randint(1, 6), self.rng.randint(1, 6))
 
     def move_off_table(self) -> None:
         """While the table is off, a player lifts a tile from his rack (the first he holds

@@ -142,3 +142,18 @@ function winCheckView(checks) {   // "win check: legal, 24" for each win called 
     : `win check: not legal${c.reason ? ` (${c.reason})` : ""}`),
   c.legal && c.patterns.length ? el("div", {class: "patterns"}, c.patterns.join(" · ")) : null));
 }
+
+// The walls' seals (issue 17, docs/fairness.md): the hand's "wall sealed: 3fa9…" until it is
+// over, then "wall revealed" with the whole digest and whether the reveal gives it; the next
+// walls' seal beside it (the machine builds them while a hand is played).
+function sealView(seal) {
+  if (!seal) return null;
+  const hand = seal.hand;
+  return el("div", {class: "seal"},
+    hand && hand.state === "sealed"
+      ? el("div", {class: "seal-hand", "data-state": "sealed"}, `wall sealed: ${hand.shown}`) : null,
+    hand && hand.state === "revealed"
+      ? el("div", {class: "seal-hand", "data-state": "revealed"}, `wall revealed: ${hand.digest} `,
+        el("b", {}, hand.matches ? "matches the seal" : "DOES NOT MATCH the seal")) : null,
+    seal.next ? el("div", {class: "seal-next"}, `next walls sealed: ${seal.next.shown}`) : null);
+}
