@@ -94,6 +94,7 @@ class HandState:
     calls_made: bool = False  # any call or kong yet (A-W9)
     last_draw: str = "deal"  # deal, live, kong, flower, claim
     seabed_drawn: bool = False  # the last live tile has been drawn
+    wrong_draw: tuple[int, int] | None = None  # (seat, tile): his latest draw, from elsewhere
     results: list[WinResult] = field(default_factory=list)
     # What the settlement needs beyond the wins (CCM 4.10, 4.12).
     kongs: list[Kong] = field(default_factory=list)

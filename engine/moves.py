@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import count
 
 from engine import events as ev
-from engine import resync, tiles
+from engine import resync, tampering, tiles
 from engine.hand import PUNG
 from engine.hand_state import seated
 from engine.laying import call_kind, still_laying
@@ -101,7 +101,8 @@ class Interpreter:
                 self.to_deal[seat].discard(tile)
                 return []
             self.latest = (seat, False, t)
-            return self._in_turn(t, ev.TileDrawn(t, seat, tile))
+            seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
+            return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
         if src == "hand" and dst == "wall" and self.waiting.drop_draw(tile):
             return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:
@@ -275,15 +276,18 @@ class Interpreter:
         ]
 
     def _his_to_draw(self, seat: int, tile: int) -> bool:
-        """The tile is the seat's next: his replacement from the tail if he owes one (or will,
-        his kong not robbed), else the next from the head (his turn may not be read yet)."""
+        """The tile is the seat's draw: his next, his replacement from the tail if he owes one
+        (or will, his kong not robbed), else the next from the head (his turn may not be read
+        yet); or any tile still in the wall when the draw is his, which stands as a draw from
+        the wrong place (seed 000 摸牌時的犯規 1)."""
         table, wall = self.table, self.table.wall
         if wall is None:
             return False
         robbing = table.state == "rob_window" and table.next_to_draw() == seat
         replacing = table.owes_replacement(seat) or robbing
         end = wall.next_replacement_position if replacing else wall.next_draw_position
-        return tile == wall.tile_at(end)
+        drawing = replacing or seat in (table.live_drawer(), table.next_to_draw())
+        return tile == wall.tile_at(end) or (drawing and wall.position_of(tile) is not None)
 
     def accept(self, t: float, places: dict[int, str]) -> ev.TableAccepted:
         """The referee's input accepting the table as it lies, from the tracking's zone of

@@ -4,6 +4,8 @@ Each check returns None when the input is allowed, else the `Refusal`; each acti
 the hand's state and returns the outputs it makes. The table calls them from its machine.
 """
 
+from collections.abc import Callable
+
 from engine import events as ev
 from engine import tiles
 from engine.clocks import Clocks
@@ -63,7 +65,7 @@ class Turns:
                 f"{letter(event.seat)} drew out of turn: it is {letter(self.hand.turn)}'s draw",
                 offence="early_draw",
             )
-        return self._expected_tile(event, self.hand.broken_wall.next_draw_position)
+        return self._in_wall(event)
 
     def replacement(self, event: ev.TileDrawn) -> Refusal | None:
         seat = seated(event)
@@ -80,33 +82,36 @@ class Turns:
                 "discard",
                 offence="early_draw",
             )
-        return self._expected_tile(event, self.hand.broken_wall.next_replacement_position)
+        return self._in_wall(event)
 
-    def _expected_tile(self, event: ev.TileDrawn, position: Position | None) -> Refusal | None:
-        expected = self.hand.broken_wall.tile_at(position)
-        if event.tile is not None and event.tile != expected:
-            return Refusal(
-                "wall",
-                f"{letter(event.seat)} took tile {event.tile} but the next tile is {expected} "
-                f"at {position}: drawn from the wrong place",
-                needs_ruling=True,
-            )
-        return None
+    def _in_wall(self, event: ev.TileDrawn) -> Refusal | None:
+        """A draw of any tile still standing in the wall stands, wherever it was taken from
+        (seed 000 摸牌時的犯規 1: 該摸牌當作有效); one the wall does not hold is no draw."""
+        if event.tile is None or self.hand.broken_wall.position_of(event.tile) is not None:
+            return None
+        return Refusal(
+            "wall",
+            f"{letter(event.seat)} took tile {event.tile}, which the wall does not hold (dealt, "
+            "drawn or played already): check the tiles and correct the tracking",
+            needs_ruling=True,
+        )
 
     def wall_spent(self) -> bool:
         return self.hand.broken_wall.live_count == 0
 
     def take_live(self, event: ev.TileDrawn) -> list[ev.Event]:
         hand, wall = self.hand, self.hand.broken_wall
-        tile = wall.draw()
+        tile, warning = self._take(event, hand.turn, wall.next_draw_position, wall.draw)
         hand.hands[hand.turn].append(tile)
         hand.last_draw = "live"
         hand.seabed_drawn = wall.live_count == 0
-        return [ev.Drew(event.t, hand.turn, tile, False)]
+        return [ev.Drew(event.t, hand.turn, tile, False), *warning]
 
     def take_replacement(self, event: ev.TileDrawn) -> list[ev.Event]:
         seat, hand, wall = seated(event), self.hand, self.hand.broken_wall
-        tile = wall.draw_replacement()
+        tile, warning = self._take(
+            event, seat, wall.next_replacement_position, wall.draw_replacement
+        )
         hand.hands[seat].append(tile)
         hand.owes[seat] -= 1
         hand.last_draw = hand.owed_for[seat]
@@ -115,7 +120,48 @@ class Turns:
             self.clocks.start(seat, event.t)  # a kong's replacement: a new turn
         elif not hand.discards and seat == 0:
             self.clocks.start(0, event.t, first=True)  # the deal ends with the flowers
-        return [ev.Drew(event.t, seat, tile, True)]
+        return [ev.Drew(event.t, seat, tile, True), *warning]
+
+    def _take(
+        self, event: ev.TileDrawn, seat: int, due: Position | None, take_due: Callable[[], int]
+    ) -> tuple[int, list[ev.Event]]:
+        """The tile drawn: the one `due` (the head, or the tail for a replacement), or the one
+        the player took from elsewhere in the wall, which stands with a warning the referee
+        confirms or waives (seed 000 摸牌時的犯規 1: waived when the opponents were partly to
+        blame, e.g. the wall head pushed too far from the next wall)."""
+        wall = self.hand.broken_wall
+        taken = None if event.tile is None else wall.position_of(event.tile)
+        if taken is None or taken == due:
+            self.hand.wrong_draw = None
+            return take_due(), []
+        tile = wall.take(taken)
+        self.hand.wrong_draw = (seat, tile)
+        return tile, self.referee.offence(
+            event.t,
+            seat,
+            "wrong_draw",
+            f"{letter(seat)} drew from the wrong place: {_place(taken)}, not {_place(due)}; "
+            "the draw stands and the next draw still comes from the wall head",
+            self.rules.refs.get("wall", ""),
+            warning=True,
+        )
+
+    def won_on_wrong_draw(self, event: ev.WinDeclared) -> list[ev.Event]:
+        """A self-drawn win on a tile drawn from the wrong place stands, with the point penalty
+        the rule book proposes for the referee's ruling (seed 000 摸牌時的犯規 1: 如果摸錯牌時
+        正好自摸和，便會判罰扣分); nothing when the rule book has no such penalty (CCM)."""
+        seat, catalogue = seated(event), self.referee.catalogue
+        if self.hand.wrong_draw is None or self.hand.wrong_draw[0] != seat:
+            return []
+        if catalogue is None or "wrong_draw_win" not in catalogue.offences:
+            return []
+        return self.referee.offence(
+            event.t,
+            seat,
+            "wrong_draw_win",
+            f"{letter(seat)} won by self-draw on a tile drawn from the wrong place",
+            self.rules.refs.get("wall", ""),
+        )
 
     # -- discarding ----------------------------------------------------------------------
 
@@ -141,7 +187,7 @@ class Turns:
                 True,
                 "flower_discarded",
             )
-        if not self.referee.may_discard(seat, event.tile):
+        if not self.referee.may_discard(seat, event.tile) and self._may_discard_any(seat):
             return Refusal(
                 "penalty_tile",
                 "a dead penalty tile may never be discarded",
@@ -160,9 +206,16 @@ class Turns:
             )
         return None
 
+    def _may_discard_any(self, seat: int) -> bool:
+        """He holds a tile he may discard. After a call his other tiles may all be dead penalty
+        tiles: then one of them goes, or the hand could never go on (an inference: seed 000
+        罰張 2 says 以後不得打出 and does not foresee it)."""
+        return any(self.referee.may_discard(seat, t) for t in self.hand.hands[seat])
+
     def lay_discard(self, event: ev.TileDiscarded) -> list[ev.Event]:
         seat, hand, now = seated(event), self.hand, event.t
         hand.hands[seat].remove(event.tile)
+        hand.wrong_draw = None
         hand.rivers[seat].append(event.tile)
         hand.discards.append((seat, event.tile))
         hand.discard_times.append(now)
@@ -202,6 +255,15 @@ class Turns:
         self.clocks.start(hand.turn, hand.discard_times[-1])
         hand.calls = {}
         return []
+
+
+def _place(position: Position | None) -> str:
+    """A wall position for the referee: whose wall, which stack from its right end."""
+    if position is None:
+        return "nowhere (the live wall is spent)"
+    seat, place = position
+    level = "top" if place % 2 == 0 else "bottom"
+    return f"{letter(seat)}'s wall, stack {place // 2 + 1} from its right end ({level})"
 
 
 def _roll_problem(event: ev.DiceRolled) -> Refusal | None:

@@ -5,6 +5,7 @@ from above; drawing goes clockwise around the walls, so after the left end of a 
 comes the right end of his left neighbour's (seat - 1) wall. RULES.md 3.3-3.5, 4.4, 4.5.
 """
 
+import copy
 from dataclasses import dataclass
 
 SEATS = 4
@@ -123,7 +124,15 @@ class Wall:
         head = 2 * brk.stacks
         self._order: list[Position] = order[head:] + order[:head]  # the whole draw order
         self._sequence = list(self._order)  # what still stands of it
+        self._place = {self.tile_at(p): p for p in order}  # tile id -> where it was laid
         self._started = False  # a tile has left the wall: too late to deal
+
+    def __deepcopy__(self, memo: dict) -> "Wall":
+        """A copy of what stands, sharing the walls as laid and their order, which never
+        change (a probe of the hand's next move copies the hand many times, tests/)."""
+        copied = copy.copy(self)
+        copied._sequence = list(self._sequence)
+        return copied
 
     def _take(self, index: int) -> int:
         seat, place = self._sequence.pop(index)
@@ -159,6 +168,27 @@ class Wall:
     def tile_at(self, position: Position | None) -> int | None:
         """The tile id standing at a wall position (for checking what a reader saw)."""
         return None if position is None else self._walls[position[0]][position[1]]
+
+    def position_of(self, tile_id: int) -> Position | None:
+        """Where a tile still stands in the wall, or None (dealt, drawn, or not of this set)."""
+        position = self._place.get(tile_id)
+        return position if position in self._sequence else None
+
+    def laid_at(self, tile_id: int) -> Position | None:
+        """Where the shuffler laid a tile of these walls, standing or not."""
+        return self._place.get(tile_id)
+
+    def take(self, position: Position) -> int:
+        """The tile standing at `position`, taken from the middle of the wall: a draw from the
+        wrong place stands (seed 000 摸牌時的犯規 1), and the next draw still comes from the head.
+
+        The dead wall is always the last `dead_wall` tiles still standing, so a tile taken from
+        it (the kong tail) makes the last live tile dead, as a replacement does: the dead wall
+        stays 14 (RULES.md 3.5, A-W11; an inference, the seed does not say)."""
+        if self.live_count <= 0:
+            raise WallEmpty("no live tile left: the seabed has been drawn")
+        self._started = True
+        return self._take(self._sequence.index(position))
 
     def _replacement_index(self) -> int:
         if len(self._sequence) >= 2:

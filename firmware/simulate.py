@@ -7,6 +7,7 @@ player makes on purpose must come back as the right alert.
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -14,9 +15,9 @@ from collections import Counter
 
 from tqdm import tqdm
 
-from drivers.sim.players import EXPECTED_OFFENCE, SimPlayer
+from drivers.sim.players import EXPECTED_OFFENCE, STANDS, SimPlayer
 from engine import events as ev
-from engine import tiles
+from engine import invariants, tiles
 from engine.session import Session
 from engine.wall import build_walls, dice_seat
 from firmware import cli_args
@@ -25,6 +26,7 @@ from firmware.journal import Journal, JournalError
 from firmware.simulate_report import print_summary
 
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
+UNTIMED_STUCK = 180.0  # a rule book without time limits: stuck after WSOM's hand budget
 MAX_SLOW = 600.0  # seconds per discard of --slow-seat: ten minutes is already no game
 
 
@@ -92,6 +94,10 @@ class Game:
         self.violations = []
         self.slow = slow  # (player, seconds per discard) or None
         self.penalties = []
+        self.stuck: list[str] = []  # hands that did not move on for the longest limit (issue 12)
+        self.stuck_after = longest_limit(ruleset)
+        self.position: tuple = ()
+        self.moved_at = 0.0  # table time the hand last moved on
 
     def apply(self, table, event) -> list:
         self.t += STEP
@@ -107,6 +113,9 @@ class Game:
                 self.alerts_by_rule[o.rule] += 1
         for problem in table.check_invariants():
             self.violations.append(f"hand {table_number(self)}: {problem} after {event}")
+        position = invariants.position(table)
+        if position != self.position:
+            self.position, self.moved_at = position, self.t
         return out
 
     def try_mistake(self, table, player, situation) -> None:
@@ -128,11 +137,9 @@ class Game:
         out = self.apply(table, event)
         self.mistakes[name] += 1
         named = {o.penalty["offence"] for o in out if isinstance(o, ev.Alert) and o.penalty}
-        if named & EXPECTED_OFFENCE[name] and before == (
-            table.state,
-            table.turn,
-            [list(h) for h in table.hands],
-        ):
+        after = table.state, table.turn, [list(h) for h in table.hands]
+        stood = name in STANDS and any(isinstance(o, ev.Drew) for o in out)
+        if named & EXPECTED_OFFENCE[name] and (stood or before == after):
             self.caught[name] += 1
         for alert in (o for o in out if isinstance(o, ev.Alert) and o.id in table.referee.pending):
             self.apply(table, ev.Ruling(self.t, None, alert.id, True))  # the referee agrees
@@ -156,8 +163,14 @@ class Game:
         seat_player = [self.players[self.session.player_at(s)] for s in range(4)]
         for p, player in enumerate(seat_player):
             player.seat = p
+        self.position, self.moved_at = invariants.position(table), self.t
         while not table.ended:
             self.step(table, seat_player)
+            if self.t - self.moved_at > self.stuck_after:
+                # The referee would void it: the same dealer deals again.
+                self.stuck.append(f"hand {table_number(self)}: stuck in {table.state}")
+                self.session.hand_number -= 1
+                return
         for penalty in table.referee.applied:
             if penalty.points:
                 self.penalties.append(
@@ -188,7 +201,9 @@ class Game:
         elif state == "draw":
             other = seat_player[(turn + self.rng.randint(1, 3)) % 4]
             self.try_mistake(table, other, "others_turn")
-            self.apply(table, ev.TileDrawn(self.t, turn))
+            self.try_mistake(table, seat_player[turn], "draw")
+            if table.state == "draw":  # unless his draw from the wrong place stood
+                self.apply(table, ev.TileDrawn(self.t, turn))
         elif state == "discard":
             owing = next((s for s in range(4) if table.owes[s]), None)
             waiting = (
@@ -245,6 +260,7 @@ class Game:
             "alerts": self.counts["alerts"],
             "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
             "invariant_violations": len(self.violations),
+            "stuck": len(self.stuck),
             "mistakes": {
                 "injected": sum(self.mistakes.values()),
                 "caught": sum(self.caught.values()),
@@ -255,6 +271,22 @@ class Game:
             "penalties": self.penalties,
             "hands_per_second": round(hands / seconds, 1) if seconds else None,
         }
+
+
+def longest_limit(ruleset) -> float:
+    """The rule book's longest time limit, in seconds of table time: a hand that does not
+    move on for that long is stuck."""
+    timing = ruleset.table_rules.timing
+    if timing is None:
+        return UNTIMED_STUCK
+    limits = (
+        timing.discard_limit,
+        timing.first_discard_limit,
+        timing.hand_limit,
+        timing.call_limit,
+    )
+    finite = [x for x in limits if x is not None and math.isfinite(x)]
+    return max(finite, default=UNTIMED_STUCK)
 
 
 def table_number(game: Game) -> int:
@@ -294,5 +326,5 @@ def _play(args, ruleset, journal) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print_summary(summary, game.violations, game.session.sheet)
+        print_summary(summary, game.violations + game.stuck, game.session.sheet)
     return 0

@@ -4,8 +4,9 @@ Apart from firmware/simulate.py, which plays the hands, to keep each module shor
 """
 
 
-def print_summary(summary: dict, violations: list, sheet) -> None:
-    """The summary as a person reads it: counts, alerts by rule, games, the score sheet."""
+def print_summary(summary: dict, problems: list, sheet) -> None:
+    """The summary as a person reads it: counts, alerts by rule, the problems (invariants
+    broken, hands stuck: none in a good run), games, the score sheet."""
     print(
         f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
         f"{summary['draws']} exhaustive draws, {summary['events']} events, "
@@ -16,8 +17,11 @@ def print_summary(summary: dict, violations: list, sheet) -> None:
     m = summary["mistakes"]
     if m["injected"]:
         print(f"  mistakes injected {m['injected']}, caught by the right alert {m['caught']}")
-    print(f"  invariant violations: {summary['invariant_violations']}")
-    for problem in violations[:5]:
+    print(
+        f"  invariant violations: {summary['invariant_violations']}, "
+        f"hands stuck: {summary['stuck']}"
+    )
+    for problem in problems[:5]:
         print(f"    {problem}")
     for number, game_row in enumerate(summary["games"], 1):
         print(

@@ -410,14 +410,14 @@ def test_replacement_flower_seen_straight_in_the_meld_area_is_drawn_and_exposed(
 
 
 def test_wall_to_river_jump_of_another_tile_is_irregular(wsom):
-    """Issue 4: a tile that is not the one to draw, seen going from a wall to a river, is
-    told to the referee, not guessed."""
+    """Issue 4: a tile seen going from a wall into the river of a player who is not to draw
+    is told to the referee, not guessed (South's wrong draw would stand: seed 000 摸錯牌)."""
     hand = Hand(wsom, WSOM_DICE, dealer_side=1)
     hand.deal()
     hand.discard(3.0, E)
     wall = hand.table.wall
     other = wall.tile_at(wall.next_replacement_position)  # the tail, not the head
-    meant = hand.interp.move(4.0, other, hand.wall_of(other), hand.zone("river", S))
+    meant = hand.interp.move(4.0, other, hand.wall_of(other), hand.zone("river", W))
     assert len(meant) == 1 and isinstance(meant[0], Irregular)
     assert meant[0].tile == other and hand.table.state == "claim_window"
 

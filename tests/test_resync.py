@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 from engine import events as ev
 from engine import tiles
-from engine.moves import HOLD, Interpreter, Irregular
+from engine.moves import HOLD, Interpreter
 from engine.ordering import WAIT
 from engine.seats import side_of, zone
 from engine.table import Table
@@ -72,7 +72,7 @@ class Played:
         """A tile moved at the table and confirmed by the tracking: what the hand made of it."""
         source, self.where[tile] = self.where[tile], target
         inputs = self.interp.move(t, tile, source, target)
-        return [o for e in inputs if not isinstance(e, Irregular) for o in self.apply(e)]
+        return [o for e in inputs if isinstance(e, ev.Event) for o in self.apply(e)]  # not notes
 
     def poll(self, t: float) -> list:
         return [o for event in self.interp.poll(t) for o in self.apply(event)]
@@ -97,38 +97,38 @@ class Played:
 
 
 def test_issue_20_item_5_a_wall_out_of_step_alerts_once_and_accepting_the_table_realigns(wsom):
-    """South takes the tile behind the head (RULES.md 3.6: the next tile is the head's): one
-    alert; the turns after it (his discard, West's draw and discard) bring none. Accepting
-    the table as it lies takes both tiles out of the wall, lays the discards in their rivers
-    and opens the calls on West's, the latest move; play goes on from the head, and the
-    journal's inputs replayed give the same outputs."""
+    """West takes the head before South, whose draw it is (RULES.md 3.6): one alert; the moves
+    after it (West's discard, South's draw of the next tile and his discard) bring none.
+    Accepting the table as it lies takes both tiles out of the wall, lays the discards in
+    their rivers and opens the calls on South's, the latest move; play goes on from the head,
+    and the journal's inputs replayed give the same outputs."""
     hand = Played(wsom, WSOM_DICE)
     table = hand.table
     hand.move(3.0, table.hands[E][-1], hand.zone("river", E))
     head, behind = hand.head(), hand.head(1)
-    refused = hand.move(4.0, behind, hand.zone("hand", S))
+    assert hand.move(4.0, head, hand.zone("hand", W)) == []  # a move seen early waits
+    refused = hand.poll(4.0 + WAIT)
     assert [a.message for a in refused if isinstance(a, ev.Alert)] == [
-        f"S took tile {behind} but the next tile is {head} at "
-        f"{table.wall.next_draw_position}: drawn from the wrong place"
+        "W drew out of turn: it is S's draw"
     ]
     assert table.out_of_step
-    assert hand.move(5.0, behind, hand.zone("river", S)) == []
-    assert hand.move(6.0, head, hand.zone("hand", W)) == []
-    assert hand.move(7.0, head, hand.zone("river", W)) == []
-    assert hand.poll(7.0 + WAIT) == [] and len(hand.alerts()) == 1
+    assert hand.move(11.0, head, hand.zone("river", W)) == []
+    assert hand.move(12.0, behind, hand.zone("hand", S)) == []
+    assert hand.move(13.0, behind, hand.zone("river", S)) == []
+    assert hand.poll(13.0 + WAIT) == [] and len(hand.alerts()) == 1
 
-    out = hand.accept(9.0)
-    assert out == [ev.HandRealigned(9.0, W, "claim_window", 2)]  # both tiles, wall to river
+    out = hand.accept(21.0)
+    assert out == [ev.HandRealigned(21.0, S, "claim_window", 2)]  # both tiles, wall to river
     assert not table.out_of_step and table.check_invariants() == []
     standing = {x for part in table.wall.remaining() for x in part}
     assert head not in standing and behind not in standing
-    assert table.rivers[S] == [behind] and table.rivers[W] == [head]
-    assert table.discards[-1] == (W, head)
+    assert table.rivers[W] == [head] and table.rivers[S] == [behind]
+    assert table.discards[-1] == (S, behind)
 
     following = hand.head()
-    hand.poll(11.0)  # nobody calls West's discard
-    assert [type(o) for o in hand.move(12.0, following, hand.zone("hand", N))] == [ev.Drew]
-    assert table.turn == N and len(hand.alerts()) == 1
+    hand.poll(23.0)  # nobody calls South's discard
+    assert [type(o) for o in hand.move(24.0, following, hand.zone("hand", W))] == [ev.Drew]
+    assert table.turn == W and len(hand.alerts()) == 1
     assert hand.replayed() == [o.to_json() for o in hand.outputs]
 
 

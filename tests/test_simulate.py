@@ -45,12 +45,13 @@ def test_thousand_hands_keep_every_invariant(ruleset):
 @pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
 def test_every_mistake_is_caught_and_play_goes_on(ruleset):
-    """RULES.md 3.6/3.7/3.11, 4.6/4.7: drawing out of turn, a second draw (wrong count), a
-    call without the tiles and a false win each get the alert naming their rule; the hand
-    goes on to its end."""
+    """RULES.md 3.6/3.7/3.11, 4.6/4.7, seed 000 摸牌時的犯規 1: drawing out of turn, a second
+    draw (wrong count), a call without the tiles, a false win and a draw from the wrong place
+    in the wall each get the alert naming their rule; the hand goes on to its end."""
     game = play(ruleset, 40, 7, mistakes=0.05)
     assert set(game.mistakes) == {
         "draw_out_of_turn",
+        "wrong_draw",
         "wrong_count",
         "claim_without_tiles",
         "false_win",

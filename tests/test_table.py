@@ -120,15 +120,15 @@ def test_wsom_east_discards_first(wsom):
 
 def test_wsom_draw_out_of_turn_refused_and_play_goes_on(wsom):
     """RULES.md 3.6: after East's discard it is South's draw; West, North and East reaching
-    for the wall are refused (the alert names 3.6); South taking a tile other than the head
-    is refused for the referee (3.4); then South draws the head tile."""
+    for the wall are refused (the alert names 3.6); South "drawing" a tile the wall does not
+    hold (one of East's) is refused for the referee (3.4; a tile from the wrong place in the
+    wall stands, tests/test_wrong_draw.py); then South draws the head tile."""
     game = wsom_game(wsom, draws=["F"])
     east_discards(game)
     for seat in (W, N, E):
         alert = game.refused(ev.TileDrawn, seat)
         assert alert.rule == "RULES.md 3.6" and "out of turn" in alert.message
-    wrong = game.table.wall.tile_at(game.table.wall.next_replacement_position)
-    alert = game.refused(ev.TileDrawn, S, tile=wrong)  # the sensors saw the tail
+    alert = game.refused(ev.TileDrawn, S, tile=game.table.hands[E][0])  # not in the wall
     assert alert.rule == "RULES.md 3.4" and alert.needs_ruling
     drew = game.draw(S)
     assert (drew.seat, kind(drew.tile), drew.replacement) == (S, "F", False)

@@ -14,14 +14,19 @@ from engine import events as ev
 from engine import tiles
 from engine.hand import KONG, PUNG
 
-MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count")
-# The offence the referee must name for each mistake (RULES.md 3.6/3.10/3.11, 4.15).
+MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count", "wrong_draw")
+# The offence the referee must name for each mistake (RULES.md 3.6/3.10/3.11, 4.15; seed 000
+# 摸牌時的犯規 1 for the wrong draw).
 EXPECTED_OFFENCE = {
     "draw_out_of_turn": {"early_draw"},
     "claim_without_tiles": {"empty_call"},
     "false_win": {"false_win", "incomplete_win", "intentional_false_win"},
     "wrong_count": {"wrong_count_high"},
+    "wrong_draw": {"wrong_draw"},
 }
+# The mistakes whose move stands all the same: a draw from the wrong place (該摸牌當作有效).
+STANDS = frozenset({"wrong_draw"})
+KONG_TAIL = 0.3  # of wrong draws, the share taken from the kong tail (誤從槓尾摸牌)
 
 
 # Bounded (8192 suits' readings, about 5 MB): a soak plays the simulated table for days.
@@ -115,6 +120,9 @@ class SimPlayer:
             return None
         if situation == "others_turn":
             return "draw_out_of_turn", ev.TileDrawn(t, self.seat)
+        if situation == "draw":
+            tile = self._wrong_tile(table)
+            return None if tile is None else ("wrong_draw", ev.TileDrawn(t, self.seat, tile))
         if situation == "own_turn":
             if self.rng.random() < 0.5:
                 return "wrong_count", ev.TileDrawn(t, self.seat)
@@ -122,6 +130,18 @@ class SimPlayer:
         if situation == "call" and table.discarder != self.seat:
             return "claim_without_tiles", ev.ClaimDeclared(t, self.seat, PUNG, ())
         return None
+
+    def _wrong_tile(self, table) -> int | None:
+        """A tile from the wall that is not its head: the kong tail's, or any other; None
+        when the head is all that stands."""
+        wall = table.wall
+        head, tail = (
+            wall.tile_at(p) for p in (wall.next_draw_position, wall.next_replacement_position)
+        )
+        if tail != head and self.rng.random() < KONG_TAIL:
+            return tail
+        standing = [x for side in wall.remaining() for x in side if x is not None and x != head]
+        return self.rng.choice(standing) if standing else None
 
     def turn(
         self, table, t: float
@@ -168,7 +188,8 @@ class SimPlayer:
 
     def _discard(self, table) -> int:
         """A live penalty tile while it may go (RULES.md 3.9), else the tile whose loss leaves
-        the hand nearest to ready, isolated honours first; never a dead penalty tile."""
+        the hand nearest to ready, isolated honours first; a dead penalty tile only when he
+        holds nothing else (engine/turns.py)."""
         if table.referee.mechanical[self.seat]:
             return table.hands[self.seat][-1]
         marked = table.referee.penalty_tiles[self.seat]
@@ -176,6 +197,8 @@ class SimPlayer:
         if live:
             return live[0]
         hand = [x for x in table.hands[self.seat] if x not in marked]
+        if not hand:  # after a call only dead penalty tiles are left: one must go
+            return table.hands[self.seat][-1]
         kinds = [tiles.kind_of(x) for x in hand]
         melds = len(table.melds[self.seat])
         lonely = {k: _isolation(k, _without(kinds, k)) for k in set(kinds)}
