@@ -4,7 +4,8 @@ The journal, the display, the uplink and the exporters all use this schema. Ever
 `t` (seconds on the service's monotonic clock; the engine never reads a clock) and `seat`
 (0..3 = E S W N of the hand, or None). Tiles are physical tile ids (engine/tiles.py).
 Fields named in an event's `HIDDEN` are concealed information: `public_json()` leaves them
-out, so a public view can never show them.
+out, so a public view can never show them. Fields named in its `ADDED` came after schema 3:
+a row written before lacks them and reads with their defaults (docs/events.md).
 """
 
 from dataclasses import dataclass, field, fields
@@ -31,6 +32,7 @@ class Event:
     t: float
     seat: int | None
     HIDDEN: ClassVar[tuple[str, ...]] = ()
+    ADDED: ClassVar[tuple[str, ...]] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": type(self).__name__}
@@ -54,7 +56,7 @@ def from_json(obj: dict[str, Any]) -> Event:
         )
     cls = _TYPES[obj["type"]]
     names = {f.name for f in fields(cls)}
-    missing = names - obj.keys()
+    missing = names - obj.keys() - set(cls.ADDED)
     if missing:
         raise EventError(f"{obj['type']} lacks {', '.join(sorted(missing))}")
     return cls(**{k: _tuples(v) for k, v in obj.items() if k in names})
@@ -134,17 +136,26 @@ class ClocksResumed(Event):
 
 @_event
 class Ruling(Event):
-    """The referee applies or waives the penalty an alert proposed."""
+    """The referee applies or waives the penalty an alert proposed; `tiles`, the penalty tiles
+    he names instead of the table's proposal (seed 000 空鳴: 裁判有權指定), none for its own."""
 
     alert: int = 0
     apply: bool = True
+    tiles: tuple[int, ...] = ()
+    ADDED = ("tiles",)
 
 
 @_event
 class ViolationReported(Event):
-    """An offence the sensors cannot see (naming a discard aloud, ...), seen by the referee."""
+    """An offence the sensors cannot see (naming a discard aloud, a 暫停, ...), seen by the
+    referee: `seconds` for a timed one, `tiles` those exposed; `between_hands` when it was
+    entered after the hand before had ended and is carried into this one."""
 
     offence: str = ""
+    seconds: int = 0
+    tiles: tuple[int, ...] = ()
+    between_hands: bool = False
+    ADDED = ("seconds", "tiles", "between_hands")
 
 
 @_event
@@ -416,6 +427,14 @@ class HeadSigned(Event):
     public_key: str = ""
 
 
+@_event
+class RegistriesRecorded(Event):
+    """When a session begins, the digest of each tile set's tag registry (issue 17,
+    firmware/tile_registries.py): a journal gone on with refuses a set whose registry changed."""
+
+    digests: dict[str, str] = field(default_factory=dict)  # tile set -> SHA-256 hex
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -428,4 +447,5 @@ RECORDS = (
     WallSealed,
     WallRevealed,
     HeadSigned,
+    RegistriesRecorded,
 )

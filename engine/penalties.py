@@ -5,17 +5,26 @@ hand (CCM escalates within one hand, seed 004 §296-298), what it takes away fro
 how many of his tiles become penalty tiles (WSOM 3.9, 3.11), and whether the referee must
 confirm it. WSOM deducts points from the offender only (3.13); CCM has him pay each of the
 other three (4.15).
+
+An offence the referee enters at the desk (a conduct penalty, 行為守則) may have, beside these:
+`per_seconds` (timed: the points are per started block of that many seconds), `forfeit_after`
+(seconds beyond which the referee is asked about a forfeit, the offence `absent`),
+`session_limit` (the points of all such offences a player may gather in a half-session before
+a forfeit is proposed, engine/session.py), and for `penalty_tiles = "exposed"` (the tiles the
+referee names become penalty tiles) `free_tiles` (how many of them the player takes back).
 """
 
+import math
 from dataclasses import dataclass
 
-from engine.schema import Schema, Section, check_schema, list_of, one_of, whole
+from engine.schema import Range, Schema, Section, check_schema, list_of, one_of, whole
 
 # What an offence takes away: (may not win, may not call or kong, must discard what he draws).
 EFFECTS = {
     "": (False, False, False),
     "no_win": (True, False, False),
     "dead_hand": (True, True, False),
+    "no_calls": (False, True, False),  # seed 000 罰則 不準鳴牌
     "mechanical": (True, True, True),
     "removed": (True, True, True),
     "forfeit": (True, True, False),
@@ -38,13 +47,24 @@ COMMON = (
 )
 
 
+EXPOSED = -2  # penalty_tiles = "exposed": the tiles the referee names (seed 000 罰張 1, 6)
+_TILE_COUNT = whole(-1, 14)  # -1: the whole concealed hand
 OFFENCE_SCHEMA: Schema = {
     "rule": "text",
     "points": list_of(whole(0, 1000), 1, 10, "points, one per repeated offence"),
     "beyond": one_of("repeat", "removed"),
     "effect": one_of(*EFFECTS),
-    "penalty_tiles": whole(-1, 14),  # -1: the whole concealed hand
+    "penalty_tiles": (
+        lambda v: v == "exposed" or _TILE_COUNT.holds(v),
+        f'"exposed" or {_TILE_COUNT.words}',
+    ),
     "confirm": "bool",
+}
+OPTIONAL: dict[str, Range] = {  # the keys of a reported offence, see above
+    "per_seconds": whole(1, 3600),
+    "forfeit_after": whole(1, 86_400),
+    "session_limit": whole(1, 100_000),
+    "free_tiles": whole(0, 14),
 }
 
 
@@ -55,8 +75,16 @@ class Offence:
     points: tuple[int, ...]  # per offence in the hand: 1st, 2nd, ...
     beyond: str  # after the list: "repeat" the last, or "removed" from play
     effect: str
-    penalty_tiles: int  # 0 none, N tiles, -1 the whole concealed hand
+    penalty_tiles: int  # 0 none, N tiles, -1 the whole concealed hand, EXPOSED those named
     confirm: bool
+    per_seconds: int | None = None
+    forfeit_after: int | None = None
+    session_limit: int | None = None
+    free_tiles: int = 0
+
+    def blocks(self, seconds: int) -> int:
+        """How many times the points are due for `seconds` (seed 000 暫停: 每30秒（或不足30秒）)."""
+        return math.ceil(seconds / self.per_seconds) if self.per_seconds else 1
 
 
 @dataclass(frozen=True)
@@ -97,15 +125,18 @@ class Catalogue:
         for name in required:
             penalties.get(name, "table")
         for name, entry in section.items():
-            check_schema(entry, OFFENCE_SCHEMA, f"penalties.{name}")
+            extra = {k: OPTIONAL[k] for k in OPTIONAL if isinstance(entry, dict) and k in entry}
+            check_schema(entry, {**OFFENCE_SCHEMA, **extra}, f"penalties.{name}")
+            tiles = entry["penalty_tiles"]
             self.offences[name] = Offence(
                 name,
                 "RULES.md " + entry["rule"],
                 tuple(entry["points"]),
                 entry["beyond"],
                 entry["effect"],
-                entry["penalty_tiles"],
+                EXPOSED if tiles == "exposed" else tiles,
                 entry["confirm"],
+                **{k: entry[k] for k in extra},
             )
 
     def propose(
@@ -121,7 +152,8 @@ class Catalogue:
         """The penalty for the nth offence of this kind by the seat this hand.
 
         `blocks` multiplies the points (WSOM: 5 per started 15 s); `named` are the tiles the
-        offence exposed (they become penalty tiles first), `hand` the offender's tiles, `held`
+        offence exposed (they become penalty tiles first; for an EXPOSED offence they are
+        its penalty tiles, but for the `free_tiles` first), `hand` the offender's tiles, `held`
         his penalty tiles already: each offence exposes tiles of its own (seed 000 空鳴).
         """
         offence = self.offences[name]
@@ -129,7 +161,10 @@ class Catalogue:
         if nth > len(offence.points) and offence.beyond == "removed":
             effect = "removed"
         points = offence.points[min(nth, len(offence.points)) - 1] * blocks
-        count = len(hand) if offence.penalty_tiles < 0 else offence.penalty_tiles
+        count = len(hand) if offence.penalty_tiles == -1 else offence.penalty_tiles
+        if offence.penalty_tiles == EXPOSED:  # the first `free_tiles` named are taken back
+            named, hand = named[offence.free_tiles :], ()
+            count = len(named)
         fresh = [t for t in (*named, *hand) if t not in held]
         tiles = tuple(dict.fromkeys(fresh))[:count]
         return Penalty(

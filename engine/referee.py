@@ -8,6 +8,7 @@ dead and may never be discarded, and none of them may go into a called set (3.9)
 """
 
 from collections import Counter
+from dataclasses import replace
 
 from engine import events as ev
 from engine import tiles
@@ -30,6 +31,8 @@ class Referee:
         self.time_points = [0, 0, 0, 0]
         self.forfeit_flagged = [False] * 4
         self.alerts = 0
+        self.held: list[ev.ViolationReported] = []  # entered after the hand's end, for the next
+        self.carried = 0  # reports of the hand before carried into this one (engine/reports.py)
 
     def alert(self, t, seat, rule, message, needs_ruling=False, penalty=None) -> ev.Alert:
         self.alerts += 1
@@ -45,11 +48,13 @@ class Referee:
         hand=(),
         named=(),
         blocks: int = 1,
+        warning: bool = False,
     ) -> list[ev.Event]:
         """The alert for an offence and, unless the referee must confirm it, its penalty.
 
         The alert names `rule`, the rule the input broke, when given; the proposed penalty
-        names the rule that sets it."""
+        names the rule that sets it. A `warning` that costs nothing still waits for the
+        referee, who confirms it (on the record) or waives it (seed 000 摸錯牌)."""
         if self.catalogue is None or name not in self.catalogue.offences:
             return [self.alert(t, seat, rule, message, True)]
         self.counts[(seat, name)] += 1
@@ -60,24 +65,60 @@ class Referee:
         alert = self.alert(
             t, seat, rule or penalty.rule, message, penalty.confirm, penalty.to_json()
         )
-        if not (penalty.points or penalty.effect or penalty.penalty_tiles):
+        if not (penalty.points or penalty.effect or penalty.penalty_tiles or warning):
             return [alert]  # named for the record; nothing to apply
         if penalty.confirm:
             self.pending[alert.id] = penalty
             return [alert]
         return [alert] + self._apply(t, penalty, alert.id)
 
-    def rule(self, ruling: ev.Ruling) -> list[ev.Event]:
-        penalty = self.pending.pop(ruling.alert, None)
+    def rule(self, ruling: ev.Ruling, hands=None) -> list[ev.Event]:
+        """Apply or waive a proposed penalty; with `ruling.tiles`, the penalty tiles are the
+        referee's choice of the offender's concealed tiles (`hands`, by seat) instead of the
+        table's proposal (seed 000 錯鳴 3, 7: 裁判有權指定要揭露那些牌作為罰張)."""
+        penalty = self.pending.get(ruling.alert)
         if penalty is None:
             return [
                 self.alert(
                     ruling.t, None, "", f"no penalty awaits a ruling under alert {ruling.alert}"
                 )
             ]
+        if ruling.tiles:
+            problem = self._choice_problem(penalty, ruling, hands[penalty.seat] if hands else ())
+            if problem:
+                return [
+                    self.alert(
+                        ruling.t,
+                        penalty.seat,
+                        penalty.rule,
+                        f"ruling on alert {ruling.alert} refused: {problem}; the penalty "
+                        "still awaits a ruling",
+                    )
+                ]
+            penalty = replace(penalty, penalty_tiles=tuple(ruling.tiles))
+        del self.pending[ruling.alert]
         if not ruling.apply:
             return [ev.PenaltyWaived(ruling.t, penalty.seat, ruling.alert)]
         return self._apply(ruling.t, penalty, ruling.alert)
+
+    def _choice_problem(self, penalty: Penalty, ruling: ev.Ruling, hand) -> str:
+        """Why the referee's penalty tiles cannot stand, or "": as many as the penalty takes,
+        each one of the offender's concealed tiles not already a penalty tile."""
+        chosen, who = ruling.tiles, letter(penalty.seat)
+        if not ruling.apply:
+            return "a waived penalty takes no penalty tiles"
+        if len(chosen) != len(penalty.penalty_tiles):
+            return (
+                f"the penalty takes {len(penalty.penalty_tiles)} penalty tiles, {len(chosen)} named"
+            )
+        if len(set(chosen)) != len(chosen):
+            return "a tile is named twice"
+        for n, tile in enumerate(chosen, 1):  # named by place: a tile not his may be hidden
+            if tile not in hand:
+                return f"tile {n} named is not one of {who}'s concealed tiles"
+            if tile in self.penalty_tiles[penalty.seat]:
+                return f"tile {n} named is a penalty tile of {who}'s already"
+        return ""
 
     def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:
         seat = penalty.seat

@@ -4,10 +4,18 @@ Players are 0..3 in the seats they drew; each hand the Table numbers seats by wi
 dealing, so the player in seat s is (dealer + s) % 4. WSOM passes the deal after every hand
 (RULES.md 3.1); CCM keeps it with a dealer who wins and doubles every score change while he
 continues (RULES.md 4.11, A-C13), and passes it otherwise, exhaustive draws included.
+
+A half-session (seed 000 記分卡: one score card each, two rounds, 八局) is here each run of
+HALF_SESSION_HANDS hands on the sheet: 1-8, 9-16, ... of one journal (`mjtable run`; the
+players change tables after it, 半場（兩圈）後換台). The points of the offences with a
+`session_limit` (暫停, lateness, engine/reports.py) add up over it; beyond the limit a forfeit
+is proposed (半場內因暫停或遲到而扣分超過150分者 ... 作棄權論). A report the referee entered
+after a hand's end is carried into the next hand (`carried`).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from engine import events as ev
 from engine.rulebook import Ruleset
 from engine.table import Table
 
@@ -38,6 +46,19 @@ class HandRecord:
         }
 
 
+HALF_SESSION_HANDS = 8
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A forfeit proposed to the referee: a player's 暫停 and lateness over the limit."""
+
+    player: int
+    points: int
+    limit: int
+    hand: int
+
+
 @dataclass
 class Session:
     ruleset: Ruleset
@@ -49,6 +70,9 @@ class Session:
     games: list[dict] = field(default_factory=list)  # CCM games ended (RULES.md 4.13)
     passes: int = 0  # deals passed in this game
     game_first_row: int = 0  # its first line on the sheet
+    conduct: list[int] = field(default_factory=lambda: [0] * 4)  # per player, this half-session
+    forfeits: list[Forfeit] = field(default_factory=list)
+    last: Table | None = None  # the hand last recorded, whose held reports the next carries
 
     def __post_init__(self):
         if not self.scores:
@@ -78,6 +102,8 @@ class Session:
             penalties[self.player_at(seat)] = fines[seat]
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
+        self._conduct(outcome.penalties)
+        self.last = table
         winners = tuple(self.player_at(result.winner) for result in outcome.results)
         row = HandRecord(
             self.hand_number,
@@ -93,6 +119,36 @@ class Session:
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
         self._game_end()
         return row
+
+    def carried(self) -> list[ev.ViolationReported]:
+        """The reports held after the last recorded hand's end, for the next hand: each
+        player's seat in it (the dealer has moved on since)."""
+        if self.last is None or not self.sheet:
+            return []
+        dealer = self.sheet[-1].dealer
+        return [
+            replace(report, seat=(dealer + report.seat - self.dealer) % 4, between_hands=True)
+            for report in self.last.referee.held
+            if report.seat is not None  # never None: the table checks the seat first
+        ]
+
+    def _conduct(self, applied) -> None:
+        """Add up the half-session's conduct points (before this hand's row is on the
+        sheet, so the dealer is still this hand's); propose a forfeit once over the limit."""
+        if len(self.sheet) % HALF_SESSION_HANDS == 0:
+            self.conduct = [0] * 4
+        catalogue = self.ruleset.table_rules.penalties
+        for penalty in applied:
+            offence = catalogue.offences.get(penalty.offence) if catalogue else None
+            if offence is None or offence.session_limit is None:
+                continue
+            player = self.player_at(penalty.seat)
+            before = self.conduct[player]
+            self.conduct[player] += penalty.points
+            if before <= offence.session_limit < self.conduct[player]:
+                self.forfeits.append(
+                    Forfeit(player, self.conduct[player], offence.session_limit, self.hand_number)
+                )
 
     def _next_dealer(self, dealer_won: bool) -> None:
         if dealer_won and self.ruleset.table_rules.dealer_repeats:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData, Machine
 
 from engine import events as ev
-from engine import invariants, resync
+from engine import invariants, reports, resync
 from engine.calls import CallRules
 from engine.clocks import UNTIMED, Clocks
 from engine.hand_state import HandState, Refusal, WinResult
@@ -133,12 +133,13 @@ class Table(HandState):
              do(calls.offer_added_kong)),
             ("kong", "discard", "discard", [ok(calls.kong)], do(calls.make_concealed_kong)),
             ("flower", "discard", "discard", [ok(calls.flower)], do(calls.expose_flower)),
-            ("win", "discard", "won", [ok(wins.self_draw)], do(wins.settle)),
+            ("win", "discard", "won", [ok(wins.self_draw)],
+             do(wins.settle, turns.won_on_wrong_draw)),
         ]  # fmt: skip
 
     # The machine's guards and actions from the rules, each given the input's event: `_ok`
     # keeps a rule's refusal for `apply` to report, `_when` asks the hand a question,
-    # `_given` asks one of the input, `_do` collects an action's outputs.
+    # `_given` asks one of the input, `_do` collects its actions' outputs, in order.
 
     def _ok(self, check: Check) -> Guard:
         def condition(e: EventData) -> bool:
@@ -155,9 +156,10 @@ class Table(HandState):
     def _given(self, test: Callable[[Any], bool]) -> Guard:
         return lambda e: test(e.kwargs["event"])
 
-    def _do(self, action: Action) -> Callback:
+    def _do(self, *actions: Action) -> Callback:
         def callback(e: EventData) -> None:
-            self._out += action(e.kwargs["event"])
+            for action in actions:
+                self._out += action(e.kwargs["event"])
 
         return callback
 
@@ -213,17 +215,20 @@ class Table(HandState):
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
         """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
         if isinstance(event, ev.Ruling):
-            return self.referee.rule(event)
+            return self.referee.rule(event, self.hands)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]
-            return self.referee.offence(
-                event.t,
-                event.seat,
-                event.offence,
-                f"{letter(event.seat)}: {event.offence.replace('_', ' ')} (reported by the "
-                "referee)",
-                hand=self.hands[event.seat],
+            if self.ended:  # between hands (engine/reports.py)
+                return reports.hold(self.referee, event)
+            wall = self.wall
+            drawing = wall is not None and event.seat == self.live_drawer()
+            return reports.report(
+                self.referee,
+                event,
+                self.hands[event.seat],
+                wall.tile_at(wall.next_draw_position) if wall is not None and drawing else None,
+                lambda tile: wall is not None and wall.position_of(tile) is not None,
             )
         paused = isinstance(event, ev.ClocksPaused)
         if self.clocks.pause(event.t) if paused else self.clocks.resume(event.t):

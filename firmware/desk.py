@@ -23,6 +23,7 @@ from functools import partial
 from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
+from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
@@ -51,6 +52,7 @@ class Desk:
         self._drawn_against: list[list] = []
         self._waits_of = None
         self.waits_computed = 0  # how many times: once per update that changed a hand
+        self.entries = Entries(service)  # the offences the referee reports (issue 12)
         service.listeners.append(self.publish)
 
     # -- documents -----------------------------------------------------------------------
@@ -85,6 +87,7 @@ class Desk:
             if status.interruption is None
             else {"line": status.interruption, "displaced": list(status.displaced)},
             venue=status.venue,
+            seal=self.service.hands.walls.seal_json(),  # issue 17
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -97,6 +100,9 @@ class Desk:
             self._waits_of = status.table
             self.waits_computed += 1
         return self._waits, self._drawn_against
+
+    def offences(self) -> dict:
+        return self.entries.offences()
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view(waits=referee), referee)
@@ -121,6 +127,8 @@ class Desk:
     def publish(self, events) -> None:
         """Follow the service's outputs; send every open page the new state."""
         status = self.service.status()
+        if self.entries.follow(status):
+            status = self.service.status()
         if status.hand_number != self.hand:
             self.hand, self.alerts, self.dice = status.hand_number, {}, None
         for event in events:
@@ -184,6 +192,7 @@ class Desk:
             "void_hand": self._void_hand,
             "accept_table": self._accept_table,
             "rule": partial(self._game_input, "rule"),
+            "report": self.entries.report,
             "pause": partial(self._game_input, "pause"),
             "resume": self._resume,
             "correct": self._correct,
@@ -236,7 +245,9 @@ class Desk:
         if self.service.status().table is None:
             raise ActionRefused("no hand is on the table")
         event = {
-            "rule": lambda: ev.Ruling(t, None, body["alert"], body["apply"]),
+            "rule": lambda: ev.Ruling(
+                t, None, body["alert"], body["apply"], tuple(body.get("tiles", ()))
+            ),
             "pause": lambda: ev.ClocksPaused(t, None),
             "resume": lambda: ev.ClocksResumed(t, None),
         }[action]()

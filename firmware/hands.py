@@ -13,8 +13,10 @@ from engine import events as ev
 from engine.moves import Interpreter, Irregular
 from engine.seats import LETTERS, zone
 from engine.session import Session
+from engine.tampering import Tampering
 from engine.tracking import Tracker, TrackingAlert
 from firmware.console import describe
+from firmware.device_key import DeviceKey
 from firmware.resume import Interruption, resume_session
 from firmware.sitting import Sitting
 from firmware.status import TrackedHand
@@ -47,14 +49,16 @@ class Hands:
         wanted,
         finished,
         sitting: Sitting,
+        device_key: DeviceKey,
     ):
         self.profile, self.ruleset, self.registry = profile, ruleset, profile.tags
         self.journal, self.shuffler, self.dice = journal, shuffler, dice
         self.faults, self.out, self.publish = faults, out, publish
         self.wanted, self.finished, self.sitting = wanted, finished, sitting
+        self.device_key = device_key  # signs the journal's head at each hand's end
         self.session = Session(ruleset)
         self.tracker = Tracker()
-        self.walls = WallCheck(self.registry, shuffler, out)
+        self.walls = WallCheck(self.registry, shuffler, out, journal, publish)
         self.table = None
         self.interpreter = None
         self.recorded = False  # the hand on the table is on the score sheet
@@ -175,7 +179,17 @@ class Hands:
             if not result.flagged:
                 tracked.moves[result.tile, result.source, result.target] += 1
             for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
-                if isinstance(meaning, Irregular):
+                if isinstance(meaning, Tampering):
+                    self.faults.report(
+                        t,
+                        "tracking",
+                        "tampering",
+                        meaning.message,
+                        "compare the wall with the stacker's read before play goes on",
+                        tile=meaning.tile,
+                        transient=True,
+                    )
+                elif isinstance(meaning, Irregular):
                     tracked.flagged.add(meaning.tile)
                     self.faults.report(
                         t,
@@ -282,7 +296,9 @@ class Hands:
         self._interruption_over(t)
         self.recorded = True
         row = self.session.record(self.table)
+        self.walls.reveal(t)  # the walls' seal shown once the hand is over (issue 17)
         self.journal.checkpoint()  # the finished hand into the journal's main file
+        self.device_key.sign_journal(self.journal, t, row.number)
         self._forget_tracking(t)
         self.counts["hands"] += 1
         self.out(
@@ -305,6 +321,8 @@ class Hands:
         number = self.session.hand_number
         self.session.hand_number -= 1  # the redeal takes the same number
         self.journal.record(ev.HandVoided(t, None, number, reason))
+        self.walls.reveal(t)  # a void hand's seal is shown too: its walls are not dealt again
+        self.device_key.sign_journal(self.journal, t, number)
         self._interruption_over(t)
         self.table = self.interpreter = None
         self._forget_tracking(t)

@@ -469,6 +469,29 @@ def test_issue_15_both_pages_show_the_venues_message_seating_and_referee_on_the_
         assert sorted(shown) == sorted(names)
 
 
+def test_issue_17_both_pages_show_the_seal_then_the_reveal(page, display):
+    """Issue 17: "wall sealed: <16 hex digits>…" on both pages while the hand is played, then
+    "wall revealed" with the whole digest and that it matches the seal."""
+    base, source, _ = display
+    digest = "3fa9" + "0123456789abcdef" * 3 + "c0ffee012345"
+    shown = digest[:16] + "…"
+    log_in(page, base)
+    for state, text in (
+        ("sealed", f"wall sealed: {shown}"),
+        ("revealed", f"wall revealed: {digest}"),
+    ):
+        source.view.seal = {
+            "hand": {"state": state, "digest": digest, "shown": shown, "matches": True},
+            "next": None,
+        }
+        for view in ("/table", "/"):  # the public page, the referee's (logged in)
+            page.goto(base + view)
+            seal = page.locator(f"#centre .seal-hand[data-state='{state}']")
+            seal.wait_for(timeout=2000)
+            assert seal.inner_text().startswith(text)
+    assert "matches the seal" in seal.inner_text()
+
+
 # -- issue 18: the waits on the referee's page and the broadcast view ---------------------------
 
 

@@ -31,5 +31,8 @@ class DisplaySource(Protocol):
 
     def unsubscribe(self, queue: asyncio.Queue) -> None: ...
 
+    def offences(self) -> dict:
+        """The rule book's offences the referee may report, for the page's form (issue 12)."""
+
     async def act(self, action: str, body: dict) -> dict:
         """Carry out a referee action; raise ActionRefused when it cannot be done."""

@@ -9,6 +9,7 @@ from engine import tiles
 TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
 MAX_ID = 2**53  # ids and hand numbers stay below it: exact in JSON, and in the journal
 MAX_TEXT = 200  # characters of a name
+MAX_SECONDS = 86_400  # a timed offence (暫停, lateness) lasts at most a day
 
 
 def _count(value) -> bool:
@@ -29,10 +30,23 @@ FIELDS = {  # what each field must be, and how a wrong one is named
     "hand": (lambda v: _count(v) and v >= 1, "a hand number (1, 2, ...)"),
     "referee": (_text, f"the referee's name, printable text of at most {MAX_TEXT} characters"),
     "reason": (_text, f"why, printable text of at most {MAX_TEXT} characters"),
+    "seat": (lambda v: _count(v) and v < 4, "a seat 0..3 (E S W N of the hand)"),
+    "offence": (
+        lambda v: _text(v) and v.isidentifier() and v.isascii(),
+        "the name of an offence of the rule book's [penalties], e.g. 'timeout'",
+    ),
+    "seconds": (lambda v: _count(v) and 1 <= v <= MAX_SECONDS, f"whole seconds 1..{MAX_SECONDS}"),
+    "tiles": (
+        lambda v: (
+            isinstance(v, list) and 0 < len(v) <= 14 and all(_count(t) and t < TILE_IDS for t in v)
+        ),
+        f"a list of 1 to 14 physical tile ids 0..{TILE_IDS - 1}",
+    ),
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
-    "rule": ("alert", "apply"),
+    "rule": ("alert", "apply", "tiles"),  # tiles: the penalty tiles the referee chooses
+    "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "pause": (),
     "resume": (),
     "correct": ("tile", "zone"),
@@ -41,6 +55,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
     "sign_sheet": ("hand", "referee"),
 }
+OPTIONAL = {"rule": ("tiles",), "report": ("seconds", "tiles")}  # fields an action may lack
 
 
 def body_problem(action: str, body) -> tuple[str, str] | None:
@@ -60,7 +75,7 @@ def body_problem(action: str, body) -> tuple[str, str] | None:
             return "alert", "ack names exactly one of 'alert' or 'fault'"
     else:
         for name in allowed:
-            if name not in body:
+            if name not in body and name not in OPTIONAL.get(action, ()):
                 return name, f"{action} needs the field {name!r}: {FIELDS[name][1]}"
     for name, value in body.items():
         valid, meaning = FIELDS[name]

@@ -66,6 +66,10 @@ def create_app(
     async def referee_stream(request: Request):
         return refused_credentials(request) or _event_stream(source, True, streams)
 
+    async def referee_offences(request: Request) -> JSONResponse:
+        """The rule book's offences for the page's report form (issue 12)."""
+        return refused_credentials(request) or JSONResponse(source.offences())
+
     async def action(request: Request) -> JSONResponse:
         refusal = refused_credentials(request)
         if refusal:
@@ -93,6 +97,7 @@ def create_app(
             Route("/api/referee/logout", login.logout, methods=["POST"]),
             Route("/api/referee/state", referee_state),
             Route("/api/referee/stream", referee_stream),
+            Route("/api/referee/offences", referee_offences),
             Route("/api/referee/{action}", action, methods=["POST"]),
         ]
         + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else []),

@@ -36,7 +36,6 @@ SCHEMA: Schema = {
         "block_win_from_chipless": "bool",
         "multiple_winners": "bool",
         "liability_streak": whole(2, 8),
-        "late_penalty_points": AMOUNT,
         "penalty_step": whole(1, 100),
         "penalty_cap_per_recipient": whole(0, 1000),
         "intentional_false_win_tiles_short": whole(1, 13),

@@ -111,6 +111,7 @@ function renderCentre(state) {
     dice ? el("div", {class: "dice"}, `dice ${dice.dice.join(" ")}` +
       (dice.break ? ` · break ${WINDS[dice.break.seat][1]} ${dice.break.stacks}` : "")) : null,
     state.last_hand ? el("div", {class: "last-hand"}, lastHand(state.last_hand)) : null,
+    sealView(state.seal),
     winCheckView(state.win_check));
 }
 
@@ -239,6 +240,7 @@ function describe(e) {
     case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
+    case "WallRevealed": return `wall revealed: ${e.digest}`;
     case "VenueCommand": return `venue: ${e.command || "?"}` + (e.refused ? " refused" : "");
     default: return `${e.type} ${who}`;
   }
@@ -272,6 +274,62 @@ function buildControls() {
         zone: document.getElementById("correct-zone").value});
     }}, field("correct-tile", "tile id ", "number"), field("correct-zone", "zone ", "text"),
     el("button", {type: "submit"}, "Correct")));
+  document.getElementById("sheet").append(...entryForms());
+}
+
+// What the referee enters (issue 12): an offence the sensors cannot see, and his own choice of
+// a proposed penalty's tiles. Tiles are typed as faces ("1m 2m", found in the seat's hand)
+// or physical ids.
+function entryForms() {
+  const value = (id) => document.getElementById(id).value.trim();
+  const offence = el("select", {id: "report-offence"});
+  fetch(`${API}/offences`).then((r) => r.json()).then((book) => offence.append(
+    ...book.offences.map((o) => el("option", {value: o.name, title: o.rule},
+      `${o.name.replaceAll("_", " ")}${o.timed ? " (seconds)" : ""}${o.tiles ? " (tiles)" : ""}`))))
+    .catch(() => offence.append(el("option", {disabled: true}, "the rule book's offences are unavailable")));
+  const report = el("form", {class: "buttons", onsubmit: (event) => {
+    event.preventDefault();
+    const seat = Number(value("report-seat"));
+    const body = {seat, offence: value("report-offence")};
+    if (value("report-seconds")) body.seconds = Number(value("report-seconds"));
+    const tiles = tileIds(value("report-tiles"), seat);
+    if (tiles === null) return;
+    if (tiles.length) body.tiles = tiles;
+    act("report", body);
+  }}, el("h3", {}, "Report an offence"),
+  el("label", {}, "seat ", el("select", {id: "report-seat"},
+    ...[...SEATS].map((s, i) => el("option", {value: i}, WINDS[s][1])))),
+  el("label", {}, "offence ", offence),
+  el("label", {}, "seconds ", el("input", {id: "report-seconds", type: "number", min: 1})),
+  el("label", {}, "tiles ", el("input", {id: "report-tiles", type: "text", size: 12})),
+  el("button", {type: "submit"}, "Report"));
+  const choose = el("form", {class: "buttons", onsubmit: (event) => {
+    event.preventDefault();
+    const alert = Number(value("choose-alert"));
+    const proposed = latest.alerts.find((a) => a.id === alert && a.penalty);
+    if (!proposed) return notice(`no penalty is proposed under alert ${alert}`, true);
+    const tiles = tileIds(value("choose-tiles"), proposed.penalty.seat);
+    if (tiles && tiles.length) act("rule", {alert, apply: true, tiles});
+  }}, el("h3", {}, "Apply a penalty with the tiles you choose"),
+  el("label", {}, "alert ", el("input", {id: "choose-alert", type: "number", min: 1})),
+  el("label", {}, "tiles ", el("input", {id: "choose-tiles", type: "text", size: 12})),
+  el("button", {type: "submit"}, "Apply"));
+  return [report, choose];
+}
+
+function tileIds(text, seatIndex) {
+  const hand = [...((latest.seats[seatIndex] || {}).hand || [])];
+  const ids = [];
+  for (const word of text.split(/[\s,]+/).filter(Boolean)) {
+    if (/^\d+$/.test(word)) { ids.push(Number(word)); continue; }
+    const at = hand.findIndex((t) => t.tile === word && !ids.includes(t.id));
+    if (at < 0) {
+      notice(`${SEATS[seatIndex]} holds no ${word} to name`, true);
+      return null;
+    }
+    ids.push(hand.splice(at, 1)[0].id);
+  }
+  return ids;
 }
 
 function updateControls(state) {
