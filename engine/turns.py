@@ -9,11 +9,12 @@ from collections.abc import Callable
 from engine import events as ev
 from engine import tiles
 from engine.clocks import Clocks
+from engine.deal import break_of
 from engine.hand_state import HandState, Refusal, seated
 from engine.referee import Referee
 from engine.rulebook import TableRules
 from engine.seats import letter
-from engine.wall import Position, Wall, table_break, wsom_break
+from engine.wall import Position, Wall, wsom_break
 
 
 class Turns:
@@ -43,10 +44,8 @@ class Turns:
 
     def break_and_deal(self, event: ev.DiceRolled) -> list[ev.Event]:
         hand, dice = self.hand, event.dice
-        if self.rules.two_roll_break:
-            brk, dice = wsom_break(sum(hand.first_dice), sum(dice)), hand.first_dice + dice
-        else:
-            brk = table_break(sum(dice), 0, self.rules.start_offset)
+        rolls = (hand.first_dice, dice) if self.rules.two_roll_break else (dice,)
+        brk, dice = break_of(rolls, self.rules), sum(rolls, ())
         hand.wall = Wall(hand.walls, brk, self.rules.dead_wall)
         hand.hands = hand.wall.deal(0)
         hand.turn = 0

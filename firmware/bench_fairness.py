@@ -14,8 +14,9 @@ import statistics
 import sys
 import time
 
-from drivers.sim.mechanism import LEVELS, ProgramChip, Rigging, starting_hands
+from drivers.sim.mechanism import LEVELS, ProgramChip, Rigging
 from engine import tiles
+from engine.deal import starting_hands
 from engine.wall import build_walls
 from firmware.config import load_ruleset
 from firmware.shuffle_watch import ShuffleWatch, hand_score, neighbours

@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from firmware.venue_fairness import VenueFairness
 from firmware.venue_messages import Malformed, Message, parse
 
 log = logging.getLogger("mjtable.venue")
@@ -140,14 +141,16 @@ class VenueBoard:
         self.tables: dict[str, TableBoard] = {}
         self.version = 0  # goes up with every change: the streams send what changed since
         self.connected = False
+        self.fairness = VenueFairness()  # the venue's own watch of every table's walls
         self._counts = dict.fromkeys(
             ("messages", "duplicates", "gaps", "malformed", "events", "alerts", "connections"), 0
         )
 
     def counts(self) -> dict:
         """{"messages", "duplicates", "gaps", "malformed", "events", "alerts", "connections",
-        "tables"}: gaps are the seqs missing now, the others totals since the start."""
-        return {**self._counts, "tables": len(self.tables)}
+        "tables", "fairness"}: gaps are the seqs missing now, the others totals since the
+        start; "fairness" per table, the hands the venue watched and its alarms."""
+        return {**self._counts, "tables": len(self.tables), "fairness": self.fairness.summary()}
 
     def connection(self, connected: bool) -> None:
         """The bus's client (dis)connected: the dashboard says so."""
@@ -215,7 +218,29 @@ class VenueBoard:
         session.add(row)
         if session_id == table.session:
             self._rulings_over(table, row)
+        for side, text in self.fairness.row(table.name, row):
+            self._venue_alert(table, session_id, row["seq"], side, text)
         return True
+
+    def _venue_alert(self, table: TableBoard, session: str, seq: int, side, text: str) -> None:
+        """An alert the venue raises itself (its check of the table's walls): a fault on the
+        organiser's grid, keyed apart from the table's own (id 0: a table numbers from 1)."""
+        key = f"venue:{seq}:{'walls' if side is None else 'ESWN'[side]}"
+        table.alerts[key] = {
+            "session": session,
+            "seq": seq,
+            "kind": "fault",
+            "id": 0,
+            "of": "fault",
+            "seat": side,
+            "text": text,
+            "t": None,
+            "key": key,
+            "received": self.clock(),
+            "acknowledged": None,
+        }
+        if len(table.alerts) > ALERTS_KEPT:
+            table.alerts.popitem(last=False)
 
     @staticmethod
     def _rulings_over(table: TableBoard, row: dict) -> None:

@@ -17,15 +17,14 @@ import random
 from dataclasses import dataclass
 
 from engine import tiles
+from engine.deal import Rolls, starting_hands
 from engine.hand import counts
 from engine.rulebook import TableRules
 from engine.shanten import standard
-from engine.wall import Break, Wall, build_walls, table_break, wsom_break
 
 LOW, HIGH = 0, 1
 LEVELS = {"subtle": 0.2, "medium": 0.5, "blatant": 1.0}  # the chip's "cheat levels"
 TRIES = 8  # fair orders the chip deals out in its head for a hand it steers, keeping the best
-Rolls = tuple[tuple[int, int], ...]  # the dice as thrown: one roll, or WSOM's two
 
 
 @dataclass(frozen=True)
@@ -35,22 +34,6 @@ class Rigging:
 
     side: int
     strength: float
-
-
-def break_of(rolls: Rolls, rules: TableRules) -> Break:
-    """Where the dice open the wall (engine/turns.py's break_and_deal), East rolling first."""
-    if rules.two_roll_break:
-        return wsom_break(sum(rolls[0]), sum(rolls[1]))
-    return table_break(sum(rolls[0]), 0, rules.start_offset)
-
-
-def starting_hands(order: list[int], dealer: int, rolls: Rolls, rules: TableRules):
-    """The 13 tiles each physical side is dealt (East's first 13) from walls stacked in
-    `order` (lane by lane, E S W N, as the lanes stack them), `dealer` the side East sits on."""
-    lanes = build_walls(order, len(order) // 8)
-    walls = [lanes[(dealer + seat) % 4] for seat in range(4)]
-    hands = Wall(walls, break_of(rolls, rules), rules.dead_wall).deal(0)
-    return [hands[(side - dealer) % 4][:13] for side in range(4)]
 
 
 class ProgramChip:
