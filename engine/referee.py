@@ -104,20 +104,26 @@ class Referee:
     def _choice_problem(self, penalty: Penalty, ruling: ev.Ruling, hand) -> str:
         """Why the referee's penalty tiles cannot stand, or "": as many as the penalty takes,
         each one of the offender's concealed tiles not already a penalty tile."""
-        chosen, who = ruling.tiles, letter(penalty.seat)
+        chosen = ruling.tiles
         if not ruling.apply:
             return "a waived penalty takes no penalty tiles"
         if len(chosen) != len(penalty.penalty_tiles):
             return (
                 f"the penalty takes {len(penalty.penalty_tiles)} penalty tiles, {len(chosen)} named"
             )
-        if len(set(chosen)) != len(chosen):
+        return self.tiles_problem(penalty.seat, chosen, hand)
+
+    def tiles_problem(self, seat: int, named, hand) -> str:
+        """Why `named` cannot become the seat's penalty tiles, or "": each named once, each
+        one of his concealed tiles (`hand`) and not a penalty tile already. A tile is named
+        by its place in the list: a tile not his may be a hidden one."""
+        if len(set(named)) != len(named):
             return "a tile is named twice"
-        for n, tile in enumerate(chosen, 1):  # named by place: a tile not his may be hidden
+        for n, tile in enumerate(named, 1):
             if tile not in hand:
-                return f"tile {n} named is not one of {who}'s concealed tiles"
-            if tile in self.penalty_tiles[penalty.seat]:
-                return f"tile {n} named is a penalty tile of {who}'s already"
+                return f"tile {n} named is not one of {letter(seat)}'s concealed tiles"
+            if tile in self.penalty_tiles[seat]:
+                return f"tile {n} named is a penalty tile of {letter(seat)}'s already"
         return ""
 
     def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:

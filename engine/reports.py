@@ -103,18 +103,11 @@ def _problem(referee, event: ev.ViolationReported, offence: Offence, hand, stand
         return f"{name} exposes no tiles the referee names" if named else ""
     if not named:
         return f"{name} needs `tiles`: those exposed"
-    if len(set(named)) != len(named):
-        return "a tile is named twice"
     if name == WALL_TILE:
         if len(named) != 1 or not standing(named[0]):
             return "name the one wall tile turned face up, a tile standing in the wall"
         return ""
-    for n, tile in enumerate(named, 1):  # named by place: a tile not his may be hidden
-        if tile not in hand:
-            return f"tile {n} named is not one of {letter(event.seat)}'s concealed tiles"
-        if tile in referee.penalty_tiles[event.seat]:
-            return f"tile {n} named is a penalty tile already"
-    return ""
+    return referee.tiles_problem(event.seat, named, hand)
 
 
 def _said(event: ev.ViolationReported) -> str:

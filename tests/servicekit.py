@@ -78,3 +78,15 @@ def act(desk, action, body=None):
 
 def _quiet(line: str) -> None:
     pass
+
+
+def play_out(hands, t: float) -> None:
+    """Seat after seat draws and discards the newest tile, nobody calls: the wall runs out
+    (a draw), and the hand is settled."""
+    table = hands.table
+    while not table.ended:
+        if table.state == "draw":
+            hands.apply(ev.TileDrawn(t, table.turn))
+        if not table.ended:
+            hands.apply(ev.TileDiscarded(t, table.turn, table.hands[table.turn][-1]))
+            hands.apply(ev.ClaimWindowClosed(t, None))

@@ -26,7 +26,7 @@ from firmware.replay import replay
 from firmware.service import Service
 from firmware.walls import STACKER_WAIT
 from tests.chromium import ARGS, CHROMIUM, NEEDED
-from tests.servicekit import Clock, StillShuffler, act
+from tests.servicekit import Clock, StillShuffler, act, play_out
 from tests.tablekit import E, Game, N, S, W, of, stacked_walls
 from tests.test_display import BASE, PIN, FakeSource, referee, running_server, view_of, wsom_scene
 
@@ -287,14 +287,7 @@ class DeskedTable:
         hands.apply(ev.DiceRolled(self.clock.t, wsom_break(7, 2).seat, (2, 5)))
 
     def play_out(self) -> None:
-        hands, t = self.service.hands, self.clock.t
-        table = hands.table
-        while not table.ended:
-            if table.state == "draw":
-                hands.apply(ev.TileDrawn(t, table.turn))
-            if not table.ended:
-                hands.apply(ev.TileDiscarded(t, table.turn, table.hands[table.turn][-1]))
-                hands.apply(ev.ClaimWindowClosed(t, None))
+        play_out(self.service.hands, self.clock.t)
 
 
 def _timeouts(service) -> list:

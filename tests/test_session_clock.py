@@ -27,7 +27,7 @@ from firmware.sitting import FIVE_MINUTES, TIME_UP
 from firmware.uplink_messages import AlertBoard, status_state
 from firmware.venue_commands import VenueCommands
 from firmware.walls import STACKER_WAIT
-from tests.servicekit import Clock, StillShuffler, act
+from tests.servicekit import Clock, StillShuffler, act, play_out
 from tests.test_venue_commands import KEY, PLAYERS, WALL, command
 
 
@@ -88,16 +88,7 @@ class Hall:
         self.service.hands.button(self.clock.t, 0, "dice")
 
     def play_out(self) -> None:
-        """Seat after seat draws and discards the newest tile, nobody calls: the wall runs
-        out (a draw), and the hand is settled."""
-        hands, t = self.service.hands, self.clock.t
-        table = hands.table
-        while not table.ended:
-            if table.state == "draw":
-                hands.apply(ev.TileDrawn(t, table.turn))
-            if not table.ended:
-                hands.apply(ev.TileDiscarded(t, table.turn, table.hands[table.turn][-1]))
-                hands.apply(ev.ClaimWindowClosed(t, None))
+        play_out(self.service.hands, self.clock.t)
 
     def left(self) -> float | None:
         """The time left the venue is told (the uplink's state)."""
