@@ -135,6 +135,8 @@ def create_app(
         referee = _text(await json_body(request), "referee", MAX_REFEREE)
         if referee is None:
             return error(422, f"the referee's name: printable text of at most {MAX_REFEREE}")
+        if key.startswith("venue:"):  # the venue's own alert (firmware/venue_fairness.py)
+            return JSONResponse(board.acknowledge(name, key, referee))
         of = "ruling" if key.startswith("ruling:") else "fault"
         answer = await send(
             name, "acknowledge", {"alert": alert["id"], "of": of, "referee": referee}

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from starlette.testclient import TestClient
 
 from drivers.sim.mechanism import LEVELS, ProgramChip, Rigging
 from engine import events as ev
@@ -18,8 +19,9 @@ from firmware import fairness
 from firmware.config import load_ruleset
 from firmware.display.state import public_event
 from firmware.uplink_messages import events_message
+from firmware.venue_app import create_app
 from firmware.venue_board import VenueBoard
-from tests.test_venue import VENUE, topic
+from tests.test_venue import ORGANISER, PIN, VENUE, topic
 
 RULES = load_ruleset("wsom2006").table_rules
 S = 1
@@ -189,3 +191,32 @@ def test_walls_revealed_under_another_seal_than_the_dice_followed_are_an_alert()
     table.hand(tiles.physical_set(False), 0, ((1, 2), (3, 4)), reveal=other)
     (alert,) = venue_alerts(board, "T4")
     assert "are not those sealed before its dice" in alert["text"]
+
+
+def test_on_my_way_to_the_venues_own_alert_stays_at_the_venue():
+    """Issue 17: the table never raised the venue's shuffler alert, so a referee's "on my way"
+    on it is shown at once and sends the table no command it would refuse."""
+
+    class NoBus:
+        async def send(self, *args):
+            raise AssertionError("the venue's own alert sent a command to the table")
+
+    board = VenueBoard(VENUE)
+    table = Table(board, "T7")
+    rng, order = random.Random("venue-0"), tiles.physical_set(False)
+    chip = ProgramChip(Rigging(S, LEVELS["blatant"]), table.rules, random.Random("rig-0"))
+    for hand in range(1, 51):
+        rng.shuffle(order)
+        stacked, rolls = chip.build(list(order), {hand % 4})
+        table.hand(stacked, hand % 4, rolls)
+        if venue_alerts(board, "T7"):
+            break
+    [alert] = venue_alerts(board, "T7")
+    client = TestClient(create_app(board, NoBus(), PIN))
+    answer = client.post(
+        f"/api/tables/T7/alerts/{alert['key']}/acknowledge",
+        json={"referee": "Ana Ruiz"},
+        headers=ORGANISER,
+    )
+    assert answer.status_code == 200, answer.text
+    assert board.tables["T7"].alerts[alert["key"]]["acknowledged"]["referee"] == "Ana Ruiz"
