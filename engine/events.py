@@ -38,7 +38,7 @@ class Event:
         out: dict[str, Any] = {"type": type(self).__name__}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[f.name] = _lists(value)
         return out
 
     def public_json(self) -> dict[str, Any]:
@@ -64,6 +64,11 @@ def from_json(obj: dict[str, Any]) -> Event:
 
 def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _lists(value: Any) -> Any:
+    """A field's JSON form: tuples at any depth as lists (a reveal's walls are three deep)."""
+    return [_lists(v) for v in value] if isinstance(value, tuple) else value
 
 
 # Inputs: what the players did, as the table's sensors, buttons and clock report it.

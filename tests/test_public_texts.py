@@ -123,7 +123,7 @@ def test_issue_20_item_4_no_public_text_names_a_concealed_tile(run):
     assert {("Fault", "foreign"), ("Fault", "count"), ("Fault", "jump")} <= raised
     assert leaking(public, concealed) == []
     theirs = [text for _, text, _ in leaking(referee, concealed)]
-    assert any("but the next tile is" in text for text in theirs), "the referee lost the detail"
+    assert any("but the walls had" in text for text in theirs), "the referee lost the detail"
 
 
 @pytest.mark.slow  # a 4-hand fault run
@@ -136,8 +136,9 @@ def test_issue_20_item_4_public_alerts_and_faults_keep_seat_rule_and_kind(run):
         state, full = update["state"], theirs["state"]
         for mine, ref in zip(state["alerts"], full["alerts"], strict=True):
             assert mine["message"] == alert_text(ref) != ref["message"]
-            wrong_place = "drew from the wrong place in the wall (RULES.md 3.4)"
-            assert ("but the next tile is" in ref["message"]) == (wrong_place in mine["message"])
+            wrong_place = "drew from the wrong place in the wall"
+            said = "drew from the wrong place:" in ref["message"]  # seed 000 摸錯牌
+            assert said == (wrong_place in mine["message"])
         for mine, ref in zip(state["faults"], full["faults"], strict=True):
             assert (mine["message"], mine["advice"]) == (fault_text(ref), fault_advice(ref))
         for event in update["events"] + state["log"]:
@@ -151,13 +152,23 @@ def test_issue_20_item_4_public_alerts_and_faults_keep_seat_rule_and_kind(run):
 
 
 def test_issue_20_item_4_the_wrong_draw_says_who_what_and_the_rule():
-    """Issue 20 item 4: the engine's "took tile X but the next tile is Y at (side, stack)"
-    alert reads for the public as who, what and the rule, and the referee rules; an offence
-    reads as what its offender did; a fault as its device and kind."""
-    taken = "N took tile 57 but the next tile is 23 at (2, 5): drawn from the wrong place"
+    """Issue 20 item 4: the engine's "took tile X, which the wall does not hold" alert reads
+    for the public as who, what and the rule, and the referee rules; an offence (a draw from
+    the wrong place, seed 000 摸錯牌) reads as what its offender did; a fault as its device
+    and kind (a tampering fault names no tile)."""
+    taken = "N took tile 57, which the wall does not hold (dealt, drawn or played already)"
     drew = ev.Alert(5.0, 3, "RULES.md 3.4", taken, True, 1)
     assert public_event(drew.to_json())["message"] == (
-        "North: drew from the wrong place in the wall (RULES.md 3.4), the referee rules"
+        "North: took a tile the wall does not hold (RULES.md 3.4), the referee rules"
+    )
+    where = "N drew from the wrong place: E's wall, stack 15 (top), not E's wall, stack 14"
+    wrong = ev.Alert(5.5, 3, "RULES.md 3.6", where, True, 3, {"offence": "wrong_draw"})
+    assert public_event(wrong.to_json())["message"] == (
+        "North: drew from the wrong place in the wall (RULES.md 3.6), the referee rules"
+    )
+    swapped = ev.Fault(5.7, None, "tracking", "tampering", "took 4m, but the walls had 2s", "", 6)
+    assert public_event(swapped.to_json())["message"] == (
+        "a tile drawn is not the one the walls had there"
     )
     early = ev.Alert(
         6.0, 1, "RULES.md 3.6", "S drew out of turn", True, 2, {"offence": "early_draw"}

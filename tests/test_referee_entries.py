@@ -424,6 +424,9 @@ class OffenceSource(FakeSource):
         super().__init__(view)
         self.entries = Entries(SimpleNamespace(ruleset=ruleset))
 
+    def offences(self) -> dict:
+        return self.entries.offences()
+
 
 @pytest.mark.slow
 @NEEDED

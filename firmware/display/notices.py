@@ -35,6 +35,18 @@ OFFENCES = {
     "overtime_discard": "went over the time to discard",
     "overtime_hand": "went over the time of the hand",
     "serious_overtime": "went far over the time limit",
+    "wrong_draw": "drew from the wrong place in the wall",
+    "wrong_draw_win": "won on a tile drawn from the wrong place in the wall",
+    "timeout": "took a time-out",
+    "late": "arrived late",
+    "left_table": "left the table during a time-out",
+    "absent": "is absent",
+    "phone": "let a phone sound",
+    "refused_interview": "refused an interview",
+    "exposing_opponent": "exposed another player's tiles",
+    "exposed": "exposed tiles of his hand",
+    "exposed_at_deal": "exposed tiles during the deal",
+    "wall_tile_exposed": "turned a wall tile face up",
 }
 # What an alert without an offence is about, by the section of RULES.md it names.
 SECTIONS = {
@@ -59,10 +71,11 @@ SECTIONS = {
     "4.15": "a penalty",
 }
 # The same, of an alert the referee must rule on: of the dice and the wall's section only a
-# draw from the wrong place needs a ruling (engine/turns.py; a bad roll is just refused).
+# tile taken that the wall does not hold needs a ruling (engine/turns.py; a bad roll is just
+# refused, a draw from the wrong place stands with its own offence).
 RULED = {
-    "3.4": "drew from the wrong place in the wall",
-    "4.4": "drew from the wrong place in the wall",
+    "3.4": "took a tile the wall does not hold",
+    "4.4": "took a tile the wall does not hold",
 }
 # What a fault is, by its device and kind (firmware/hands.py, service.py, the shuffler).
 FAULTS = {
@@ -72,6 +85,10 @@ FAULTS = {
     ("tracking", "unexpected_tile"): "a tile of the set below the table is on it",
     ("tracking", "jump"): "a tile moved without being seen step by step",
     ("tracking", "irregular"): "a tile moved in a way no move of the hand explains",
+    ("tracking", "tampering"): "a tile drawn is not the one the walls had there",
+    ("shuffler", "favoured"): "the shuffler's walls favour one side",
+    ("shuffler", "clustered"): "the shuffler's walls cluster tiles of a kind",
+    ("table", "forfeit"): "a player's time-outs reach a forfeit",
     ("shuffler", "jam"): "the shuffler is jammed",
     ("shuffler", "count"): "a wall came up with the wrong number of tiles",
     ("shuffler", "timeout"): "a step of the shuffler took too long",
