@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from firmware.cli import main
 from tests.test_cli_score import TYPED, lines, mjtable, variant
 
 NO_DISCARD = {"self_drawn": True, "discarder_seat_index": None, "responsible_seat_index": None}
@@ -99,39 +100,39 @@ def test_contradiction_is_named_with_its_id_and_rule(contradictions_run, name):
     ],
     ids=["earth-W-discards", "heaven-south", "kong-replacement-discard", "robbing-self-drawn"],
 )
-def test_typed_contradiction_is_one_clear_line(args, words):
+def test_typed_contradiction_is_one_clear_line(args, words, capsys):
     """Seed 000 和種 地和 / 天和 / 嶺上開花一律算作自摸和 / 搶槓一律算作銃和, issue 12: the typed
     form exits 2 with one line naming the rule, and prints no score card."""
-    run = mjtable("score", TYPED, "--win", "5s", *args)
-    assert run.returncode == 2
-    assert run.stdout == ""
-    [error] = lines(run.stderr)
+    status = main(["score", TYPED, "--win", "5s", *args])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    [error] = lines(err)
     assert "contradicts itself" in error
     for word in words:
         assert word in error, error
 
 
-def test_breakdown_prints_chinese_names_beside_english():
+def test_breakdown_prints_chinese_names_beside_english(capsys):
     """Issue 12, RULES.md 1.2 (config [patterns] chinese): each pattern line of the score card
     reads English, then Chinese, then the points."""
-    run = mjtable("score", TYPED, "--win", "5s", "--self-drawn", "--seat", "S")
-    assert run.returncode == 0, run.stderr
+    assert main(["score", TYPED, "--win", "5s", "--self-drawn", "--seat", "S"]) == 0
+    stdout = capsys.readouterr().out
     for english, chinese, points in [
         ("Concealed Hand", "門前清", "5"),
         ("All Triplets", "對對和", "30"),
         ("Four Concealed Triplets", "四暗刻", "125"),
     ]:
-        [line] = [line for line in run.stdout.splitlines() if f"{english} {chinese}" in line]
+        [line] = [line for line in stdout.splitlines() if f"{english} {chinese}" in line]
         assert line.split()[-1] == points
 
 
-def test_ccm_breakdown_prints_chinese_fan_names():
+def test_ccm_breakdown_prints_chinese_fan_names(capsys):
     """Issue 12, RULES.md 4.8 (config [fans] chinese): the CCM card names its fans in Chinese."""
-    run = mjtable(
-        "score", "--ruleset", "ccm2012", "1122m 3344m 55m E CC", "--win", "E", "--discarder", "S"
-    )
-    assert run.returncode == 0, run.stderr
-    assert "Half Flush 混一色" in run.stdout and "Seven Pairs 七對" in run.stdout
+    typed = ["--ruleset", "ccm2012", "1122m 3344m 55m E CC", "--win", "E", "--discarder", "S"]
+    assert main(["score", *typed]) == 0
+    stdout = capsys.readouterr().out
+    assert "Half Flush 混一色" in stdout and "Seven Pairs 七對" in stdout
 
 
 FLUSH = "111m 234m 567m 8m [999m]"  # Full Flush, 80 points: above the standard score of 30
@@ -148,16 +149,17 @@ FLUSH = "111m 234m 567m 8m [999m]"  # Full Flush, 80 points: above the standard 
     ],
     ids=["discarder", "follow-tile-S", "follow-tile-winner", "responsible-W", "nobody"],
 )
-def test_typed_form_takes_the_follow_tile_situation_and_the_responsible_seat(option, pays):
+def test_typed_form_takes_the_follow_tile_situation_and_the_responsible_seat(option, pays, capsys):
     """Issue 12, RULES.md 1.3, seed 000 計分 得分授受法 跟張免責: the referee types who first
     discarded the winning kind (or who he ruled responsible) and the card pays accordingly."""
-    run = mjtable("score", FLUSH, "--win", "8m", "--discarder", "N", "--seat", "E", *option)
-    assert run.returncode == 0, run.stderr
-    pay = run.stdout.splitlines()[-1].split()
+    status = main(["score", FLUSH, "--win", "8m", "--discarder", "N", "--seat", "E", *option])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    pay = out.splitlines()[-1].split()
     assert pay[0] == "Pay"
     assert {pay[i]: int(pay[i + 1]) for i in range(3, 9, 2)} == pays
     if option:
-        assert "跟張免責" in run.stdout
+        assert "跟張免責" in out
 
 
 @pytest.mark.parametrize(
@@ -169,10 +171,11 @@ def test_typed_form_takes_the_follow_tile_situation_and_the_responsible_seat(opt
     ],
     ids=["self-drawn", "discarder-first", "winner-pays"],
 )
-def test_typed_exemption_that_contradicts_the_win_exits_2(how, option, words):
+def test_typed_exemption_that_contradicts_the_win_exits_2(how, option, words, capsys):
     """Issue 12, RULES.md 1.3: an exemption the win cannot have is a wrong input, one line."""
-    run = mjtable("score", FLUSH, "--win", "8m", "--seat", "E", *how, *option)
-    assert run.returncode == 2 and run.stdout == ""
-    [error] = lines(run.stderr)
+    status = main(["score", FLUSH, "--win", "8m", "--seat", "E", *how, *option])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    [error] = lines(err)
     for word in words:
         assert word in error, error

@@ -133,6 +133,7 @@ def test_a_blatant_rig_is_flagged_by_the_venue_within_50_hands_naming_table_and_
     assert summary["alarms"][0]["p"] < 1e-4
 
 
+@pytest.mark.slow  # 2000 hands: seconds
 def test_fair_walls_raise_no_venue_alarm_over_2000_hands():
     """Issue 17: the venue's watch of a fair shuffler stays quiet (seeded: 2000 hands, the
     thresholds the rig above meets), every hand watched with East on its own side."""
