@@ -77,7 +77,7 @@ def _lists(value: Any) -> Any:
 @_event
 class DiceRolled(Event):
     dice: tuple[int, ...] = ()
-    source: str = "electronic"  # or "physical": where the result came from
+    source: str = "electronic"  # "physical", or "referee": thrown for East (seed 000 開門 6)
 
 
 @_event

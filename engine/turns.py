@@ -16,6 +16,9 @@ from engine.rulebook import TableRules
 from engine.seats import letter
 from engine.wall import Position, Wall, wsom_break
 
+REFEREE_ROLL = "referee"  # DiceRolled.source of a roll the referee throws
+ASKED_FOR = "seed 000 開門 6: an opponent may ask the referee to throw it for East"
+
 
 class Turns:
     """Dice, deal, draws and discards of one hand."""
@@ -28,6 +31,8 @@ class Turns:
     def dice(self, event: ev.DiceRolled) -> Refusal | None:
         if event.seat != 0:
             return Refusal("dice", "East rolls the dice")
+        if event.source == REFEREE_ROLL:
+            return Refusal("dice", f"the referee throws East's second roll only ({ASKED_FOR})")
         return _roll_problem(event)
 
     def keep_first_roll(self, event: ev.DiceRolled) -> list[ev.Event]:
@@ -36,6 +41,12 @@ class Turns:
 
     def second_roll(self, event: ev.DiceRolled) -> Refusal | None:
         breaker = wsom_break(sum(self.hand.first_dice), 2).seat
+        if event.source == REFEREE_ROLL and breaker != 0:
+            return Refusal(
+                "dice",
+                f"the referee throws the second roll only when East breaks the wall ({ASKED_FOR}); "
+                f"it is {letter(breaker)}'s",
+            )
         if event.seat != breaker:
             return Refusal(
                 "dice", f"the second roll is {letter(breaker)}'s, who was counted by East's roll"

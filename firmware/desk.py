@@ -20,9 +20,11 @@ from collections import deque
 from dataclasses import replace
 from functools import partial
 
+from drivers.dice import ElectronicDice
 from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
+from engine.turns import REFEREE_ROLL
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
@@ -194,6 +196,7 @@ class Desk:
             "rule": partial(self._game_input, "rule"),
             "report": self.entries.report,
             "pause": partial(self._game_input, "pause"),
+            "roll": partial(self._game_input, "roll"),
             "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self._confirm_score,
@@ -249,6 +252,7 @@ class Desk:
                 t, None, body["alert"], body["apply"], tuple(body.get("tiles", ()))
             ),
             "pause": lambda: ev.ClocksPaused(t, None),
+            "roll": lambda: _referee_roll(t, body),
             "resume": lambda: ev.ClocksResumed(t, None),
         }[action]()
         outputs = self.service.hands.apply(event)
@@ -302,6 +306,13 @@ class Desk:
         self.service.journal.record(record)
         self.service.publish([])
         return record.to_json()
+
+
+def _referee_roll(t, body) -> ev.DiceRolled:
+    """East's second roll thrown by the referee (seed 000 開門 6): the dice he threw, or, if he
+    names none, two from the OS's cryptographic source; the engine says when it may be."""
+    dice = tuple(body["dice"]) if "dice" in body else ElectronicDice().roll().values
+    return ev.DiceRolled(t, 0, dice, REFEREE_ROLL)
 
 
 def _answered(perform, body, t):

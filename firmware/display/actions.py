@@ -36,6 +36,10 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         "the name of an offence of the rule book's [penalties], e.g. 'timeout'",
     ),
     "seconds": (lambda v: _count(v) and 1 <= v <= MAX_SECONDS, f"whole seconds 1..{MAX_SECONDS}"),
+    "dice": (
+        lambda v: isinstance(v, list) and len(v) == 2 and all(_count(d) and 1 <= d <= 6 for d in v),
+        "the two dice the referee threw, each 1..6, e.g. [3, 5]",
+    ),
     "tiles": (
         lambda v: (
             isinstance(v, list) and 0 < len(v) <= 14 and all(_count(t) and t < TILE_IDS for t in v)
@@ -47,6 +51,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
     "rule": ("alert", "apply", "tiles"),  # tiles: the penalty tiles the referee chooses
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
+    "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "pause": (),
     "resume": (),
     "correct": ("tile", "zone"),
@@ -55,7 +60,8 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
     "sign_sheet": ("hand", "referee"),
 }
-OPTIONAL = {"rule": ("tiles",), "report": ("seconds", "tiles")}  # fields an action may lack
+# The fields an action may lack.
+OPTIONAL = {"rule": ("tiles",), "report": ("seconds", "tiles"), "roll": ("dice",)}
 
 
 def body_problem(action: str, body) -> tuple[str, str] | None:

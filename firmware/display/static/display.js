@@ -255,6 +255,9 @@ function buildControls() {
     el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
     el("button", {id: "accept-table", onclick: () => act("accept_table", {})},
       "Accept the table as it lies"),
+    el("button", {id: "referee-roll", title: "seed 000 開門 6: an opponent asks the referee to "
+      + "throw East's second roll; the table throws it from the OS's random source",
+      onclick: () => act("roll", {})}, "Throw East's second roll"),
     el("button", {id: "void", onclick: () => {
       const reason = prompt("Void this hand: why? (the journal keeps the reason)");
       if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
