@@ -440,6 +440,17 @@ class RegistriesRecorded(Event):
     digests: dict[str, str] = field(default_factory=dict)  # tile set -> SHA-256 hex
 
 
+@_event
+class SeatsDrawn(Event):
+    """The seat drawing (執位, seed 000, RULES.md 3.2) at the start of a half-session: `winds`
+    holds, for each side of the table (E S W N), the wind its player drew; East deals first
+    and sits on the E side, the others around him. `source`: "electronic" (the table drew from
+    the OS's cryptographic source) or "tiles" (the referee entered the wind tiles drawn)."""
+
+    winds: tuple[int, ...] = ()
+    source: str = "electronic"
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -453,4 +464,5 @@ RECORDS = (
     WallRevealed,
     HeadSigned,
     RegistriesRecorded,
+    SeatsDrawn,
 )

@@ -25,6 +25,7 @@ from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
 from engine.turns import REFEREE_ROLL
+from firmware import seat_drawing
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
@@ -197,6 +198,7 @@ class Desk:
             "report": self.entries.report,
             "pause": partial(self._game_input, "pause"),
             "roll": partial(self._game_input, "roll"),
+            "draw_seats": self._draw_seats,
             "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self._confirm_score,
@@ -301,6 +303,14 @@ class Desk:
             raise ActionRefused("the score sheet has no hand to sign yet")
         head = self.service.journal.head
         return self._record(ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head))
+
+    def _draw_seats(self, t, body) -> dict:
+        """執位: journaled, in both views' log, and a line on the console."""
+        drawing = seat_drawing.drawn(t, self.service.status(), body.get("winds"))
+        self.service.journal.record(drawing)
+        self.service.out(f"{t:9.1f}  {seat_drawing.said(drawing)}")
+        self.service.publish([drawing])
+        return drawing.to_json()
 
     def _record(self, record) -> dict:
         self.service.journal.record(record)

@@ -122,6 +122,7 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.WallRevealed,
             ev.HeadSigned,
             ev.RegistriesRecorded,
+            ev.SeatsDrawn,
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -194,6 +195,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.WallRevealed(10.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
         ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32),
         ev.RegistriesRecorded(12.0, None, {"A": "56" * 32, "B": "78" * 32}),
+        ev.SeatsDrawn(13.0, None, (2, 0, 3, 1), "tiles"),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:

@@ -40,6 +40,10 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         lambda v: isinstance(v, list) and len(v) == 2 and all(_count(d) and 1 <= d <= 6 for d in v),
         "the two dice the referee threw, each 1..6, e.g. [3, 5]",
     ),
+    "winds": (
+        lambda v: isinstance(v, list) and sorted(v) == [0, 1, 2, 3] and all(_count(w) for w in v),
+        "the wind each side's player drew, E S W N order, as 0..3 (E S W N), each once",
+    ),
     "tiles": (
         lambda v: (
             isinstance(v, list) and 0 < len(v) <= 14 and all(_count(t) and t < TILE_IDS for t in v)
@@ -52,6 +56,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "rule": ("alert", "apply", "tiles"),  # tiles: the penalty tiles the referee chooses
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
+    "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
     "pause": (),
     "resume": (),
     "correct": ("tile", "zone"),
@@ -61,7 +66,12 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "sign_sheet": ("hand", "referee"),
 }
 # The fields an action may lack.
-OPTIONAL = {"rule": ("tiles",), "report": ("seconds", "tiles"), "roll": ("dice",)}
+OPTIONAL = {
+    "rule": ("tiles",),
+    "report": ("seconds", "tiles"),
+    "roll": ("dice",),
+    "draw_seats": ("winds",),
+}
 
 
 def body_problem(action: str, body) -> tuple[str, str] | None:

@@ -241,6 +241,8 @@ function describe(e) {
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
     case "WallRevealed": return `wall revealed: ${e.digest}`;
+    case "SeatsDrawn": return `seats drawn (${e.source}): ` + e.winds.map((w, side) =>
+      `${"ESWN"[side]} side's player → ${"ESWN"[w]}`).join(", ") + "; East deals first on the E side";
     case "VenueCommand": return `venue: ${e.command || "?"}` + (e.refused ? " refused" : "");
     default: return `${e.type} ${who}`;
   }
@@ -258,6 +260,9 @@ function buildControls() {
     el("button", {id: "referee-roll", title: "seed 000 開門 6: an opponent asks the referee to "
       + "throw East's second roll; the table throws it from the OS's random source",
       onclick: () => act("roll", {})}, "Throw East's second roll"),
+    el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
+      + "OS's random source at the start of a half-session", onclick: () => act("draw_seats", {})},
+      "Draw seats"),
     el("button", {id: "void", onclick: () => {
       const reason = prompt("Void this hand: why? (the journal keeps the reason)");
       if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
