@@ -179,3 +179,17 @@ def test_typed_exemption_that_contradicts_the_win_exits_2(how, option, words, ca
     [error] = lines(err)
     for word in words:
         assert word in error, error
+
+
+def test_a_nine_gates_whose_drawn_tile_was_mixed_in_is_no_nine_gates(capsys):
+    """Seed 000 九蓮寶燈自摸規條 (RULES.md 1.2 2.2): a self-drawn Nine Gates counts only if the
+    drawn tile was kept apart until shown; the referee's ruling `drawn_tile_mixed` leaves the
+    hand its other patterns, and it is a self-draw's flag only."""
+    gates = ["score", "1112345678999m", "--win", "5m", "--seat", "S"]
+    assert main([*gates, "--self-drawn"]) == 0
+    assert "Nine Gates 九蓮寶燈" in capsys.readouterr().out
+    assert main([*gates, "--self-drawn", "--flag", "drawn_tile_mixed"]) == 0
+    out = capsys.readouterr().out
+    assert "Nine Gates" not in out and "Pure One-Suit 清一色" in out
+    assert main([*gates, "--discarder", "E", "--flag", "drawn_tile_mixed"]) == 2
+    assert "needs a self-drawn win" in capsys.readouterr().err

@@ -75,6 +75,8 @@ FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference, the seed's name
     "final_discard": (False, "9.1.2", "河底撈魚"),
     "robbing_kong": (False, "9.3", "搶槓"),
     "earth": (False, "9.4.2", "地和"),
+    # the drawn tile mixed into the hand before it was shown apart: no Nine Gates (2.2)
+    "drawn_tile_mixed": (True, "2.2", "九蓮寶燈自摸規條"),
 }
 
 

@@ -133,9 +133,11 @@ def arrangement_patterns(arr: Arrangement, win: Win, held: list[str], opts: dict
 def _nine_gates(win: Win) -> bool:
     """1112345678999 of one suit concealed before the winning tile of that suit (2.2).
 
-    East's dealt 14 tiles have no drawn tile: a Heaven win scores Heaven, not Nine Gates.
+    East's dealt 14 tiles have no drawn tile: a Heaven win scores Heaven, not Nine Gates; nor
+    does a self-drawn one whose drawn tile was mixed into the hand before it was shown apart
+    (seed 000 九蓮寶燈自摸規條: `drawn_tile_mixed`, the referee's ruling).
     """
-    if win.melds or "heaven" in win.flags or not tiles.is_suited(win.win_tile):
+    if win.melds or {"heaven", "drawn_tile_mixed"} & win.flags or not tiles.is_suited(win.win_tile):
         return False
     start = 9 * tiles.suit(win.win_tile)
     if not all(start <= t < start + 9 for t in win.concealed):
