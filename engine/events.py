@@ -271,6 +271,17 @@ class Won(Event):
 
 
 @_event
+class WinRescored(Event):
+    """A win scored again after the hand's end: the discarder claimed the follow-tile
+    exemption (seed 000 和牌的計分 8), so `responsible` pays (None: nobody, each pays);
+    `alert`, the exemption's alert the claim answered."""
+
+    responsible: int | None = None
+    score: dict = field(default_factory=dict)
+    alert: int = 0
+
+
+@_event
 class ExhaustiveDraw(Event):
     """The live wall ran out with no winner (荒牌)."""
 
@@ -312,6 +323,9 @@ class PenaltyApplied(Event):
 @_event
 class PenaltyWaived(Event):
     alert: int = 0
+
+
+RULED = (PenaltyApplied, PenaltyWaived, WinRescored)  # the outputs that answer a ruling's alert
 
 
 # Records: what the machinery and the referee report beside the hand, journaled as 'device'

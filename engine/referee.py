@@ -23,6 +23,10 @@ class Referee:
         self.forfeit_threshold = forfeit_threshold
         self.counts: Counter = Counter()  # (seat, offence) this hand
         self.pending: dict[int, Penalty] = {}
+        # Beside the penalties awaiting a ruling: the follow-tile exemptions awaiting the
+        # discarder's claim (seed 000 和牌的計分 8), alert id -> (the win's index in the
+        # hand's results, the seat the exemption names; None: nobody, each pays).
+        self.exemptions: dict[int, tuple[int, int | None]] = {}
         self.applied: list[Penalty] = []
         self.no_win = [False] * 4
         self.no_calls = [False] * 4
@@ -37,6 +41,13 @@ class Referee:
     def alert(self, t, seat, rule, message, needs_ruling=False, penalty=None) -> ev.Alert:
         self.alerts += 1
         return ev.Alert(t, seat, rule, message, needs_ruling, self.alerts, penalty)
+
+    def exemption(self, t, rule: str, message: str, result: int, named: int | None) -> ev.Alert:
+        """The alert proposing the follow-tile exemption for the hand's `result`-th win; it
+        awaits the discarder's claim, which the referee enters as a Ruling on it."""
+        alert = self.alert(t, None, rule, message, True)
+        self.exemptions[alert.id] = (result, named)
+        return alert
 
     def offence(
         self,
@@ -80,7 +91,12 @@ class Referee:
         if penalty is None:
             return [
                 self.alert(
-                    ruling.t, None, "", f"no penalty awaits a ruling under alert {ruling.alert}"
+                    ruling.t,
+                    None,
+                    "",
+                    f"no penalty awaits a ruling under alert {ruling.alert} in this hand, nor "
+                    "an exemption claim (an earlier hand's alert cannot be ruled on: its table "
+                    "is gone)",
                 )
             ]
         if ruling.tiles:

@@ -16,7 +16,7 @@ after a hand's end is carried into the next hand (`carried`).
 from dataclasses import dataclass, field, replace
 
 from engine import events as ev
-from engine.rulebook import Ruleset
+from engine.rulebook import HandOutcome, Ruleset
 from engine.table import Table
 
 
@@ -95,11 +95,7 @@ class Session:
         if not table.ended:
             raise ValueError("the hand is not over")
         outcome = table.outcome()
-        by_seat, fines = self.ruleset.settle(outcome)
-        changes, penalties = [0] * 4, [0] * 4
-        for seat in range(4):
-            changes[self.player_at(seat)] = by_seat[seat]
-            penalties[self.player_at(seat)] = fines[seat]
+        changes, penalties = self._payments(outcome, self.dealer)
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
         self._conduct(outcome.penalties)
@@ -119,6 +115,33 @@ class Session:
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
         self._game_end()
         return row
+
+    def _payments(self, outcome: HandOutcome, dealer: int) -> tuple[list[int], list[int]]:
+        """Per player: the hand's payments and its penalty points, East being `dealer`."""
+        by_seat, fines = self.ruleset.settle(outcome)
+        changes, penalties = [0] * 4, [0] * 4
+        for seat in range(4):
+            changes[(dealer + seat) % 4] = by_seat[seat]
+            penalties[(dealer + seat) % 4] = fines[seat]
+        return changes, penalties
+
+    def settle_again(self, table: Table) -> HandRecord:
+        """The last hand's row settled again from its table, once an input to the ended table
+        changed its results (the discarder's follow-tile claim, seed 000 和牌的計分 8): the
+        row's changes taken back and the new ones recorded, same number. Who deals next does
+        not change: the winners are the same."""
+        row = self.sheet[-1] if self.sheet else None
+        if row is None or self.last is not table or len(self.sheet) == self.game_first_row:
+            raise ValueError("only the last hand recorded, in a game still going, settles again")
+        changes, penalties = self._payments(table.outcome(), row.dealer)
+        for player in range(4):
+            self.scores[player] += (
+                changes[player] + penalties[player] - row.changes[player] - row.penalties[player]
+            )
+        self.sheet[-1] = replace(
+            row, changes=tuple(changes), totals=tuple(self.scores), penalties=tuple(penalties)
+        )
+        return self.sheet[-1]
 
     def carried(self) -> list[ev.ViolationReported]:
         """The reports held after the last recorded hand's end, for the next hand: each

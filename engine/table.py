@@ -215,6 +215,8 @@ class Table(HandState):
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
         """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
         if isinstance(event, ev.Ruling):
+            if event.alert in self.referee.exemptions:
+                return self.winning.claim(event)
             return self.referee.rule(event, self.hands)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):

@@ -123,14 +123,14 @@ class WinRules:
             responsible, proposed = self._responsible(winner, from_seat, tile, robbing)
             if proposed != responsible:
                 out.append(
-                    self.referee.alert(
+                    self.referee.exemption(
                         now,
-                        None,
                         self.rules.refs.get("exemption", ""),
                         "follow-tile exemption (跟張免責): "
                         f"{letter(proposed)} rather than {letter(responsible)} would pay "
                         f"for {letter(winner)}'s win if the discarder claims it",
-                        True,
+                        len(hand.results),
+                        proposed,
                     )
                 )
             score = self.score_for(winner, from_seat, tile, robbing)
@@ -138,6 +138,25 @@ class WinRules:
             flags = tuple(sorted(self.flags(winner, from_seat, robbing)))
             out.append(ev.Won(now, winner, from_seat, tile, flags, score.to_json()))
         return out
+
+    def claim(self, ruling: ev.Ruling) -> list[ev.Event]:
+        """The discarder's claim of the follow-tile exemption, entered by the referee as a
+        Ruling on its alert (seed 000 和牌的計分 8: 提出適用是放銃者的責任): claimed, the win is
+        scored again with the seat the exemption names paying; not claimed, it stands."""
+        index, named = self.referee.exemptions[ruling.alert]
+        result = self.hand.results[index]
+        if ruling.tiles:
+            message = f"ruling on alert {ruling.alert} refused: an exemption claim names no tiles"
+            rule = self.rules.refs.get("exemption", "")
+            return [self.referee.alert(ruling.t, result.from_seat, rule, message)]
+        del self.referee.exemptions[ruling.alert]
+        if not ruling.apply:  # the alert's proposal waived: the discarder pays, as scored
+            return [ev.PenaltyWaived(ruling.t, result.from_seat, ruling.alert)]
+        score = self.score_for(
+            result.winner, result.from_seat, result.tile, result.robbed, claimed=named
+        ).to_json()
+        self.hand.results[index] = result._replace(score=score)
+        return [ev.WinRescored(ruling.t, result.winner, named, score, ruling.alert)]
 
     def _winning_seats(self, from_seat: int) -> list[int]:
         """RULES.md 3.7: one winner, the nearest after the discarder (截和); CCM (4.11): all,
@@ -178,10 +197,16 @@ class WinRules:
         return {rules.win_flags[s] for s in situations if s in rules.win_flags}
 
     def score_for(
-        self, winner: int, from_seat: int | None, tile: int, robbing: bool = False
+        self,
+        winner: int,
+        from_seat: int | None,
+        tile: int,
+        robbing: bool = False,
+        claimed: int | bool | None = False,
     ) -> Score:
         """The score a win would get now: the check behind every win call (and a dry run
-        for simulated players)."""
+        for simulated players); `claimed`, the seat that pays once the discarder has claimed
+        the follow-tile exemption (None: nobody), False while he has not."""
         hand = self.hand
         held = list(hand.hands[winner])
         if from_seat is None:
@@ -192,7 +217,9 @@ class WinRules:
                 reason="a flower in hand: flowers are exposed and replaced "
                 "before a win (RULES.md 4.5)",
             )
-        responsible = self._responsible(winner, from_seat, tile, robbing)[0]
+        responsible = (
+            self._responsible(winner, from_seat, tile, robbing)[0] if claimed is False else claimed
+        )
         win = Win(
             tuple(tiles.kind_of(t) for t in held),
             tuple(m.as_meld() for m in hand.melds[winner]),

@@ -53,6 +53,13 @@ def describe(event, ruleset=None) -> str:
             + ", ".join(f"{p['name']} {p['points']}" for p in score.get("patterns", []))
             + f" = {score.get('total')}"
         )
+    if kind == "WinRescored":
+        payer = e["responsible"]
+        pays = "nobody pays alone" if payer is None else f"{SEATS[payer]} pays"
+        return (
+            f"{who}'s win scored again, follow-tile exemption claimed: {pays}; "
+            f"payments {e['score'].get('payments')}"
+        )
     if kind == "ExhaustiveDraw":
         return "exhaustive draw: the wall is spent"
     if kind == "Alert":

@@ -173,11 +173,9 @@ class Desk:
                 "penalty": event.penalty,
                 "state": "open",
             }
-        elif (
-            isinstance(event, (ev.PenaltyApplied, ev.PenaltyWaived)) and event.alert in self.alerts
-        ):
+        elif isinstance(event, ev.RULED) and event.alert in self.alerts:
             self.alerts[event.alert]["state"] = (
-                "applied" if isinstance(event, ev.PenaltyApplied) else "waived"
+                "waived" if isinstance(event, ev.PenaltyWaived) else "applied"
             )
         elif isinstance(event, ev.WallBroken):
             self.dice = {

@@ -274,6 +274,12 @@ class Hands:
             line = describe(out, self.ruleset)
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
+        if self.recorded and any(isinstance(out, ev.WinRescored) for out in outputs):
+            row = self.session.settle_again(table)  # on the sheet already: before it is shown
+            self.out(
+                f"{event.t:9.1f}  hand {row.number} settled again: scores "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
+            )
         self.publish(outputs)
         if isinstance(event, ev.ClocksResumed) and table.clocks.paused_at is None:
             self._interruption_over(event.t)

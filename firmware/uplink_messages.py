@@ -99,9 +99,9 @@ class AlertBoard:
             for key in [k for k in self.waiting if k[0] == "ruling"]:
                 del self.waiting[key]
             return
-        ruled = row.kind == "output" and '"Penalty' in row.json  # PenaltyApplied, -Waived
+        ruled = row.kind == "output" and any(f'"{c.__name__}"' in row.json for c in ev.RULED)
         event = _event(row) if alert is not None or ruled else None
-        if isinstance(event, ev.PenaltyApplied | ev.PenaltyWaived):
+        if isinstance(event, ev.RULED):
             self.waiting.pop(("ruling", event.alert), None)
         if alert is None:
             return

@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
+from engine import events as ev
 from firmware.venue_fairness import VenueFairness
 from firmware.venue_messages import Malformed, Message, parse
 
@@ -24,6 +25,7 @@ SESSIONS_KEPT = 8  # per table: a day's sessions
 ALERTS_KEPT = 100  # per table, the oldest forgotten first
 RUNS_KEPT = 10_000  # runs of seqs per session; beyond, the oldest run is forgotten
 MAX_TABLES = 2000  # a hall holds 500: more names are a stranger's flood
+RULED = {kind.__name__ for kind in ev.RULED}  # a row of one answers a ruling
 MALFORMED_LOGGED = 100  # each logged up to this many, then one line per thousand
 
 
@@ -251,7 +253,7 @@ class VenueBoard:
             for key in [k for k in table.alerts if k.startswith("ruling:")]:
                 del table.alerts[key]
             table.hand_seq = max(table.hand_seq, row["seq"])
-        elif event.get("type") in ("PenaltyApplied", "PenaltyWaived"):
+        elif event.get("type") in RULED:
             number = event.get("alert")
             if isinstance(number, int) and not isinstance(number, bool):
                 table.alerts.pop(alert_key("ruling", number), None)

@@ -236,7 +236,9 @@ function describe(e) {
     case "HandStarted": return `hand ${e.hand_number} starts`;
     case "Alert": return `alert: ${e.message}`;
     case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
-    case "PenaltyWaived": return `penalty of alert ${e.alert} waived`;
+    case "PenaltyWaived": return `ruling on alert ${e.alert}: waived`;
+    case "WinRescored": return `${who}'s win scored again: ` + (e.responsible === null
+      ? "nobody pays alone" : `${"ESWN"[e.responsible]} pays`) + " (follow-tile exemption)";
     case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
