@@ -83,6 +83,12 @@ class Clocks:
             self.owed[seat] += self._end_turn(seat, t)
         self.started[seat], self.first[seat] = t, first
 
+    def owing(self, seat: int) -> list[Overtime]:
+        """The overtime of a turn a kong ended, still to come with his next discard: taken
+        now, when the hand ends before that discard (a win on the replacement)."""
+        found, self.owed[seat] = self.owed[seat], []
+        return found
+
     def stop(self, seat: int) -> None:
         """The turn ends without a discard (a win, or the hand is over)."""
         self.started[seat] = None

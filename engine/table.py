@@ -134,7 +134,7 @@ class Table(HandState):
             ("kong", "discard", "discard", [ok(calls.kong)], do(calls.make_concealed_kong)),
             ("flower", "discard", "discard", [ok(calls.flower)], do(calls.expose_flower)),
             ("win", "discard", "won", [ok(wins.self_draw)],
-             do(wins.settle, turns.won_on_wrong_draw)),
+             do(wins.settle, turns.won_on_wrong_draw, turns.charge_owing)),
         ]  # fmt: skip
 
     # The machine's guards and actions from the rules, each given the input's event: `_ok`

@@ -231,9 +231,21 @@ class Turns:
         hand.discard_times.append(now)
         self.referee.discarded(seat, event.tile)
         hand.calls = {}
-        out: list[ev.Event] = [ev.Discarded(now, seat, event.tile)]
+        discarded: list[ev.Event] = [ev.Discarded(now, seat, event.tile)]
+        return discarded + self._charge(now, seat, self.clocks.discard(seat, now))
+
+    def charge_owing(self, event: ev.Event) -> list[ev.Event]:
+        """The hand ends on a self-drawn win: the overtime of the turn a kong ended (seed
+        000 打牌時限 3, 補槓後便算作另一巡), which his next discard would have brought, is
+        charged now."""
+        owing = [(seat, self.clocks.owing(seat)) for seat in range(4)]
+        return [o for seat, found in owing for o in self._charge(event.t, seat, found)]
+
+    def _charge(self, now: float, seat: int, overtimes) -> list[ev.Event]:
+        """The time penalties for what a turn ran over, per limit (RULES.md 3.12)."""
+        out: list[ev.Event] = []
         timing = self.clocks.timing
-        for over in self.clocks.discard(seat, now):
+        for over in overtimes:
             name = "overtime_discard" if over.limit == "discard" else "overtime_hand"
             limit = self.clocks.turn_limit(seat) if over.limit == "discard" else timing.hand_limit
             blocks = (

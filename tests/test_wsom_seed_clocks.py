@@ -143,3 +143,18 @@ def test_a_kong_never_gives_back_the_hand_budget(wsom):
     at(game, began + 185.0)
     game.apply(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
     assert penalties(game, E) == [("overtime_discard", 55), ("overtime_hand", 5)]
+
+
+def test_the_time_before_a_kong_is_charged_when_its_replacement_wins(wsom):
+    """Seed 000 打牌時限 3 「補槓後便算作另一巡」: East thinks 20 s before his kong; the replacement
+    completes his hand (嶺上開花) and he wins on it. No discard of his brings the first turn's
+    overtime, so the win does: 5 points, as if he had discarded."""
+    game = Game(wsom, WSOM_DICE, hands=["EEEE 123m 456m 789m 1p", "", "", ""], replacements=["1p"])
+    game.start()
+    concealed_kong(game)
+    began = max(game.table.clocks.started[E] or 0.0, game.table.clocks.free_until)
+    at(game, began + 20.0)
+    assert game.draw(E).replacement
+    game.apply(ev.WinDeclared, E)
+    assert game.table.state == "won"
+    assert penalties(game, E) == [("overtime_discard", 5)]
