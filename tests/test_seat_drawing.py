@@ -23,7 +23,11 @@ def drawings(journal) -> list[ev.SeatsDrawn]:
 
 def fresh_desk(journal, clock) -> Desk:
     service = Service(
-        load_profile("sim"), load_ruleset("wsom2006"), journal, Actor(clock), StillShuffler(),
+        load_profile("sim"),
+        load_ruleset("wsom2006"),
+        journal,
+        Actor(clock),
+        StillShuffler(),
         out=lambda line: None,
     )
     return Desk(service, "T1")
@@ -65,9 +69,7 @@ def test_seed_000_seats_are_drawn_at_a_half_sessions_start_only(tmp_path):
         assert drawings(journal) == []
 
 
-@pytest.mark.parametrize(
-    "winds", [[0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4], "ESWN", [0, 1, 2, True]]
-)
+@pytest.mark.parametrize("winds", [[0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4], "ESWN", [0, 1, 2, True]])
 def test_a_drawing_that_cannot_be_is_refused_naming_the_field(winds):
     """Four sides, four winds, each once: anything else is refused with the field named."""
     assert body_problem("draw_seats", {"winds": winds})[0] == "winds"
