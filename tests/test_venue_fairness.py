@@ -105,14 +105,9 @@ def test_the_rows_the_uplink_sends_carry_no_wall_before_the_reveal():
     assert sent[-1][1]["type"] == "WallRevealed" and sent[-1][1]["walls"]
 
 
-@pytest.mark.parametrize("ruleset,seed", [("wsom2006", 0), ("wsom2006", 1), ("ccm2012", 0)])
-def test_a_blatant_rig_is_flagged_by_the_venue_within_50_hands_naming_table_and_side(ruleset, seed):
-    """Issue 17: a machine favouring S on every hand, East's seat passing each hand, caught
-    by the venue within 50 hands from the reveals alone: the table sends no fault of its own
-    (a tampered table that silences its detector), and the venue names the table and the
-    physical side, with p, on the organiser's grid and in its counts. CCM: a set with
-    flowers, one roll, no dead wall."""
-    board = VenueBoard(VENUE)
+def rigged_until_flagged(board: VenueBoard, ruleset: str, seed: int) -> int:
+    """Table T7's hands from a blatant rig favouring S, East's seat passing each hand, until
+    the venue flags it or 50 hands are played; the hands played."""
     table = Table(board, "T7", ruleset)
     rng, order = random.Random(f"venue-{seed}"), tiles.physical_set(table.rules.flowers)
     chip = ProgramChip(Rigging(S, LEVELS["blatant"]), table.rules, random.Random(f"rig-{seed}"))
@@ -122,6 +117,18 @@ def test_a_blatant_rig_is_flagged_by_the_venue_within_50_hands_naming_table_and_
         table.hand(stacked, hand % 4, rolls)
         if venue_alerts(board, "T7"):
             break
+    return hand
+
+
+@pytest.mark.parametrize("ruleset,seed", [("wsom2006", 0), ("wsom2006", 1), ("ccm2012", 0)])
+def test_a_blatant_rig_is_flagged_by_the_venue_within_50_hands_naming_table_and_side(ruleset, seed):
+    """Issue 17: a machine favouring S on every hand, East's seat passing each hand, caught
+    by the venue within 50 hands from the reveals alone: the table sends no fault of its own
+    (a tampered table that silences its detector), and the venue names the table and the
+    physical side, with p, on the organiser's grid and in its counts. CCM: a set with
+    flowers, one roll, no dead wall."""
+    board = VenueBoard(VENUE)
+    hand = rigged_until_flagged(board, ruleset, seed)
     alerts = venue_alerts(board, "T7")
     assert alerts, f"{ruleset} seed {seed}: not flagged in 50 hands"
     assert alerts[0]["kind"] == "fault" and alerts[0]["seat"] == S
@@ -203,15 +210,7 @@ def test_on_my_way_to_the_venues_own_alert_stays_at_the_venue():
             raise AssertionError("the venue's own alert sent a command to the table")
 
     board = VenueBoard(VENUE)
-    table = Table(board, "T7")
-    rng, order = random.Random("venue-0"), tiles.physical_set(False)
-    chip = ProgramChip(Rigging(S, LEVELS["blatant"]), table.rules, random.Random("rig-0"))
-    for hand in range(1, 51):
-        rng.shuffle(order)
-        stacked, rolls = chip.build(list(order), {hand % 4})
-        table.hand(stacked, hand % 4, rolls)
-        if venue_alerts(board, "T7"):
-            break
+    rigged_until_flagged(board, "wsom2006", 0)
     [alert] = venue_alerts(board, "T7")
     client = TestClient(create_app(board, NoBus(), PIN))
     answer = client.post(
