@@ -47,10 +47,31 @@ def tile(name: str) -> int:
 
 
 _TOKEN = re.compile(r"(\d+)([mpsf])|([ESWNCFP])")
+# The rule book's names (seed 004 一條: 萬子, 餅子, 條子; 東南西北, 中發白, 春夏秋冬梅蘭竹菊), the
+# display's (筒, 索) and the simplified forms a mainland referee types, numerals or digits
+# before the suit: 一萬, 一二三萬 and 123萬 alike.
+_CHINESE_SUITS = {
+    **dict.fromkeys("萬万", "m"),
+    **dict.fromkeys("餅饼筒", "p"),
+    **dict.fromkeys("條条索", "s"),
+}
+_CHINESE_RANKS = {c: str(n) for n, c in enumerate("一二三四五六七八九", 1)}
+_CHINESE_SINGLES = {
+    **{c: NAMES[EAST + i] for i, c in enumerate("東南西北")},
+    **{c: NAMES[RED + i] for i, c in enumerate("中發白")},
+    **{c: f"{n}f" for n, c in enumerate("春夏秋冬梅蘭竹菊", 1)},
+    "东": "E",
+    "发": "F",
+    "兰": "6f",
+}
+_CHINESE_TOKEN = re.compile(
+    f"([一二三四五六七八九1-9]+)([{''.join(_CHINESE_SUITS)}])|([{''.join(_CHINESE_SINGLES)}])"
+)
 
 
 def parse(text: str) -> list[int]:
-    """Tiles from the compact typed form people use, e.g. `123m 456p 789s EEE CC 1f`."""
+    """Tiles from the compact typed form people use, e.g. `123m 456p 789s EEE CC 1f`, or
+    in Chinese, `一二三萬 四五六餅 東東東 中中 春`."""
     if not isinstance(text, str):
         raise TileError(f"expected tiles as text, got {text!r}")
     kinds = []
@@ -59,10 +80,16 @@ def parse(text: str) -> list[int]:
         while pos < len(word):
             match = _TOKEN.match(word, pos)
             if not match:
-                raise TileError(
-                    f"cannot read {word[pos:]!r} in {word!r}: write number tiles as "
-                    "digits then m/p/s/f (123m), honours as E S W N C F P"
-                )
+                match = _CHINESE_TOKEN.match(word, pos)
+                if not match:
+                    raise TileError(
+                        f"cannot read {word[pos:]!r} in {word!r}: write number tiles as "
+                        "digits then m/p/s/f (123m), honours as E S W N C F P; or in "
+                        "Chinese: 一二三萬 四餅 五條, 東南西北 中發白, 春夏秋冬梅蘭竹菊"
+                    )
+                kinds.extend(_chinese(match))
+                pos = match.end()
+                continue
             digits, suit, honour = match.groups()
             if honour:
                 kinds.append(_BY_NAME[honour])
@@ -71,6 +98,14 @@ def parse(text: str) -> list[int]:
                     kinds.append(tile(digit + suit))
             pos = match.end()
     return kinds
+
+
+def _chinese(match: re.Match[str]) -> list[int]:
+    """The tiles of one Chinese token: ranks then a suit (一二三萬), or one honour or flower."""
+    ranks, suit, single = match.groups()
+    if single:
+        return [_BY_NAME[_CHINESE_SINGLES[single]]]
+    return [_BY_NAME[_CHINESE_RANKS.get(r, r) + _CHINESE_SUITS[suit]] for r in ranks]
 
 
 def format_tiles(kinds) -> str:

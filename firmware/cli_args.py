@@ -1,4 +1,4 @@
-"""Argument types shared by `mjtable run` and `mjtable simulate`.
+"""Argument types shared by `mjtable run`, `mjtable simulate` and `mjtable score`.
 
 argparse turns an ArgumentTypeError into `error: argument --x: <message>` and exit 2, but a
 bare ValueError into "invalid _name value": so each type names the problem in its message.
@@ -20,6 +20,17 @@ def hands(text: str) -> int:
 def seed(text: str) -> int:
     """The seed of the simulated shuffles and players: any whole number of up to 18 digits."""
     return whole(text, -MAX_SEED, MAX_SEED, "a seed, a whole number,")
+
+
+def seat_chips(text: str) -> tuple[int, ...]:
+    """The chips of the four compass seats, E,S,W,N: whole numbers from 0 (CCM 4.13)."""
+    parts = text.split(",")
+    if len(parts) != 4:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise argparse.ArgumentTypeError(
+            f"four chip counts E,S,W,N such as 100,60,140,100, not {shown!r}"
+        )
+    return tuple(whole(part.strip(), 0, 10_000, "a seat's chips,") for part in parts)
 
 
 def whole(text: str, low: int, high: int, what: str) -> int:
