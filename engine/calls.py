@@ -14,6 +14,7 @@ from engine.hand_state import Call, ExposedMeld, HandState, Refusal, seated
 from engine.referee import Referee
 from engine.rulebook import TableRules
 from engine.seats import letter
+from engine.wall_touch import Touches
 from engine.winning import WinRules
 
 CALL_TILES = {CHOW: 2, PUNG: 2, KONG: 3}
@@ -68,9 +69,10 @@ class CallRules:
         referee: Referee,
         clocks: Clocks,
         wins: WinRules,
+        touches: Touches,
     ):
         self.hand, self.rules, self.referee, self.clocks = hand, rules, referee, clocks
-        self.wins = wins
+        self.wins, self.touches = wins, touches
 
     def late_call(self, event: ev.ClaimDeclared) -> Refusal:
         return Refusal(
@@ -87,12 +89,15 @@ class CallRules:
                 return Refusal(
                     "kong", "only a win may be called on a tile added to a kong (robbing the kong)"
                 )
-            return self.wins.call(seat, konger, tile, robbing=True)
+            return self.wins.call(seat, konger, tile, robbing=True, shown=event.shown)
         discarder, tile = hand.discards[-1]
         if event.claim == "win":
-            return self.wins.call(seat, discarder, tile, robbing=False)
+            return self.wins.call(seat, discarder, tile, robbing=False, shown=event.shown)
         if self.referee.no_calls[seat]:
             return Refusal("claim", f"{letter(seat)} has lost the right to call this hand")
+        forfeited = self.touches.forfeits(seat, event.claim)
+        if forfeited:
+            return forfeited
         if hand.broken_wall.live_count == 0:
             return Refusal("last_tile", "the last discard may only be won on")
         problem = check_call(event, discarder, tile, hand.hands[seat], self.rules.chow_allowed)
@@ -107,6 +112,14 @@ class CallRules:
                 "wrong_call",
                 event.tiles,
             )
+        shown = self.chow_shown()
+        if event.claim in (PUNG, KONG) and shown is not None and event.t > shown:
+            return Refusal(
+                "claim",
+                f"{letter(seat)} called {event.claim} after the chow on that discard was "
+                "shown: pung and kong rights on it were over (鳴牌優先規條 4)",
+                offence="late_call",
+            )
         if event.claim in (PUNG, KONG) and self.clocks.call_is_late(
             hand.discard_times[-1], event.t
         ):
@@ -118,9 +131,21 @@ class CallRules:
             )
         return None
 
+    def chow_shown(self) -> float | None:
+        """When the others' pung and kong rights on the latest discard ended, a chow on it
+        being shown (seed 000 鳴牌優先規條 4); never sooner than the rule book's wait after the
+        discard (吃牌 5: a chow shown too fast leaves them their rights). None: not ended."""
+        wait = self.rules.chow_call_wait
+        shown = [c.shown_at for c in self.hand.calls.values() if c.claim == CHOW and c.shown_at]
+        if wait is None or not shown:
+            return None
+        return max(shown[0], self.hand.discard_times[-1] + wait)
+
     def record_claim(self, event: ev.ClaimDeclared) -> list[ev.Event]:
         seat = seated(event)
-        self.hand.calls[seat] = Call(seat, event.claim, event.tiles)
+        self.hand.calls[seat] = Call(
+            seat, event.claim, event.tiles, event.t if event.shown else None
+        )
         return []
 
     def has_winners(self) -> bool:
@@ -147,7 +172,7 @@ class CallRules:
             hand.owe(call.seat, "kong")
             out.append(ev.Konged(now, call.seat, "melded", meld.tiles))
         hand.calls = {}
-        return out
+        return out + self.touches.granted(now, call.seat, call.claim)
 
     # -- kongs and flowers -----------------------------------------------------------------
 

@@ -27,6 +27,11 @@ class EventError(ValueError):
     """A JSON event that does not match the schema."""
 
 
+def event_type(name: str) -> type["Event"] | None:
+    """The event class a JSON row's "type" names, or None."""
+    return _TYPES.get(name)
+
+
 @dataclass(frozen=True)
 class Event:
     t: float
@@ -97,11 +102,15 @@ class TileDiscarded(Event):
 class ClaimDeclared(Event):
     """A call on the latest discard (or, for "win", on a tile added to a kong).
 
-    `tiles` are the claimer's own tiles for the meld (none for a win).
+    `tiles` are the claimer's own tiles for the meld (none for a win). `shown`: the sensed
+    table saw them laid out when the call was made (a chow shown ends the others' pung and
+    kong rights, seed 000 鳴牌優先規條 4; a wrong win with the hand shown is 錯和, not 空和).
     """
 
     claim: str = ""  # chow, pung, kong, win
     tiles: tuple[int, ...] = ()
+    shown: bool = False
+    ADDED = ("shown",)
 
 
 @_event
@@ -122,8 +131,19 @@ class FlowerExposed(Event):
 
 
 @_event
+class WallTouched(Event):
+    """The next player touched the wall head while calls on the discard were still open: the
+    referee saw it, or the sensed table saw him take it up before another's call took the
+    discard (seed 000 摸打規條 2, 5)."""
+
+
+@_event
 class WinDeclared(Event):
-    """A win on one's own draw (self-draw)."""
+    """A win on one's own draw (self-draw). `shown`: the player had laid his hand out when he
+    declared it (a wrong win then is 錯和, else 空和, seed 000 錯鳴 6, 7)."""
+
+    shown: bool = False
+    ADDED = ("shown",)
 
 
 # Referee inputs: valid in any state, from the referee's screen (credentials checked there).
@@ -192,6 +212,7 @@ INPUTS = (
     Ruling,
     ViolationReported,
     TableAccepted,
+    WallTouched,
 )
 
 
@@ -272,9 +293,10 @@ class Won(Event):
 
 @_event
 class WinRescored(Event):
-    """A win scored again after the hand's end: the discarder claimed the follow-tile
-    exemption (seed 000 和牌的計分 8), so `responsible` pays (None: nobody, each pays);
-    `alert`, the exemption's alert the claim answered."""
+    """A win scored again after the hand's end by the referee's ruling on `alert`: the
+    discarder claimed the follow-tile exemption (seed 000 和牌的計分 8), or a self-drawn Nine
+    Gates's drawn tile was mixed in (九蓮寶燈自摸規條); `responsible` pays (None: nobody, each
+    pays)."""
 
     responsible: int | None = None
     score: dict = field(default_factory=dict)

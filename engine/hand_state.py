@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from engine import events as ev
 from engine import tiles
-from engine.hand import Meld
+from engine.hand import PUNG, Meld
 from engine.wall import Wall
 
 
@@ -39,6 +39,7 @@ class Call:
     seat: int
     claim: str  # chow, pung, kong, win
     tiles: tuple[int, ...] = ()  # the caller's own tiles for the meld
+    shown_at: float | None = None  # when its tiles were seen laid out (ClaimDeclared.shown)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class WinResult(NamedTuple):
     score: dict  # the ruleset's Score.to_json()
     tile: int
     robbed: bool = False  # the tile was robbed from an added kong
+    hung: int | None = None  # CCM 4.12 險牌(2): the winner's hung tile then (HandState.hung)
 
 
 Kong = tuple[int, str, int | None]  # (seat, "melded" / "added" / "concealed", feeder)
@@ -100,6 +102,9 @@ class HandState:
     kongs: list[Kong] = field(default_factory=list)
     flower_kongs: list[int] = field(default_factory=list)  # 花槓, by seat
     claims_log: list[Claim] = field(default_factory=list)
+    # CCM 4.12 險牌(2), seed 004 §34「掛牌方換牌後，點炮方不再包牌」: the kind a seat kept when he
+    # first held one tile beside four sets, while he keeps it; None once he has changed it.
+    hung: dict[int, int | None] = field(default_factory=dict)
 
     @property
     def broken_wall(self) -> Wall:
@@ -123,6 +128,37 @@ class HandState:
 
     def holds_flower(self, seat: int) -> bool:
         return any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[seat])
+
+    def follow_hung(self) -> None:
+        """Record each seat's hung tile when he first holds one tile beside four sets, and
+        forget it for the hand once he discards it for another kind (table.py, every input)."""
+        for seat, held in enumerate(self.hands):
+            if len(held) != 1 or len(self.melds[seat]) != 4:
+                continue
+            kind = tiles.kind_of(held[0])
+            if seat not in self.hung:
+                self.hung[seat] = kind
+            elif self.hung[seat] != kind:
+                self.hung[seat] = None
+
+    def seen_tiles(self) -> list[int]:
+        """Tiles every player sees: the rivers and the exposed sets (not the concealed kongs,
+        three of whose four lie face down, seed 004 §15)."""
+        seen = [t for river in self.rivers for t in river]
+        return seen + [t for seat in self.melds for m in seat if not m.concealed for t in m.tiles]
+
+    def last_copy(self, tile: int) -> set[str]:
+        """A win on `tile` with its other three copies in sight (CCM 4.8.8 絕張), as situations
+        of the win (TableRules.win_flags): "last_copy_pung", they are an exposed pung (the
+        konger's, when his added tile is robbed); "last_copy_seen", they lie anywhere every
+        player sees."""
+        kind, found = tiles.kind_of(tile), set()
+        melds = [m for seat in self.melds for m in seat if not m.concealed]
+        if any(m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind for m in melds):
+            found.add("last_copy_pung")
+        if sum(tiles.kind_of(t) == kind for t in self.seen_tiles() if t != tile) == 3:
+            found.add("last_copy_seen")
+        return found
 
     def owe(self, seat: int, why: str) -> None:
         """A kong or flower is replaced from the tail before the player may discard."""

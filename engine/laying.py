@@ -1,9 +1,17 @@
 """Tiles laid out in a meld area for a call on the latest discard: which call they make, and
 whether the caller is still laying it out (RULES.md 3.7, 4.6). A caller lays his tiles out one
 by one and the readers confirm each a few sweeps later, so the calls stay open a while longer
-for a meld not yet whole (engine/moves.py)."""
+for a meld not yet whole (engine/moves.py).
 
+A chow shown ends the others' pung and kong rights on the discard, but a win keeps its
+priority until the chower has also discarded (seed 000 鳴牌優先規條 4, 吃牌 4): under such a
+rule book the chow is declared the moment it is shown, and the calls stay open until his
+discard unless a call laid out before it may outrank it.
+"""
+
+from engine import events as ev
 from engine import tiles
+from engine.calls import check_call
 from engine.hand import CHOW, KONG, PUNG
 from engine.table import Table
 
@@ -34,3 +42,57 @@ def still_laying(table: Table, exposing: list[list[int]]) -> bool:
         if len(kinds) == 3 and not run and kind in map(tiles.kind_of, held):
             return True
     return False
+
+
+def shown_chow(table: Table, seat: int, laid: list[int], t: float) -> ev.ClaimDeclared | None:
+    """The chow the seat's laid tiles show with the latest discard, if the rule book ends
+    the others' rights with it (CCM's does not) and they make one."""
+    if table.state != "claim_window" or table.rules.chow_call_wait is None:
+        return None
+    discarder, discard = table.discards[-1]
+    chow = ev.ClaimDeclared(t, seat, CHOW, tuple(laid), shown=True)
+    return None if check_call(chow, discarder, discard, table.hands[seat], True) else chow
+
+
+def chow_pending(table: Table, chower: int | None, exposing: list[list[int]], laid_at) -> bool:
+    """A chow shown (declared and recorded), its caller yet to discard, and nobody's call laid
+    out before it (`laid_at`: seat -> when): the calls stay open for a win (吃牌 4:
+    「兩者均完成才算完成吃牌步驟」)."""
+    shown = table.calling.chow_shown()
+    if chower is None or chower not in table.calls or shown is None:
+        return False
+    earlier = [
+        s
+        for s, laid in enumerate(exposing)
+        if s != chower and laid and s not in table.calls and laid_at.get(s, shown) <= shown
+    ]
+    return not earlier and all(c.claim == CHOW for c in table.calls.values())
+
+
+def called_before(table: Table, exposing: list[list[int]], drawer: int) -> bool:
+    """The next player's draw comes with another's call on the open window, laid out or
+    declared (not a win's): the call takes the discard first (seed 000 摸打規條 5)."""
+    if table.state != "claim_window" or drawer != table.after_discarder:
+        return False
+    laid = [
+        s
+        for s, tiles_laid in enumerate(exposing)
+        if tiles_laid and s not in (drawer, table.discarder)
+    ]
+    return bool(laid) or any(c.claim != "win" for c in table.calls.values())
+
+
+def own_kong(table: Table, seat: int, laid: list[int], declared) -> tuple[int, ...] | None:
+    """The kong the seat's laid tiles make on his turn, not yet `declared`: four of a kind,
+    or one tile added to his exposed pung; None for tiles of a call on the open window
+    (declared at its close)."""
+    if table.state != "discard" or seat != table.turn:
+        return None
+    kinds = [tiles.kind_of(x) for x in laid]
+    for kind in set(kinds):
+        group = tuple(x for x in laid if tiles.kind_of(x) == kind)
+        pung = any(m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind for m in table.melds[seat])
+        whole = len(group) == 4 or (pung and len(group) == 1)
+        if whole and group not in declared and set(group) <= set(table.hands[seat]):
+            return group
+    return None

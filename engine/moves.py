@@ -16,9 +16,16 @@ from itertools import count
 
 from engine import events as ev
 from engine import resync, tampering, tiles
-from engine.hand import PUNG
+from engine.deal_order import DealOrder
 from engine.hand_state import seated
-from engine.laying import call_kind, still_laying
+from engine.laying import (
+    call_kind,
+    called_before,
+    chow_pending,
+    own_kong,
+    shown_chow,
+    still_laying,
+)
 from engine.ordering import HOLD, WAIT, Step, Waiting
 from engine.seats import LETTERS, letter, seat_at, side_of, zone, zone_side, zone_words
 from engine.table import WINDOWS, Table
@@ -50,8 +57,10 @@ class Interpreter:
         self.table, self.dealer_side, self.claim_window = table, dealer_side, claim_window
         self.settle = settle
         self.to_deal: list[set[int]] = [set(), set(), set(), set()]
+        self.deal_order: DealOrder | None = None  # the deal as the players take it
         self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
+        self.chower: int | None = None  # who showed a chow on the open window, declared then
         self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
         self.waiting = Waiting(table)  # draws, discards and flowers seen early
         self.laid_at: dict[int, float] = {}  # seat -> when his first tile was laid out
@@ -73,13 +82,15 @@ class Interpreter:
         for out in outputs:
             if isinstance(out, ev.Dealt):
                 self.to_deal = [set(h) for h in out.hands]
+                ref = self.table.rules.refs.get("wall", "")
+                self.deal_order = DealOrder(out.hands, self.side, ref, Irregular)
             elif isinstance(out, (ev.Claimed, ev.Konged)):
                 seat = seated(out)
                 self.exposing[seat] = [x for x in self.exposing[seat] if x not in out.tiles]
             elif isinstance(out, ev.HandRealigned):
                 self.window_opened = None
         if self.table.state not in ("claim_window", "rob_window"):
-            self.window_opened = None
+            self.window_opened = self.chower = None
         elif self.window_opened is None:
             self.window_opened = t
         if self.table.state == "rob_window" and self.table.added_kong is not None:
@@ -97,9 +108,8 @@ class Interpreter:
         dst, dst_side = zone_side(target)
         seat = self.seat(dst_side)
         if src == "wall" and dst == "hand":
-            if tile in self.to_deal[seat]:
-                self.to_deal[seat].discard(tile)
-                return []
+            if self.deal_order is not None and self.deal_order.concerns(tile, seat, table):
+                return self.deal_order.take(t, seat, tile, table, self.to_deal)
             self.latest = (seat, False, t)
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
             return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
@@ -107,6 +117,8 @@ class Interpreter:
             return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:
             self.latest, self.arrived[tile] = (seat, True, t), next(self._arrivals)
+            if seat == self.chower and seat in table.calls:
+                return self._chow_done(t, ev.TileDiscarded(t, seat, tile))
             return self._in_turn(t, ev.TileDiscarded(t, seat, tile))
         if src == "hand" and dst == "melds" and src_side == dst_side:
             if table.state not in WINDOWS:
@@ -116,7 +128,7 @@ class Interpreter:
             if not self.exposing[seat]:
                 self.laid_at[seat] = t
             self.exposing[seat].append(tile)
-            return self._own_kong(t, seat)
+            return self._chow_shown(t, seat) or self._own_kong(t, seat)
         if (
             src == "melds"
             and dst == "hand"
@@ -178,22 +190,27 @@ class Interpreter:
                 not still_laying(self.table, self.exposing)
                 or t - self.window_opened >= self.claim_window + WAIT
             )
+            and not chow_pending(self.table, self.chower, self.exposing, self.laid_at)
         ):
             inputs += self._close_calls(t)
         return inputs
 
     def _held_wins(self, t: float) -> list:
+        """The win presses read now. A press with the hand laid out (all his concealed tiles
+        but one, at least one) is a win shown: wrong, it is 錯和; else 空和 (seed 000 錯鳴 6, 7)."""
         table = self.table
         inputs: list[ev.Event] = []
         for seat, pressed in sorted(self.held_wins.items()):
             if t - pressed < self.settle:
                 continue
+            laid = len(self.exposing[seat])
+            shown = laid >= max(1, len(table.hands[seat]) - 1)
             if table.state in ("claim_window", "rob_window"):
-                inputs.append(ev.ClaimDeclared(t, seat, "win"))
+                inputs.append(ev.ClaimDeclared(t, seat, "win", shown=shown))
             elif table.in_turn(seat):
-                inputs.append(ev.WinDeclared(t, seat))
+                inputs.append(ev.WinDeclared(t, seat, shown))
             elif t - pressed >= HOLD:
-                inputs.append(ev.WinDeclared(t, seat))  # the engine says why it is wrong
+                inputs.append(ev.WinDeclared(t, seat, shown))  # the engine says why it is wrong
             else:
                 continue
             del self.held_wins[seat]
@@ -214,8 +231,17 @@ class Interpreter:
         return [] if event is None else self._taken(t, event)
 
     def _taken(self, t: float, event: Step) -> list:
-        """A move for the engine; a draw ends the calls on the latest discard first."""
-        return self._close_calls(t) + [event] if isinstance(event, ev.TileDrawn) else [event]
+        """A move for the engine; a draw ends the calls on the latest discard first. A call
+        laid out before the next player's draw reached his rack takes the discard first:
+        he took up the wall head meanwhile (seed 000 摸打規條 5) and puts the tile back: his
+        draw waits, dropped when the tile is back (one never put back goes to the engine
+        after its wait, which refuses it for the referee)."""
+        if not isinstance(event, ev.TileDrawn):
+            return [event]
+        if not called_before(self.table, self.exposing, seated(event)):
+            return self._close_calls(t) + [event]
+        self.waiting.hold(t, event)
+        return [ev.WallTouched(t, event.seat), *self._close_calls(t)]
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -229,7 +255,7 @@ class Interpreter:
             discarder, discard = table.discards[-1]
             for seat in range(4):
                 laid = self.exposing[seat]
-                if laid and seat != discarder and seat not in table.calls:
+                if laid and seat not in (discarder, self.chower) and seat not in table.calls:
                     at = min(self.laid_at.get(seat, t), t)  # called when he laid it out
                     inputs.append(ev.ClaimDeclared(at, seat, call_kind(laid, discard), tuple(laid)))
         self.window_opened = None
@@ -237,21 +263,13 @@ class Interpreter:
 
     def _own_kong(self, t: float, seat: int) -> list:
         """Four of a kind laid out on one's turn, or one tile added to one's exposed pung."""
-        table = self.table
-        if table.state != "discard" or seat != table.turn or table.out_of_step:
-            return []  # tiles of a call on the open window, declared at its close
-        laid = self.exposing[seat]
-        kinds = [tiles.kind_of(x) for x in laid]
-        for kind in set(kinds):
-            group = tuple(x for x in laid if tiles.kind_of(x) == kind)
-            pung = any(
-                m.kind == PUNG and tiles.kind_of(m.tiles[0]) == kind for m in table.melds[seat]
-            )
-            whole = len(group) == 4 or (pung and len(group) == 1)
-            if whole and group not in self.declared and set(group) <= set(table.hands[seat]):
-                self.declared.add(group)
-                return [ev.KongDeclared(t, seat, group)]
-        return []
+        if self.table.out_of_step:
+            return []
+        group = own_kong(self.table, seat, self.exposing[seat], self.declared)
+        if group is None:
+            return []
+        self.declared.add(group)
+        return [ev.KongDeclared(t, seat, group)]
 
     def _no_replacement(self, t: float) -> list:
         """A replacement owed when no live tile is left: the reach for it ends the hand."""
@@ -259,9 +277,33 @@ class Interpreter:
         owing = [s for s in range(4) if table.owes_replacement(s)]
         return [ev.TileDrawn(t, owing[0], None)] if owing and wall and not wall.live_count else []
 
+    # -- a chow: shown, then its caller's discard (seed 000 吃牌 4, 鳴牌優先規條 4) ---------
+
+    def _chow_shown(self, t: float, seat: int) -> list:
+        """A chow shown is declared at once: the others' pung and kong rights end with it."""
+        shown = (
+            None
+            if self.chower is not None
+            else shown_chow(self.table, seat, self.exposing[seat], t)
+        )
+        if shown is None:
+            return []
+        self.chower = seat
+        return [shown]
+
+    def _chow_done(self, t: float, discard: ev.TileDiscarded) -> list:
+        """The chower discards: the chow is done, the calls close (it is granted unless a
+        call before it outranks it), then his discard; a win called meanwhile ends the hand
+        on the chowed tile, and this discard is none."""
+        closing = self._close_calls(t)
+        winning = any(c.claim == "win" for c in self.table.calls.values())
+        return closing if winning else closing + [discard]
+
     def _discard_taken(self, t: float, seat: int, tile: int) -> list:
         table = self.table
         if table.state == "claim_window" and table.discards and table.discards[-1][1] == tile:
+            if seat == self.chower:
+                return []  # the chow's tile: a win may still come until he discards
             return self._close_calls(t)  # the claimer's hand on the discard ends the calls
         if any(tile in m.tiles for m in table.melds[seat]):
             return []  # the call was granted: the tile follows it
@@ -299,5 +341,6 @@ class Interpreter:
             for s, laid in enumerate(self.exposing)
         ]
         self.waiting.clear()
+        self.chower = None
         calls = {x for laid in self.exposing for x in laid}
         return resync.as_it_lies(t, places, self.seat, (seat, discarded), calls, self.arrived)

@@ -75,7 +75,7 @@ class Offence:
     points: tuple[int, ...]  # per offence in the hand: 1st, 2nd, ...
     beyond: str  # after the list: "repeat" the last, or "removed" from play
     effect: str
-    penalty_tiles: int  # 0 none, N tiles, -1 the whole concealed hand, EXPOSED those named
+    penalty_tiles: int  # 0 none, N (all if fewer), -1 the whole concealed hand, EXPOSED those named
     confirm: bool
     per_seconds: int | None = None
     forfeit_after: int | None = None
@@ -166,7 +166,7 @@ class Catalogue:
             named, hand = named[offence.free_tiles :], ()
             count = len(named)
         fresh = [t for t in (*named, *hand) if t not in held]
-        tiles = tuple(dict.fromkeys(fresh))[:count]
+        tiles = tuple(dict.fromkeys(fresh))[:count]  # all he has if fewer (seed 000 空和)
         return Penalty(
             seat,
             name,

@@ -9,12 +9,27 @@ dead and may never be discarded, and none of them may go into a called set (3.9)
 
 from collections import Counter
 from dataclasses import replace
+from typing import NamedTuple
 
 from engine import events as ev
 from engine import tiles
 from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
 from engine.penalties import EFFECTS, Catalogue, Penalty
+from engine.scoring import Score
 from engine.seats import letter
+
+MIXED = "drawn_tile_mixed"  # a scorer's flag: the drawn tile mixed in (九蓮寶燈自摸規條)
+
+
+class Rescoring(NamedTuple):
+    """A win the referee's ruling on an alert would score again: the discarder's follow-tile
+    claim (seed 000 和牌的計分 8) names who pays; the drawn tile mixed in (九蓮寶燈自摸規條) adds
+    the scorer's flag for it."""
+
+    result: int  # the win's index in the hand's results
+    payer: int | None  # who pays for the win scored again (None: nobody, each pays)
+    rule: str  # the rule the alert names
+    flags: frozenset[str] = frozenset()  # the scorer's flags the ruling adds
 
 
 class Referee:
@@ -23,10 +38,8 @@ class Referee:
         self.forfeit_threshold = forfeit_threshold
         self.counts: Counter = Counter()  # (seat, offence) this hand
         self.pending: dict[int, Penalty] = {}
-        # Beside the penalties awaiting a ruling: the follow-tile exemptions awaiting the
-        # discarder's claim (seed 000 和牌的計分 8), alert id -> (the win's index in the
-        # hand's results, the seat the exemption names; None: nobody, each pays).
-        self.exemptions: dict[int, tuple[int, int | None]] = {}
+        # Beside the penalties awaiting a ruling: the wins to score again if it applies
+        self.rescorings: dict[int, Rescoring] = {}
         self.applied: list[Penalty] = []
         self.no_win = [False] * 4
         self.no_calls = [False] * 4
@@ -42,12 +55,28 @@ class Referee:
         self.alerts += 1
         return ev.Alert(t, seat, rule, message, needs_ruling, self.alerts, penalty)
 
-    def exemption(self, t, rule: str, message: str, result: int, named: int | None) -> ev.Alert:
-        """The alert proposing the follow-tile exemption for the hand's `result`-th win; it
-        awaits the discarder's claim, which the referee enters as a Ruling on it."""
-        alert = self.alert(t, None, rule, message, True)
-        self.exemptions[alert.id] = (result, named)
+    def propose_rescoring(self, t, message: str, rescoring: Rescoring) -> ev.Alert:
+        """The alert proposing to score a win again; it awaits the referee's Ruling on it."""
+        alert = self.alert(t, None, rescoring.rule, message, True)
+        self.rescorings[alert.id] = rescoring
         return alert
+
+    def drawn_tile_apart(
+        self, t, winner: int, score: Score, mixed: Score, rescoring: Rescoring
+    ) -> list[ev.Alert]:
+        """Seed 000 九蓮寶燈自摸規條: a self-drawn Nine Gates stands only if the drawn tile was
+        kept apart until shown, which no rack reader sees: where the win scored with the tile
+        mixed in (`mixed`) would lose a pattern, the referee is asked."""
+        lost = [p for p in score.patterns if p.id not in {q.id for q in mixed.patterns}]
+        if not (mixed.legal and lost):
+            return []
+        message = (
+            f"{letter(winner)}'s self-drawn {lost[0].name} stands only if the drawn tile was "
+            "kept apart until the hand was shown (seed 000 九蓮寶燈自摸規條): rule 'apply' if it "
+            "was mixed into the hand, to score the win without it; 'waive' if it was kept apart"
+        )
+        rule = f"RULES.md {lost[0].id}"  # a pattern's id is its RULES.md section
+        return [self.propose_rescoring(t, message, rescoring._replace(rule=rule))]
 
     def offence(
         self,
@@ -95,7 +124,7 @@ class Referee:
                     None,
                     "",
                     f"no penalty awaits a ruling under alert {ruling.alert} in this hand, nor "
-                    "an exemption claim (an earlier hand's alert cannot be ruled on: its table "
+                    "a win to score again (an earlier hand's alert cannot be ruled on: its table "
                     "is gone)",
                 )
             ]

@@ -50,6 +50,9 @@ class TableRules:
     doubling_factor: int = 1  # A-C13: score changes while he continues
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
+    # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner
+    # than this many seconds after it (吃牌 5: 約一秒); None: the rule book has no such rule (CCM)
+    chow_call_wait: float | None = None
     heaven_cancelled_by_kong: bool = True  # A-W9
     earth_cancelled_by_call: bool = True
     timing: Timing | None = None

@@ -127,9 +127,10 @@ class Session:
 
     def settle_again(self, table: Table) -> HandRecord:
         """The last hand's row settled again from its table, once an input to the ended table
-        changed its results (the discarder's follow-tile claim, seed 000 和牌的計分 8): the
-        row's changes taken back and the new ones recorded, same number. Who deals next does
-        not change: the winners are the same."""
+        changed its results (a win scored again by the referee's ruling: the follow-tile
+        claim, seed 000 和牌的計分 8; the drawn tile mixed in, 九蓮寶燈自摸規條): the row's
+        changes taken back and the new ones recorded, same number. Who deals next does not
+        change: the winners are the same."""
         row = self.sheet[-1] if self.sheet else None
         if row is None or self.last is not table or len(self.sheet) == self.game_first_row:
             raise ValueError("only the last hand recorded, in a game still going, settles again")

@@ -24,6 +24,7 @@ from engine.rulebook import HandOutcome, Ruleset
 from engine.scoring import Score
 from engine.seats import letter
 from engine.turns import Turns
+from engine.wall_touch import Touches
 from engine.winning import WinRules
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ TRIGGERS = {
     ev.KongDeclared: "kong",
     ev.FlowerExposed: "flower",
     ev.WinDeclared: "win",
+    ev.WallTouched: "touch",
 }
 UNSEATED = ("roll_dice", "close_window")  # the triggers whose rules never index by seat
 MOVES = ("draw", "discard", "claim", "kong", "flower", "win")  # what players did at the table
@@ -86,9 +88,12 @@ class Table(HandState):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)
-        self.turns = Turns(self, self.rules, self.referee, self.clocks)
+        self.touches = Touches(self, self.referee, self.rules.refs.get("wall", ""))
+        self.turns = Turns(self, self.rules, self.referee, self.clocks, self.touches)
         self.winning = WinRules(self, ruleset, self.referee)
-        self.calling = CallRules(self, self.rules, self.referee, self.clocks, self.winning)
+        self.calling = CallRules(
+            self, self.rules, self.referee, self.clocks, self.winning, self.touches
+        )
         self._out: list[ev.Event] = []
         self._refusal: Refusal | None = None
         # A move refused, made at the table all the same: the hand and the table parted until
@@ -133,6 +138,7 @@ class Table(HandState):
              do(calls.offer_added_kong)),
             ("kong", "discard", "discard", [ok(calls.kong)], do(calls.make_concealed_kong)),
             ("flower", "discard", "discard", [ok(calls.flower)], do(calls.expose_flower)),
+            ("touch", STATES, None, [ok(self._touch)], do(self.touches.touch)),
             ("win", "discard", "won", [ok(wins.self_draw)],
              do(wins.settle, turns.won_on_wrong_draw, turns.charge_owing)),
         ]  # fmt: skip
@@ -178,7 +184,7 @@ class Table(HandState):
         if trigger not in UNSEATED and event.seat not in range(4):
             return [self._alert(event, "turn", f"{type(event).__name__} names no seat 0..3")]
         name, who = type(event).__name__, letter(event.seat)
-        if self.state in WINDOWS and trigger not in ("claim", "close_window"):
+        if self.state in WINDOWS and trigger not in ("claim", "close_window", "touch"):
             # RULES.md 3.6: the next player's reach for the wall ends the calls (the konger's
             # replacement draw after an added kong); any other input is refused meanwhile.
             if trigger != "draw" or event.seat != self.next_to_draw():
@@ -188,6 +194,7 @@ class Table(HandState):
                 self.trigger("close_window", event=ev.ClaimWindowClosed(event.t, None))
         if self._refusal is None and self.trigger(trigger, event=event):
             self.out_of_step = self.out_of_step and trigger not in MOVES
+            self.follow_hung()
         else:
             self._out += self._refused(event)
             self.out_of_step = self.out_of_step or trigger in MOVES
@@ -215,8 +222,8 @@ class Table(HandState):
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
         """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
         if isinstance(event, ev.Ruling):
-            if event.alert in self.referee.exemptions:
-                return self.winning.claim(event)
+            if event.alert in self.referee.rescorings:
+                return self.winning.rescore(event)
             return self.referee.rule(event, self.hands)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
@@ -237,6 +244,9 @@ class Table(HandState):
             return []
         already = "paused" if paused else "running"
         return [self._alert(event, "turn", f"the clocks are already {already}")]
+
+    def _touch(self, event: ev.WallTouched) -> Refusal | None:
+        return self.touches.check(event, self.state == "claim_window")
 
     # -- what the hand's readers ask (moves.py, the simulated players, the display) ------
 

@@ -49,13 +49,12 @@ def seen(
     robbed = table.state == "rob_window" and table.next_to_draw() == seat
     replacing = table.owes_replacement(seat) or robbed
     drawing = replacing or seat in (table.live_drawer(), table.next_to_draw())
-    due = (
-        (wall.next_replacement_position if replacing else wall.next_draw_position)
-        if drawing
-        else None
-    )
+    allowed = (
+        (wall.next_replacement_position,) if replacing else table.touches.allowed(seat)
+    )  # his draw's places: the head but for 摸打規條 5 (engine/wall_touch.py)
+    due = allowed[0] if drawing else None
     there = wall.tile_at(due)
-    if there == tile:
+    if drawing and tile in map(wall.tile_at, allowed):
         return []  # his draw, as the walls had it
     if to_deal:
         expected = " ".join(sorted(tiles.NAMES[tiles.kind_of(x)] for x in to_deal))

@@ -5,6 +5,7 @@ the hand's state and returns the outputs it makes. The table calls them from its
 """
 
 from collections.abc import Callable
+from functools import partial
 
 from engine import events as ev
 from engine import tiles
@@ -15,6 +16,7 @@ from engine.referee import Referee
 from engine.rulebook import TableRules
 from engine.seats import letter
 from engine.wall import Position, Wall, wsom_break
+from engine.wall_touch import Touches
 
 REFEREE_ROLL = "referee"  # DiceRolled.source of a roll the referee throws
 ASKED_FOR = "seed 000 開門 6: an opponent may ask the referee to throw it for East"
@@ -23,8 +25,11 @@ ASKED_FOR = "seed 000 開門 6: an opponent may ask the referee to throw it for 
 class Turns:
     """Dice, deal, draws and discards of one hand."""
 
-    def __init__(self, hand: HandState, rules: TableRules, referee: Referee, clocks: Clocks):
+    def __init__(
+        self, hand: HandState, rules: TableRules, referee: Referee, clocks: Clocks, touches: Touches
+    ):
         self.hand, self.rules, self.referee, self.clocks = hand, rules, referee, clocks
+        self.touches = touches
 
     # -- dice, break and deal ------------------------------------------------------------
 
@@ -111,7 +116,9 @@ class Turns:
 
     def take_live(self, event: ev.TileDrawn) -> list[ev.Event]:
         hand, wall = self.hand, self.hand.broken_wall
-        tile, warning = self._take(event, hand.turn, wall.next_draw_position, wall.draw)
+        due = self.touches.due(hand.turn, event.tile)  # the head, or as 摸打規條 5 leaves it
+        take_due = wall.draw if due in (None, wall.next_draw_position) else partial(wall.take, due)
+        tile, warning = self._take(event, hand.turn, due, take_due)
         hand.hands[hand.turn].append(tile)
         hand.last_draw = "live"
         hand.seabed_drawn = wall.live_count == 0
@@ -226,6 +233,7 @@ class Turns:
         seat, hand, now = seated(event), self.hand, event.t
         hand.hands[seat].remove(event.tile)
         hand.wrong_draw = None
+        self.touches.discarded()
         hand.rivers[seat].append(event.tile)
         hand.discards.append((seat, event.tile))
         hand.discard_times.append(now)

@@ -238,10 +238,8 @@ def _shapes(ruleset: Scorer) -> tuple[bool, bool, bool]:
 
 
 def _public(table: Table) -> bytearray:
-    """Tiles every player sees: the rivers and the exposed sets (not the concealed kongs)."""
-    seen = [t for river in table.rivers for t in river]
-    seen += [t for seat in table.melds for m in seat if not m.concealed for t in m.tiles]
-    return counts(k for k in map(tiles.kind_of, seen) if not tiles.is_flower(k))
+    """Copies of each kind every player sees (HandState.seen_tiles)."""
+    return counts(k for k in map(tiles.kind_of, table.seen_tiles()) if not tiles.is_flower(k))
 
 
 def _live(table: Table) -> bytearray:

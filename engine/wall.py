@@ -160,6 +160,10 @@ class Wall:
         """Where the next live draw stands, to light it for the player or check a reader."""
         return self._sequence[0] if self.live_count > 0 else None
 
+    def live_position(self, index: int) -> Position | None:
+        """Where the index-th live tile from the head stands (0: the head), or None."""
+        return self._sequence[index] if 0 <= index < self.live_count else None
+
     @property
     def next_replacement_position(self) -> Position | None:
         """Where the next replacement stands: the top of the last stack if it is still whole."""

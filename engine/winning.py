@@ -9,7 +9,7 @@ from engine import events as ev
 from engine import tiles
 from engine.hand import counts, waits
 from engine.hand_state import HandState, Refusal, WinResult, seated
-from engine.referee import Referee
+from engine.referee import MIXED, Referee, Rescoring
 from engine.rulebook import HandOutcome, Ruleset
 from engine.scoring import Score, Win, WinError, check
 from engine.seats import letter
@@ -27,8 +27,11 @@ class WinRules:
         self.hand, self.ruleset, self.rules = hand, ruleset, ruleset.table_rules
         self.referee = referee
 
-    def call(self, seat: int, from_seat: int, tile: int, robbing: bool) -> Refusal | None:
-        """A call to win on a discard, or on a tile added to a kong (robbing it)."""
+    def call(
+        self, seat: int, from_seat: int, tile: int, robbing: bool, shown: bool = False
+    ) -> Refusal | None:
+        """A call to win on a discard, or on a tile added to a kong (robbing it); `shown`,
+        the caller had laid his hand out (a wrong win then is 錯和, else 空和)."""
         chips = self.hand.chips
         if seat == from_seat:
             return Refusal("claim", "a player cannot call his own tile")
@@ -38,7 +41,7 @@ class WinRules:
             )
         barred = self.referee.bars_discard_win(seat, self.hand.hands[seat], tile)
         score = self.score_for(seat, from_seat, tile, robbing)
-        return self._check(seat, score, tile, barred, from_seat, robbing)
+        return self._check(seat, score, tile, barred, from_seat, robbing, shown)
 
     def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
         seat, hand = seated(event), self.hand
@@ -48,7 +51,7 @@ class WinRules:
                 f"{letter(seat)} may declare a self-drawn win only on his own turn, after drawing",
             )
         tile = hand.hands[seat][-1]
-        return self._check(seat, self.score_for(seat, None, tile, False), tile)
+        return self._check(seat, self.score_for(seat, None, tile, False), tile, shown=event.shown)
 
     def _check(
         self,
@@ -58,9 +61,10 @@ class WinRules:
         barred: str = "",
         from_seat: int | None = None,
         robbing: bool = False,
+        shown: bool = False,
     ) -> Refusal | None:
         """A declared win stands if it scores, the winner may still win, no penalty tile
-        bars it; otherwise it is a false win (錯和 / 詐和)."""
+        bars it; otherwise it is a false win (錯和 / 詐和) or, the hand not shown, 空和."""
         if self.referee.no_win[seat]:
             return Refusal("win", f"{letter(seat)} has lost the right to win this hand")
         if barred:
@@ -71,15 +75,19 @@ class WinRules:
                 "wrong_call",
             )
         if score.legal:
-            banned = self._banned(WinResult(seat, from_seat, score.to_json(), tile, robbing))
+            hung = self.hand.hung.get(seat)
+            banned = self._banned(WinResult(seat, from_seat, score.to_json(), tile, robbing, hung))
             return Refusal("game_end", f"{letter(seat)} may not win: {banned}") if banned else None
-        kind = self._false_win_kind(seat, tile)
+        kind = self._false_win_kind(seat, tile, shown)
         if kind == "false_win" and self.rules.refuse_false_win_quietly:
             # A-W12 assisted: a complete hand the rule book refuses (no pattern) is turned
             # down before it is laid down, without penalty tiles.
             return Refusal(
                 "win", f"{letter(seat)}'s hand is complete but may not win: {score.reason}"
             )
+        if kind == "empty_win":
+            message = f"empty win (空和) by {letter(seat)}, called before his hand was shown"
+            return Refusal("win", f"{message}: {score.reason}", True, kind)
         return Refusal("win", f"false win by {letter(seat)}: {score.reason}", True, kind)
 
     def _banned(self, result: WinResult) -> str:
@@ -88,9 +96,11 @@ class WinRules:
             return ""
         return self.ruleset.win_banned(self.outcome(result))
 
-    def _false_win_kind(self, seat: int, tile: int) -> str:
+    def _false_win_kind(self, seat: int, tile: int, shown: bool = False) -> str:
         """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
-        詐和: one tile short or the wrong tile; two or more short: intentional (A-C19)."""
+        詐和: one tile short or the wrong tile; two or more short: intentional (A-C19). Where
+        the rule book has 空和 (WSOM, seed 000 錯鳴 7), a shape that is no win called before
+        the hand was shown is that: 3 penalty tiles, not the whole hand (錯和, 錯鳴 6)."""
         held = list(self.hand.hands[seat])
         if tile in held:
             held.remove(tile)
@@ -100,8 +110,10 @@ class WinRules:
         )
         if tiles.kind_of(tile) in hand_waits:
             return "false_win"
-        penalties = self.rules.penalties
-        if hand_waits or not penalties or "intentional_false_win" not in penalties.offences:
+        offences = self.rules.penalties.offences if self.rules.penalties else {}
+        if not shown and "empty_win" in offences:
+            return "empty_win"
+        if hand_waits or "intentional_false_win" not in offences:
             return "incomplete_win"
         return "intentional_false_win"
 
@@ -123,40 +135,43 @@ class WinRules:
             responsible, proposed = self._responsible(winner, from_seat, tile, robbing)
             if proposed != responsible:
                 out.append(
-                    self.referee.exemption(
+                    self.referee.propose_rescoring(
                         now,
-                        self.rules.refs.get("exemption", ""),
                         "follow-tile exemption (跟張免責): "
                         f"{letter(proposed)} rather than {letter(responsible)} would pay "
                         f"for {letter(winner)}'s win if the discarder claims it",
-                        len(hand.results),
-                        proposed,
+                        Rescoring(
+                            len(hand.results), proposed, self.rules.refs.get("exemption", "")
+                        ),
                     )
                 )
             score = self.score_for(winner, from_seat, tile, robbing)
-            hand.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing))
-            flags = tuple(sorted(self.flags(winner, from_seat, robbing)))
+            hung = hand.hung.get(winner)
+            hand.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing, hung))
+            flags = tuple(sorted(self.flags(winner, from_seat, robbing, tile)))
             out.append(ev.Won(now, winner, from_seat, tile, flags, score.to_json()))
+            if from_seat is None and MIXED in self.ruleset.flags:  # 九蓮寶燈自摸規條
+                mixed = Rescoring(len(hand.results) - 1, None, "", frozenset({MIXED}))
+                again = self.score_for(winner, None, tile, ruled=mixed)
+                out += self.referee.drawn_tile_apart(now, winner, score, again, mixed)
         return out
 
-    def claim(self, ruling: ev.Ruling) -> list[ev.Event]:
-        """The discarder's claim of the follow-tile exemption, entered by the referee as a
-        Ruling on its alert (seed 000 和牌的計分 8: 提出適用是放銃者的責任): claimed, the win is
-        scored again with the seat the exemption names paying; not claimed, it stands."""
-        index, named = self.referee.exemptions[ruling.alert]
-        result = self.hand.results[index]
+    def rescore(self, ruling: ev.Ruling) -> list[ev.Event]:
+        """The referee's Ruling on an alert proposing to score a win again: applied, it is
+        scored as proposed (the discarder claimed the follow-tile exemption, seed 000 和牌的計分
+        8; the drawn tile was mixed in, 九蓮寶燈自摸規條); waived, it stands as scored."""
+        rescoring = self.referee.rescorings[ruling.alert]
+        result = self.hand.results[rescoring.result]
         if ruling.tiles:
-            message = f"ruling on alert {ruling.alert} refused: an exemption claim names no tiles"
-            rule = self.rules.refs.get("exemption", "")
-            return [self.referee.alert(ruling.t, result.from_seat, rule, message)]
-        del self.referee.exemptions[ruling.alert]
-        if not ruling.apply:  # the alert's proposal waived: the discarder pays, as scored
+            message = f"ruling on alert {ruling.alert} refused: a win scored again names no tiles"
+            return [self.referee.alert(ruling.t, result.from_seat, rescoring.rule, message)]
+        del self.referee.rescorings[ruling.alert]
+        if not ruling.apply:  # the alert's proposal waived: the win stands as scored
             return [ev.PenaltyWaived(ruling.t, result.from_seat, ruling.alert)]
-        score = self.score_for(
-            result.winner, result.from_seat, result.tile, result.robbed, claimed=named
-        ).to_json()
-        self.hand.results[index] = result._replace(score=score)
-        return [ev.WinRescored(ruling.t, result.winner, named, score, ruling.alert)]
+        winner = result.winner
+        score = self.score_for(winner, result.from_seat, result.tile, result.robbed, rescoring)
+        self.hand.results[rescoring.result] = result._replace(score=score.to_json())
+        return [ev.WinRescored(ruling.t, winner, rescoring.payer, score.to_json(), ruling.alert)]
 
     def _winning_seats(self, from_seat: int) -> list[int]:
         """RULES.md 3.7: one winner, the nearest after the discarder (截和); CCM (4.11): all,
@@ -165,10 +180,13 @@ class WinRules:
         seats = nearest_first([s for s, c in calls if c.claim == "win"], from_seat)
         return seats if self.rules.multiple_winners else seats[:1]
 
-    def flags(self, winner: int, from_seat: int | None, robbing: bool) -> set[str]:
-        """The scorer's flags a win would have now: replacement, last tile, heaven, earth..."""
+    def flags(
+        self, winner: int, from_seat: int | None, robbing: bool, tile: int | None = None
+    ) -> set[str]:
+        """The scorer's flags a win would have now: replacement, last tile, heaven, earth,
+        and with the winning `tile` the last copy..."""
         hand, rules = self.hand, self.rules
-        situations = set()
+        situations = set() if tile is None else hand.last_copy(tile)
         if from_seat is None:
             if hand.last_draw in ("kong", "flower"):
                 situations.add(f"{hand.last_draw}_replacement")
@@ -202,11 +220,10 @@ class WinRules:
         from_seat: int | None,
         tile: int,
         robbing: bool = False,
-        claimed: int | bool | None = False,
+        ruled: Rescoring | None = None,
     ) -> Score:
         """The score a win would get now: the check behind every win call (and a dry run
-        for simulated players); `claimed`, the seat that pays once the discarder has claimed
-        the follow-tile exemption (None: nobody), False while he has not."""
+        for simulated players); `ruled`, as a referee's ruling on it would score it again."""
         hand = self.hand
         held = list(hand.hands[winner])
         if from_seat is None:
@@ -218,7 +235,7 @@ class WinRules:
                 "before a win (RULES.md 4.5)",
             )
         responsible = (
-            self._responsible(winner, from_seat, tile, robbing)[0] if claimed is False else claimed
+            self._responsible(winner, from_seat, tile, robbing)[0] if ruled is None else ruled.payer
         )
         win = Win(
             tuple(tiles.kind_of(t) for t in held),
@@ -228,7 +245,8 @@ class WinRules:
             winner,
             from_seat,
             responsible,
-            frozenset(self.flags(winner, from_seat, robbing)),
+            frozenset(self.flags(winner, from_seat, robbing, tile))
+            | (ruled.flags if ruled else set()),
             tuple(tiles.kind_of(t) for t in hand.flowers[winner]),
         )
         try:
@@ -244,7 +262,7 @@ class WinRules:
         declares; the simulated players ask it)."""
         score = self.score_for(winner, from_seat, tile, robbing)
         return score.legal and not self._banned(
-            WinResult(winner, from_seat, score.to_json(), tile, robbing)
+            WinResult(winner, from_seat, score.to_json(), tile, robbing, self.hand.hung.get(winner))
         )
 
     def _responsible(

@@ -57,7 +57,7 @@ def describe(event, ruleset=None) -> str:
         payer = e["responsible"]
         pays = "nobody pays alone" if payer is None else f"{SEATS[payer]} pays"
         return (
-            f"{who}'s win scored again, follow-tile exemption claimed: {pays}; "
+            f"{who}'s win scored again by the ruling on alert {e['alert']}: {pays}; "
             f"payments {e['score'].get('payments')}"
         )
     if kind == "ExhaustiveDraw":

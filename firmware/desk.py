@@ -26,6 +26,7 @@ from engine.seats import ZONES
 from engine.tracking import TrackingError
 from engine.turns import REFEREE_ROLL
 from firmware import seat_drawing
+from firmware.deal_errors import dice_stand, redeal, remove_excess
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
@@ -191,11 +192,14 @@ class Desk:
         perform = {
             "ack": self._ack,
             "void_hand": self._void_hand,
+            "redeal": partial(redeal, self.service),  # seed 000 配牌時的犯規 7
+            "remove_excess": partial(remove_excess, self.service),  # 配牌時的犯規 6
             "accept_table": self._accept_table,
             "rule": partial(self._game_input, "rule"),
             "report": self.entries.report,
             "pause": partial(self._game_input, "pause"),
             "roll": partial(self._game_input, "roll"),
+            "wall_touched": partial(self._game_input, "wall_touched"),
             "draw_seats": self._draw_seats,
             "resume": self._resume,
             "correct": self._correct,
@@ -247,6 +251,8 @@ class Desk:
     def _game_input(self, action, t, body) -> dict:
         if self.service.status().table is None:
             raise ActionRefused("no hand is on the table")
+        if action == "roll":
+            dice_stand(self.service)  # the wall is broken: the referee's answer
         event = {
             "rule": lambda: ev.Ruling(
                 t, None, body["alert"], body["apply"], tuple(body.get("tiles", ()))
@@ -254,6 +260,7 @@ class Desk:
             "pause": lambda: ev.ClocksPaused(t, None),
             "roll": lambda: _referee_roll(t, body),
             "resume": lambda: ev.ClocksResumed(t, None),
+            "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
         }[action]()
         outputs = self.service.hands.apply(event)
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)

@@ -116,9 +116,11 @@ def test_a_legal_win_has_a_fan_and_t_is_its_sum(obj):
 @given(a_hand())
 def test_additional_points_never_decide_legality(obj):
     """RULES.md 4.7: flowers and the situation of the win (additional points, 4.9) neither
-    make nor unmake a win: the same tiles without them are legal exactly when the fans say."""
+    make nor unmake a win: the same tiles without them are legal exactly when the fans say.
+    The last copy is a fan's fact (夾絕張), and robbing a kong is one (seed 004 第九條三 8)."""
     result = scored(obj)
-    plain = scored({**obj, "flowers": [], "flags": [f for f in obj["flags"] if f == "last_copy"]})
+    facts = ("last_copy", "robbing_kong")
+    plain = scored({**obj, "flowers": [], "flags": [f for f in obj["flags"] if f in facts]})
     if result.legal:
         assert plain.legal
         fans = [p for p in result.patterns if p.id.startswith("4.8.")]

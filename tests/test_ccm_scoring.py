@@ -61,11 +61,12 @@ def with_options(**options) -> Ccm2012:
         ("555m 99p CC [111s] [EEE]", "9p", {"4.8.5": 20}),
         # 4.8.6 大亂 (十四不靠, shape 7, A-C6); 門清 not added (A-C11).
         ("147m 258p 36s E S W N C", "F", {"4.8.6": 20}),
-        # 4.8.7 全求獨釣: four claimed sets, the win on the pair; the single-wait bonus
-        # stays (A-C7).
-        ("[123m] [456p] [678s] [EEE] S", "S", {"4.8.7": 20, "4.9.2": 4}),
-        # 4.8.8 夾絕張: the other three 5m are the winner's own exposed pung; closed 4-6.
-        ("46m [555m] 789p 789s 99s", "5m", {"4.8.8": 20, "4.9.2": 4}),
+        # 4.8.7 全求獨釣: four claimed sets, the win on the pair; no single-tile bonus, a
+        # single-tile win being part of the fan (A-C7 revised).
+        ("[123m] [456p] [678s] [EEE] S", "S", {"4.8.7": 20}),
+        # 4.8.8 夾絕張: the other three 5m are the winner's own exposed pung; closed 4-6; no
+        # single-tile bonus (A-C7 revised).
+        ("46m [555m] 789p 789s 99s", "5m", {"4.8.8": 20}),
         # 4.8.9 全大 (three 789 chows in any suits, A-C9).
         ("789m 789p 78s 123p 99s", "9s", {"4.8.9": 20, "4.9.7": 8}),
         # 4.8.9 全小, edge wait 12s-3s.
@@ -91,7 +92,13 @@ def test_each_fan(hand, win, expected):
 
 def test_all_pungs_all_melded_adds_all_pungs():
     """RULES.md 4.8.7, A-C8: 全求獨釣 made of four pungs also scores 對對和."""
-    assert ids(score("[111m] [555p] [888s] [EEE] S", "S")) == {"4.8.5": 20, "4.8.7": 20, "4.9.2": 4}
+    assert ids(score("[111m] [555p] [888s] [EEE] S", "S")) == {"4.8.5": 20, "4.8.7": 20}
+
+
+def test_all_melded_counts_a_kong_added_to_a_claimed_pung():
+    """Seed 004 §34「當一家形成全求獨釣」, A-C8: an added (or melded) kong was claimed from
+    another player as a pung, so it is one of the four claimed sets of 全求獨釣."""
+    assert ids(score("[123m] [456p] [678s] [EEEE] S", "S")) == {"4.8.7": 20}
 
 
 def test_all_melded_concealed_kong_option():
@@ -99,24 +106,43 @@ def test_all_melded_concealed_kong_option():
     other fan, no win) unless all_melded_allows_concealed_kong."""
     hand = "[123m] [456p] [678s] (EEEE) S"
     assert not score(hand, "S").legal
-    assert ids(score(hand, "S", ruleset=with_options(all_melded_allows_concealed_kong=True))) == {
-        "4.8.7": 20,
-        "4.9.2": 4,
-    }
+    ruleset = with_options(all_melded_allows_concealed_kong=True)
+    assert ids(score(hand, "S", ruleset=ruleset)) == {"4.8.7": 20}
 
 
-def test_all_melded_single_wait_option():
-    """A-C7: all_melded_keeps_single_wait false drops the 4-point single-wait bonus from
-    全求獨釣."""
-    ruleset = with_options(all_melded_keeps_single_wait=False)
-    assert ids(score("[123m] [456p] [678s] [EEE] S", "S", ruleset=ruleset)) == {"4.8.7": 20}
+@pytest.mark.parametrize(
+    "hand, win, fan",
+    [("[123m] [456p] [678s] [EEE] S", "S", "4.8.7"), ("46m [555m] 789p 789s 99s", "5m", "4.8.8")],
+)
+def test_single_tile_fans_and_the_single_tile_bonus(hand, win, fan):
+    """A-C7 revised (seed 004 §17's 七對 precedent「必須是單張和牌的七對番種情況下，不再追加單張
+    和牌分」): 全求獨釣 and 夾絕張 are single-tile wins, so by default the 4-point 單張和牌 is
+    not added to them; single_tile_fans_add_bonus true adds it back."""
+    assert "4.9.2" not in ids(score(hand, win))
+    ruleset = with_options(single_tile_fans_add_bonus=True)
+    assert ids(score(hand, win, ruleset=ruleset)) == {fan: 20, "4.9.2": 4}
+
+
+def test_single_tile_bonus_stays_beside_other_fans():
+    """A-C7 revised: the bonus is withheld only from the fans that are a single-tile win; a
+    closed wait in 清龍 keeps it (seed 004 §17)."""
+    assert ids(score("123m 456m 79m 234p 55s", "8m"))["4.9.2"] == 4
+
+
+def test_robbing_a_kong_is_a_last_copy():
+    """Seed 004 第九條三 8 夾絕張 (「牌池內已經出現碰牌的刻子，剩餘的唯一牌張被夾牌而和牌」): a
+    robbed added kong's tile is the last copy, the konger's pung holding the other three, so a
+    closed wait on it is 夾絕張 from the robbing_kong flag alone."""
+    result = score("13m 234p 456p 678s 99s", "2m", flags=["robbing_kong"])
+    assert ids(result) == {"4.8.8": 20, "4.9.7": 8}
+    assert result.payments == (84, -84, 0, 0)
 
 
 def test_last_copy_closed_wait_from_the_flag():
     """RULES.md 4.8.8: another player's exposed pung (the last_copy flag) makes the closed 2m
     the last copy: 夾絕張 20; without it this hand has no fan and is no win."""
     hand = "13m 234p 456p 678s 99s"
-    assert ids(score(hand, "2m", flags=["last_copy"])) == {"4.8.8": 20, "4.9.2": 4, "4.9.7": 8}
+    assert ids(score(hand, "2m", flags=["last_copy"])) == {"4.8.8": 20, "4.9.7": 8}
     assert not score(hand, "2m").legal
 
 
@@ -124,7 +150,6 @@ def test_last_copy_edge_wait():
     """RULES.md 4.8.8: 夾絕張 includes the edge wait on the last copy (邊張聽絕張)."""
     assert ids(score("12m 234p 456p 678s 99s", "3m", flags=["last_copy"])) == {
         "4.8.8": 20,
-        "4.9.2": 4,
         "4.9.7": 8,
     }
 
@@ -319,11 +344,12 @@ def test_worked_example_robbing_a_kong():
     """RULES.md 4.11 row 5: 三箭刻 30 + 對對和 20 = 50 robbed from a kong: the konger pays
     150. (That exact hand cannot rob a kong: its winning tile completes a pung or the pair,
     and the konger holds all other copies; the 50 is scored on a discard, the 3T rule on a
-    hand that can rob.)"""
+    hand that can rob: the robbed closed 8m is the last copy, 夾絕張 20 in place of the
+    single-tile 4, seed 004 第九條三 8.)"""
     assert score("22m PP [CCC] [FFF] 555p", "P").total == 50
     assert win_payments(CCM.rates, 50, E, discarder=W, robbed_kong=True) == (150, 0, -150, 0)
     robbed = score(QINGLONG, "8m", discarder=W, flags=["robbing_kong"])
-    assert robbed.total == 22 and robbed.payments == (66, 0, -66, 0)
+    assert robbed.total == 10 + 20 + 8 and robbed.payments == (114, 0, -114, 0)
 
 
 def test_discard_win_pays_twice():

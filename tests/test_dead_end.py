@@ -34,8 +34,8 @@ RULESETS = {name: load_ruleset(name) for name in ("wsom2006", "ccm2012")}
 # A copy of a table keeps the rule book's parts (never changed by play) and the objects wired
 # to the table (the copy has its own); the state of its clocks and referee is copied in.
 KEPT = {"ruleset", "rules", "walls", "machine", "turns", "winning", "calling"}
-PARTS = ("clocks", "referee")
-CONFIG = {"catalogue", "timing"}
+PARTS = ("clocks", "referee", "touches")
+CONFIG = {"catalogue", "timing", "hand", "referee", "rule"}  # what a part is wired to, or reads
 WILD = 0.3  # the chance, before each of the players' steps, of a random input too
 
 

@@ -4,10 +4,13 @@ figures for README, never asserted."""
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 from tests.test_bench import bench
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_bench_display_reports_latency_percentiles_and_target():
     """Issue 6: the discards timed from reader frame to the referee stream's client, with
     p50, p99 and max in ms and the 20 ms target for p99."""

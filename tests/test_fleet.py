@@ -271,6 +271,7 @@ def test_fleet_tables_play_the_simulated_game_on_their_clock(tmp_path, wsom):
         table.journal.close()
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_run_fleet_brings_every_row_to_the_venue(tmp_path, broker):
     """Issue 15: three tables, a hand each at 100 times real time, each with the real uplink
     to a real broker: the venue's board holds every row, none twice, no gap, and no message
@@ -300,6 +301,7 @@ def test_every_row_reaches_the_venue_across_a_broker_outage():
     assert result["measured_rows"] > 0
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_venue_simulate_runs_the_fleet_beside_the_dashboard(broker, capsys):
     """Issue 15: `mjtable venue --simulate 2 --hands 1 --speed 100 --json-summary`: the
     dashboard serves while its own bus feeds the fleet's board, and the summary line says

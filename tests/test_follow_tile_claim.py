@@ -80,7 +80,7 @@ def test_seed_000_not_claimed_the_discarder_pays_and_the_alert_is_answered(wsom)
     assert of(out, ev.WinRescored) == [] and of(out, ev.PenaltyWaived)[0].alert == alert
     assert game.table.outcome().results[0].score["payments"] == UNCLAIMED
     again = rule(game, alert)
-    assert "nor an exemption claim" in again[0].message
+    assert "nor a win to score again" in again[0].message
 
 
 def test_a_claim_without_an_exemption_alert_is_refused(wsom):
@@ -109,16 +109,16 @@ def test_the_follow_tile_case_still_alerts_with_the_shipped_config(wsom):
 class ServedGame(Game):
     """The hand played through firmware/hands.py, each input journaled, on stacked walls."""
 
-    def __init__(self, journal: Journal, wsom):
-        super().__init__(wsom, DICE, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS)
+    def __init__(self, journal: Journal, wsom, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS):
+        super().__init__(wsom, DICE, hands=hands, draws=draws)
         self.service = Service(
             load_profile("sim"), wsom, journal, Actor(Clock()), StillShuffler(), out=lambda _: None
         )
-        self.hands = hands = self.service.hands
-        walls = stacked_walls(wsom, DICE, FOLLOWED_HANDS, FOLLOWED_DRAWS)
-        hands.walls.take = lambda: walls  # the stacker's lanes: East on side E in hand 1
-        hands.raise_walls(0.0, "A")
-        self.table = hands.table
+        walls = stacked_walls(wsom, DICE, hands, draws)
+        self.hands = self.service.hands
+        self.hands.walls.take = lambda: walls  # the stacker's lanes: East on side E in hand 1
+        self.hands.raise_walls(0.0, "A")
+        self.table = self.hands.table
 
     def apply(self, event_type, seat, **fields) -> list[ev.Event]:
         self.clock += 1.0
@@ -142,10 +142,20 @@ def test_seed_000_the_claim_is_settled_again_and_the_journal_replays_to_the_same
         assert of(rule(game, alert.id), ev.WinRescored)
         sheet = [row.to_json() for row in session.sheet]
         assert sheet[0]["changes"] == CLAIMED and sheet[0]["totals"] == CLAIMED
-        board = AlertBoard()  # the uplink's: the claim answers the ruling the venue waits on
-        for row in journal.rows():
-            board.follow(row, alert_message(row, "V", "T1", "s"))
-        assert ("ruling", alert.id) not in board.waiting
+        assert not ruling_awaited(journal, alert.id)  # the claim answers it
+    assert_replays_to(path, wsom, sheet)
+
+
+def ruling_awaited(journal: Journal, alert: int) -> bool:
+    """The uplink's board, what the venue sees, still waits on a ruling on `alert`."""
+    board = AlertBoard()
+    for row in journal.rows():
+        board.follow(row, alert_message(row, "V", "T1", "s"))
+    return ("ruling", alert) in board.waiting
+
+
+def assert_replays_to(path, wsom, sheet: list[dict]) -> None:
+    """The journal's replay, and a service resumed from it, give the score sheet `sheet`."""
     with Journal(path, readonly=True) as journal:
         replayed = replay(journal)
     assert replayed.mismatches == 0
@@ -164,9 +174,15 @@ def test_a_claim_after_the_next_hand_has_begun_is_refused_clearly(wsom):
     """RULES.md 1.3: hand 1's table is gone once hand 2 is dealt; a ruling naming its alert
     reaches hand 2's table, which says no claim awaits there and why, and changes nothing."""
     session, _, alert = session_hand(wsom)
-    game = Game(wsom, DICE)
-    game.table = session.new_table(stacked_walls(wsom, DICE, ("", "", "", "")))
+    assert of(ruled_in_the_next_hand(session, alert), ev.WinRescored) == []
+    assert session.sheet[0].changes == tuple(UNCLAIMED)
+
+
+def ruled_in_the_next_hand(session: Session, alert: int) -> list:
+    """A ruling on hand 1's `alert` once hand 2 is dealt, refused for its table is gone."""
+    game = Game(session.ruleset, DICE)
+    game.table = session.new_table(stacked_walls(session.ruleset, DICE, ("", "", "", "")))
     game.start()
     out = rule(game, alert)
     assert "an earlier hand's alert cannot be ruled on: its table is gone" in out[0].message
-    assert session.sheet[0].changes == tuple(UNCLAIMED)
+    return out

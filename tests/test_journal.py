@@ -180,6 +180,7 @@ def test_rehashed_forgery_is_a_replay_mismatch(wsom_journal, tmp_path):
     assert out.returncode == 1 and f"row {table[target][0]}" in out.stdout
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_crash_before_outputs_input_is_reapplied_and_chain_continues(wsom_journal, tmp_path):
     """DESIGN.md: inputs are journaled before they are applied; after a crash the last input,
     without outputs, is re-applied on replay, and reopening the journal continues its chain."""

@@ -10,6 +10,7 @@ WSOM: RULES.md 3.6 (turns), 3.7 (calls and kongs), 3.8 (winning); CCM: 4.5 (flow
 
 from engine import events as ev
 from engine import tiles
+from engine.deal_order import blocks
 from engine.moves import HOLD, Interpreter, Irregular
 from engine.ordering import WAIT
 from engine.seats import LETTERS as SIDES
@@ -76,11 +77,12 @@ class Hand:
         return inputs
 
     def deal(self, t=1.0) -> list:
-        """Every dealt tile from its wall to its hand rack; what the movements meant."""
+        """Every dealt tile from its wall to its hand rack, in the order of the deal (seed 000
+        配牌 1-3); what the movements meant."""
         meant = []
-        for seat, hand in enumerate(self.table.hands):
-            for tile in list(hand):
-                meant += self.move(t, tile, self.wall_of(tile), self.zone("hand", seat))
+        for block in blocks(self.table.hands):
+            for tile in sorted(block.tiles):
+                meant += self.move(t, tile, self.wall_of(tile), self.zone("hand", block.seat))
         return meant
 
     def draw(self, t, seat) -> list:
@@ -268,28 +270,28 @@ def test_three_tiles_laid_out_are_a_kong_claim(wsom):
 
 
 def test_chow_laid_out_by_the_next_player(wsom):
-    """RULES.md 3.7: two tiles making a run with the left player's discard are a chow."""
+    """RULES.md 3.7: two tiles making a run with the left player's discard are a chow,
+    declared as soon as they are shown; it is granted at the chower's discard (seed 000
+    吃牌 4: tests/test_chow_priority.py)."""
     hand = Hand(wsom, WSOM_DICE, dealer_side=3, hands=["5p", "4p 6p", "", ""])
     hand.deal()
     hand.discard(3.0, E, hand.own(E, "5p")[0])
     run = hand.own(S, "4p 6p")
-    hand.lay_out(3.5, S, run)
-    assert hand.poll(5.0) == [
-        ev.ClaimDeclared(3.5, S, "chow", run),
-        ev.ClaimWindowClosed(5.0, None),
-    ]
+    assert hand.lay_out(3.5, S, run) == [ev.ClaimDeclared(3.5, S, "chow", run, shown=True)]
+    assert hand.poll(5.0) == []
+    hand.discard(6.0, S, next(t for t in hand.table.hands[S] if t not in run))
     assert hand.of(ev.Claimed)[0].claim == "chow"
 
 
 def test_next_players_draw_declares_the_laid_out_call_first(wsom):
     """RULES.md 3.6, 3.7: South reaching for the wall closes the calls, but West's pung laid
-    out before it is declared first, and wins the discard (pung before the draw)."""
+    out before it is declared first, and wins the discard (pung before the draw); South's
+    draw waits, to be put back (seed 000 摸打規條 5: tests/test_wall_touch.py)."""
     hand = pung_by_west(wsom, dealer_side=2)
     drawn = hand.table.wall.tile_at(hand.table.wall.next_draw_position)
-    meant = hand.interp.move(4.0, drawn, hand.wall_of(drawn), hand.zone("hand", S))
-    assert [type(m) for m in meant] == [ev.ClaimDeclared, ev.ClaimWindowClosed, ev.TileDrawn]
-    assert meant[0].seat == W and meant[0].claim == "pung" and meant[2].seat == S
-    hand.apply(meant[:2])
+    meant = hand.move(4.0, drawn, hand.wall_of(drawn), hand.zone("hand", S))
+    assert [type(m) for m in meant] == [ev.WallTouched, ev.ClaimDeclared, ev.ClaimWindowClosed]
+    assert meant[1].seat == W and meant[1].claim == "pung"
     assert hand.of(ev.Claimed)[0].seat == W and hand.table.turn == W
 
 

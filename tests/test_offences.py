@@ -88,10 +88,10 @@ def test_empty_call_makes_two_penalty_tiles_live_then_dead(wsom):
 
 
 def test_false_win_makes_the_exposed_hand_penalty_tiles_and_play_goes_on(wsom):
-    """RULES.md 3.11 錯和 (A-W12 strict): a false win is refused, the exposed tiles become
-    penalty tiles, and the hand goes on."""
+    """RULES.md 3.11 錯和 (A-W12 strict): a false win declared with the hand shown is refused,
+    the exposed tiles become penalty tiles, and the hand goes on."""
     game = wsom_game(wsom, hands=["C", "", "", ""])
-    alert = game.refused(ev.WinDeclared, E)
+    alert = game.refused(ev.WinDeclared, E, shown=True)
     assert alert.penalty["offence"] in ("false_win", "incomplete_win")
     applied = of(rule_on(game, alert), ev.PenaltyApplied)[0]
     assert sorted(applied.penalty_tiles) == sorted(game.table.hands[E])
@@ -248,6 +248,11 @@ def wsom_with(change) -> object:
 def chicken_call(ruleset) -> ev.Alert:
     """South pungs East's W (not his wind), then calls win on West's 5m with
     123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1)."""
+    return chicken_game(ruleset)[1]
+
+
+def chicken_game(ruleset) -> tuple[Game, ev.Alert]:
+    """chicken_call's game, and its alert."""
     game = wsom_game(ruleset, hands=["W", "W W 123m 456p 789s 5m 7s", "5m", ""])
     game.discard(E, "W")
     game.claim(S, "pung", "W W")
@@ -256,7 +261,7 @@ def chicken_call(ruleset) -> ev.Alert:
     game.close()
     game.draw(W)
     game.discard(W, "5m")
-    return game.refused(ev.ClaimDeclared, S, claim="win")
+    return game, game.refused(ev.ClaimDeclared, S, claim="win")
 
 
 def test_chicken_hand_is_a_false_win_unless_assisted(wsom):

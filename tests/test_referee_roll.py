@@ -65,11 +65,12 @@ def test_seed_000_kaimen_6_from_the_desk_journaled_as_the_referees(tmp_path):
         assert hands.table.state == "second_roll"
         answer = act(desk, "roll")
         assert any(e["type"] == "Dealt" for e in answer["events"])
-        with pytest.raises(ActionRefused, match="not allowed now"):
-            act(desk, "roll", {"dice": [3, 3]})  # the hand is dealt: too late
+        with pytest.raises(ActionRefused, match="配牌時的犯規 1"):
+            act(desk, "roll", {"dice": [3, 3]})  # the hand is dealt: the dice stand
         rolls = [r.data() for r in journal.rows() if '"DiceRolled"' in json.dumps(r.data())]
-    # every input is journaled, the one refused too (DESIGN.md: journaled before applied)
-    assert [r["source"] for r in rolls] == ["electronic", REFEREE_ROLL, REFEREE_ROLL]
+    # every input is journaled (DESIGN.md: journaled before applied); the roll after the
+    # break is answered by the desk, as no input (seed 000 配牌時的犯規 1: the dice stand)
+    assert [r["source"] for r in rolls] == ["electronic", REFEREE_ROLL]
 
 
 @pytest.mark.parametrize(

@@ -47,6 +47,7 @@ def test_a_medium_rig_is_flagged_within_200_hands():
     assert hands_to_flag(LEVELS["medium"], 0, 200) is not None
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_fair_walls_raise_no_alarm_at_the_same_thresholds():
     """Issue 17: no false alarm on 3000 fair hands (seeded), the thresholds the rigs meet."""
     rng, order = random.Random("fair"), tiles.physical_set(RULES.flowers)

@@ -249,6 +249,7 @@ def test_waits_agree_with_brute_force_on_every_discard(name, wsom, ccm):
     assert len(game.first_ms) > 400 and game.ready > 100  # the check met many ready hands
 
 
+@pytest.mark.slow  # a second and more: CI's full run
 def test_bench_waits_reports_percentiles_and_disagreements():
     """Issue 18: `mjtable bench waits --json` gives the figures README quotes (never asserted)
     and the count of disagreements with brute force, 0 expected."""

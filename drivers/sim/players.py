@@ -20,7 +20,7 @@ MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count
 EXPECTED_OFFENCE = {
     "draw_out_of_turn": {"early_draw"},
     "claim_without_tiles": {"empty_call"},
-    "false_win": {"false_win", "incomplete_win", "intentional_false_win"},
+    "false_win": {"false_win", "incomplete_win", "intentional_false_win", "empty_win"},
     "wrong_count": {"wrong_count_high"},
     "wrong_draw": {"wrong_draw"},
 }

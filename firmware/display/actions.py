@@ -57,11 +57,14 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
+    "wall_touched": ("seat",),  # the next player touched the wall head (seed 000 摸打規條 2)
     "pause": (),
     "resume": (),
     "correct": ("tile", "zone"),
     "confirm_score": ("hand",),
     "void_hand": ("reason",),  # a hand is lost only by the referee's word, with his reason
+    "redeal": ("reason",),  # the referee's re-deal, before all four discard (配牌時的犯規 7)
+    "remove_excess": ("seat",),  # long at the deal: excess back at random (配牌時的犯規 6)
     "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
     "sign_sheet": ("hand", "referee"),
 }

@@ -24,6 +24,7 @@ OFFENCES = {
     "empty_kong": "declared a kong without the tiles for it",
     "false_win": "declared a false win",
     "incomplete_win": "declared an incomplete win",
+    "empty_win": "called a win and withdrew it (空和)",
     "intentional_false_win": "declared a false win on purpose",
     "late_call": "called after the calls were over",
     "late_pung": "called pung late",

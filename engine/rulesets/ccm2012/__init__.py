@@ -15,7 +15,7 @@ from engine.hand import counts
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
 from engine.rulesets.ccm2012.config import SCHEMA
-from engine.rulesets.ccm2012.fans import additional, facts, fans
+from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
@@ -54,9 +54,10 @@ class Ccm2012:
 
     Flags of a win: kong_replacement (槓上開花), flower_replacement (補花和牌), last_tile (the
     final tile, A-C10: 妙手回春 drawn, 海底撈月 on its discard), robbing_kong (the discarder is
-    the konger), last_copy (絕張: the other three of the winning tile lie in an exposed pung;
-    the scorer also sees it when the pung is the winner's own). `responsible` is WSOM's and
-    is not read: 包付 is settled by `liability`.
+    the konger, whose pung holds the other three: a last copy too), last_copy (絕張: the table
+    saw the other three as options.last_copy_from says; the scorer also sees it when the pung
+    is the winner's own). `responsible` is WSOM's and is not read: 包付 is settled by
+    `liability`.
     """
 
     name = "ccm2012"
@@ -115,7 +116,7 @@ class Ccm2012:
                 "kong_replacement": "kong_replacement",
                 "flower_replacement": "flower_replacement",
                 "robbing_kong": "robbing_kong",
-                "last_copy": "last_copy",
+                f"last_copy_{self.options['last_copy_from']}": "last_copy",
             },
             timing=Timing(
                 discard_limit=timing["discard_seconds"],
@@ -166,7 +167,7 @@ class Ccm2012:
             ids = fans(reading, hand, self.options, one_wait)
             if not ids:
                 continue
-            ids += additional(reading, hand, win, self.options, one_wait)
+            ids += additional(reading, hand, win, self.options, one_wait, ids)
             total = sum(self.values[i].points for i in ids)
             if best is None or total > best[1]:
                 best = ids, total
@@ -248,7 +249,7 @@ class Ccm2012:
                 result.from_seat,
                 tiles.kind_of(result.tile),
                 any(p["id"] == "4.8.10" for p in result.score["patterns"]),
-                _hung_tile(outcome, result.winner),
+                result.hung if all_melded(outcome.melds[result.winner], self.options) else None,
                 self.options["liability_streak"],
             )
             if liable is not None:
@@ -273,9 +274,3 @@ class Ccm2012:
             tuple(sum(m[s] for m in made[:split]) for s in range(4)),
             tuple(sum(m[s] for m in made[split:]) for s in range(4)),
         )
-
-
-def _hung_tile(outcome: HandOutcome, seat: int) -> int | None:
-    """全求獨釣 (A-C8): the single tile a player with four claimed sets keeps."""
-    held = outcome.hands[seat]
-    return tiles.kind_of(held[0]) if len(outcome.melds[seat]) == 4 and len(held) == 1 else None

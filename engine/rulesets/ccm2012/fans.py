@@ -6,8 +6,9 @@ Values live in config/rules/ccm2012.toml; this module only says which apply.
 """
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import permutations
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from engine import tiles
 from engine.rulesets.ccm2012.readings import (
@@ -27,6 +28,21 @@ FLOWER = "4.9.1"
 FLOWER_GROUPS = (frozenset(range(34, 38)), frozenset(range(38, 42)))  # 春夏秋冬, 梅蘭竹菊
 DRAGONS = frozenset((tiles.RED, tiles.GREEN, tiles.WHITE))
 STRAIGHT = (0, 3, 6)  # ranks of the chows 123, 456, 789 (0-based)
+SINGLE_TILE_FANS = frozenset(("4.8.7", "4.8.8"))  # 全求獨釣, 夾絕張: a single-tile win each
+
+
+class Declared(Protocol):
+    """A declared set, as the scorer (engine.hand.Meld) or the table (ExposedMeld) has it."""
+
+    @property
+    def concealed(self) -> bool: ...
+
+
+def all_melded(melds: Iterable[Declared], opts: dict) -> bool:
+    """全求 (A-C8, seed 004 §34「當一家形成全求獨釣」): four sets claimed from others; a concealed
+    kong is not one unless all_melded_allows_concealed_kong. An added kong's pung was claimed."""
+    allowed = opts["all_melded_allows_concealed_kong"]
+    return sum(1 for m in melds if allowed or not m.concealed) == 4
 
 
 class Facts(NamedTuple):
@@ -36,15 +52,12 @@ class Facts(NamedTuple):
     honours: bool
     all_melded: bool  # 全求獨釣: four claimed sets, the win on the pair (A-C8)
     concealed: bool  # nothing claimed; concealed kongs allowed (A-C11)
-    last_copy: bool  # 絕張: the other three of the winning tile lie in an exposed pung
+    last_copy: bool  # 絕張: the other three of the winning tile are in sight (flag) or robbed
     flowers: int  # flowers that score (A-C3)
 
 
 def facts(win: Win, opts: dict) -> Facts:
     suited = {tiles.suit(t) for t in win.all_tiles if tiles.is_suited(t)}
-    claimed = [
-        m for m in win.melds if not (m.concealed and not opts["all_melded_allows_concealed_kong"])
-    ]
     own_pung = any(m.kind == "pung" and m.tiles[0] == win.win_tile for m in win.melds)
     flowers = set(win.flowers)
     if not opts["flower_kong_flowers_score"]:
@@ -52,9 +65,9 @@ def facts(win: Win, opts: dict) -> Facts:
     return Facts(
         len(suited),
         any(tiles.is_honour(t) for t in win.all_tiles),
-        len(claimed) == 4,
+        all_melded(win.melds, opts),
         all(m.concealed for m in win.melds),
-        "last_copy" in win.flags or own_pung,
+        bool({"last_copy", "robbing_kong"} & win.flags) or own_pung,
         len(flowers),
     )
 
@@ -93,14 +106,18 @@ def fans(r: Reading, f: Facts, opts: dict, one_wait: bool) -> list[str]:
     return found
 
 
-def additional(r: Reading, f: Facts, win: Win, opts: dict, one_wait: bool) -> list[str]:
-    """The additional point ids of reading `r`, 4.9.1 once per scoring flower."""
+def additional(
+    r: Reading, f: Facts, win: Win, opts: dict, one_wait: bool, fan_ids: list[str]
+) -> list[str]:
+    """The additional point ids of reading `r` beside its fans `fan_ids`, 4.9.1 once per
+    scoring flower. The single-tile win is not added to 七對 (seed 004 §17), nor to the fans
+    that are one (A-C7 revised) unless single_tile_fans_add_bonus."""
     found = [FLOWER] * f.flowers
     if (
         one_wait
         and r.wait in (CLOSED, EDGE, ON_PAIR)
         and r.shape != SEVEN_PAIRS
-        and not (f.all_melded and not opts["all_melded_keeps_single_wait"])
+        and (opts["single_tile_fans_add_bonus"] or not SINGLE_TILE_FANS & set(fan_ids))
     ):
         found.append("4.9.2")
     if "flower_replacement" in win.flags:

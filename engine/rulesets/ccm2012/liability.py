@@ -87,7 +87,9 @@ def liable_player(
        display pays for the claimer's win, whatever it is ("餘下手牌不需亮牌");
     3. the same display: whoever discards into a win that is a full flush (4.8.10);
     4. 全求獨釣: whoever discards a tile of the zone of the winner's hung tile; `hung_tile` is
-       the single tile he kept when his fourth set was claimed, None if he has changed it.
+       the single tile he kept when his fourth set was claimed, as the table followed it up
+       to this discard: None if he has changed it since (「掛牌方換牌後，點炮方不再包牌」) or
+       his four sets are not all claimed (fans.all_melded).
     """
     for claimer, feeder in streak_pairs(claims, streak):
         if winner in (claimer, feeder):

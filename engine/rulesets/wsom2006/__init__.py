@@ -55,6 +55,7 @@ SCHEMA: Schema = {
         "penalty_block_seconds": number(1, 600),
         "overtime_strictly_over": "bool",
         "forfeit_threshold": whole(0, 10_000),  # 0: no forfeit for time
+        "chow_call_seconds": number(0, 10),
     },
     "penalties": "table",
     "wall": {
@@ -134,6 +135,7 @@ class Wsom2006:
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
+            chow_call_wait=timing["chow_call_seconds"],
             timing=Timing(
                 discard_limit=timing["discard_seconds"],
                 first_discard_limit=timing["discard_seconds"],
@@ -146,7 +148,8 @@ class Wsom2006:
             penalties=Catalogue(
                 config["penalties"],
                 paid_to_others=False,
-                required=COMMON + ("overtime_hand", "serious_overtime", "penalty_tile_discard"),
+                required=COMMON
+                + ("overtime_hand", "serious_overtime", "penalty_tile_discard", "empty_win"),
             ),
             forfeit_threshold=timing["forfeit_threshold"],
             win_flags={

@@ -238,7 +238,7 @@ function describe(e) {
     case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
     case "PenaltyWaived": return `ruling on alert ${e.alert}: waived`;
     case "WinRescored": return `${who}'s win scored again: ` + (e.responsible === null
-      ? "nobody pays alone" : `${"ESWN"[e.responsible]} pays`) + " (follow-tile exemption)";
+      ? "nobody pays alone" : `${"ESWN"[e.responsible]} pays`) + ` (ruling on alert ${e.alert})`;
     case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
     case "ClocksPaused": return "clocks paused";
     case "ClocksResumed": return "clocks resumed";
@@ -262,9 +262,27 @@ function buildControls() {
     el("button", {id: "referee-roll", title: "seed 000 開門 6: an opponent asks the referee to "
       + "throw East's second roll; the table throws it from the OS's random source",
       onclick: () => act("roll", {})}, "Throw East's second roll"),
+    el("button", {id: "wall-touched", title: "seed 000 摸打規條 2: the next player touched the "
+      + "wall head while calls were open: his calls on that discard are given up, not his win",
+      onclick: () => {
+        const seat = "ESWN".indexOf((prompt("Who touched the wall head? (E, S, W or N)") || "")
+          .trim().toUpperCase());
+        if (seat >= 0) act("wall_touched", {seat});
+      }}, "Wall head touched"),
     el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
       + "OS's random source at the start of a half-session", onclick: () => act("draw_seats", {})},
       "Draw seats"),
+    el("button", {id: "redeal", title: "seed 000 配牌時的犯規 7: a re-deal, until all four "
+      + "have discarded once", onclick: () => {
+        const reason = prompt("Re-deal this hand: why? (the journal keeps the reason)");
+        if (reason && reason.trim()) act("redeal", {reason: reason.trim()});
+      }}, "Re-deal"),
+    el("button", {id: "remove-excess", title: "seed 000 配牌時的犯規 6: a player long at the "
+      + "deal; the table picks the excess tiles at random", onclick: () => {
+        const seat = "ESWN".indexOf((prompt("Who is long at the deal? (E, S, W or N)") || "")
+          .trim().toUpperCase());
+        if (seat >= 0) act("remove_excess", {seat});
+      }}, "Remove excess tiles"),
     el("button", {id: "void", onclick: () => {
       const reason = prompt("Void this hand: why? (the journal keeps the reason)");
       if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
