@@ -11,7 +11,7 @@ is the draw and then what followed it. Movements that mean nothing legal are ret
 seats are the winds of this hand, so the dealer's side is seat 0.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import count
 
 from engine import events as ev
@@ -187,7 +187,7 @@ class Interpreter:
             and self.window_opened is not None
             and t - self.window_opened >= self.claim_window
             and (
-                not still_laying(self.table, self.exposing)
+                not (still_laying(self.table, self.exposing) or self._chow_to_show())
                 or t - self.window_opened >= self.claim_window + WAIT
             )
             and not chow_pending(self.table, self.chower, self.exposing, self.laid_at)
@@ -280,7 +280,9 @@ class Interpreter:
     # -- a chow: shown, then its caller's discard (seed 000 吃牌 4, 鳴牌優先規條 4) ---------
 
     def _chow_shown(self, t: float, seat: int) -> list:
-        """A chow shown is declared at once: the others' pung and kong rights end with it."""
+        """A chow shown is declared at once: the others' pung and kong rights end with it.
+        One whose caller discarded first (seed 000 吃牌 4 allows it: 容許先打牌、後亮出明順)
+        is done now: the rights ended at his discard, his time ran until the showing."""
         shown = (
             None
             if self.chower is not None
@@ -289,7 +291,16 @@ class Interpreter:
         if shown is None:
             return []
         self.chower = seat
-        return [shown]
+        discard = self.waiting.discard_of(seat)
+        if discard is None:
+            return [shown]
+        return [replace(shown, t=min(discard.t, t)), *self._chow_done(t, replace(discard, t=t))]
+
+    def _chow_to_show(self) -> bool:
+        """The next player discarded while the calls were open: a chow he may show after
+        his discard (吃牌 4) keeps them open a while longer, as a meld half laid out does."""
+        table = self.table
+        return table.state == "claim_window" and self.waiting.holds_discard(table.after_discarder)
 
     def _chow_done(self, t: float, discard: ev.TileDiscarded) -> list:
         """The chower discards: the chow is done, the calls close (it is granted unless a

@@ -60,6 +60,18 @@ class Waiting:
             self.moves.remove(move)
         return [move[1] for move in then]
 
+    def holds_discard(self, seat: int) -> bool:
+        return any(isinstance(m[1], ev.TileDiscarded) and m[1].seat == seat for m in self.moves)
+
+    def discard_of(self, seat: int) -> ev.TileDiscarded | None:
+        """The seat's discard seen early, taken out (a chower's, made before his chow was
+        shown: engine/moves.py), or None."""
+        for move in self.moves:
+            if isinstance(move[1], ev.TileDiscarded) and move[1].seat == seat:
+                self.moves.remove(move)
+                return move[1]
+        return None
+
     def drop_draw(self, tile: int) -> bool:
         """A draw read where there was none (a ghost read of a wall tile on a rack), put
         right by the tracking since: the draw waiting for it is dropped."""

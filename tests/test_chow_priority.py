@@ -115,3 +115,33 @@ def test_ccm_pung_outranks_a_chow_until_the_calls_close(ccm):
     hand.lay_out(4.0, W, hand.own(W, "5p 5p"))
     hand.poll(5.0)
     assert [(c.seat, c.claim) for c in hand.of(ev.Claimed)] == [(W, "pung")]
+
+
+def test_a_chower_who_discards_first_shows_his_chow_after(wsom):
+    """Seed 000 吃牌 4: 「容許（但不鼓勵）先打牌、後亮出明順」: South discards, then lays out his
+    chow after the window's usual time: the calls waited for it; the chow is granted and his
+    discard stands, his time running until the showing (至此之前均計作吃牌者的打牌時間)."""
+    hand = discarded(wsom)
+    out = next(t for t in hand.table.hands[S] if t not in hand.own(S, "4p 6p"))
+    assert hand.discard(4.5, S, out) == []  # waits: nothing says yet it is a chow's
+    assert hand.poll(5.5) == []
+    run = hand.own(S, "4p 6p")
+    assert hand.lay_out(6.0, S, run) == [
+        ev.ClaimDeclared(4.5, S, "chow", run, shown=True),
+        ev.ClaimWindowClosed(6.0, None),
+        ev.TileDiscarded(6.0, S, out),
+    ]
+    assert [c.claim for c in hand.of(ev.Claimed)] == ["chow"]
+    assert hand.table.discards[-1] == (S, out)
+
+
+def test_a_pung_called_after_the_chowers_discard_is_late(wsom):
+    """Seed 000 鳴牌優先規條 4: 「已把明順亮出或已打牌」: either ends the others' pung rights:
+    West's pung laid out after South's discard (made before he showed his chow) is late."""
+    hand = discarded(wsom)
+    out = next(t for t in hand.table.hands[S] if t not in hand.own(S, "4p 6p"))
+    hand.discard(4.5, S, out)
+    hand.lay_out(4.8, W, hand.own(W, "5p 5p"))
+    hand.lay_out(4.9, S, hand.own(S, "4p 6p"))
+    assert [(c.seat, c.claim) for c in hand.of(ev.Claimed)] == [(S, "chow")]
+    assert any(a.seat == W and "鳴牌優先規條 4" in a.message for a in hand.of(ev.Alert))
