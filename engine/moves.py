@@ -17,6 +17,7 @@ from itertools import count
 from engine import events as ev
 from engine import resync, tampering, tiles
 from engine.deal_order import DealOrder
+from engine.hand import CHOW
 from engine.hand_state import seated
 from engine.laying import (
     call_kind,
@@ -60,7 +61,6 @@ class Interpreter:
         self.deal_order: DealOrder | None = None  # the deal as the players take it
         self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
-        self.chower: int | None = None  # who showed a chow on the open window, declared then
         self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
         self.waiting = Waiting(table)  # draws, discards and flowers seen early
         self.laid_at: dict[int, float] = {}  # seat -> when his first tile was laid out
@@ -68,6 +68,13 @@ class Interpreter:
         self.latest = (0, False, 0.0)  # (seat, into his river?, when) of the latest move read
         self.arrived: dict[int, int] = {}  # river tile -> when it came, in order
         self._arrivals = count()
+
+    @property
+    def chower(self) -> int | None:
+        """Who showed a chow on the open window: the hand's calls say (so a hand taken up
+        after a power cut knows it as well as the one that saw it shown)."""
+        calls = self.table.calls.values()
+        return next((c.seat for c in calls if c.claim == CHOW and c.shown_at is not None), None)
 
     def seat(self, side: int) -> int:
         return seat_at(side, self.dealer_side)
@@ -90,7 +97,7 @@ class Interpreter:
             elif isinstance(out, ev.HandRealigned):
                 self.window_opened = None
         if self.table.state not in ("claim_window", "rob_window"):
-            self.window_opened = self.chower = None
+            self.window_opened = None
         elif self.window_opened is None:
             self.window_opened = t
         if self.table.state == "rob_window" and self.table.added_kong is not None:
@@ -245,8 +252,9 @@ class Interpreter:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _close_calls(self, t: float) -> list:
-        """Declare the calls laid out on the open window, then close it."""
+    def _close_calls(self, t: float, declared: int | None = None) -> list:
+        """Declare the calls laid out on the open window (but the seat's `declared` with
+        them), then close it."""
         table = self.table
         if table.state not in ("claim_window", "rob_window") or table.out_of_step:
             return []
@@ -255,7 +263,7 @@ class Interpreter:
             discarder, discard = table.discards[-1]
             for seat in range(4):
                 laid = self.exposing[seat]
-                if laid and seat not in (discarder, self.chower) and seat not in table.calls:
+                if laid and seat not in (discarder, declared) and seat not in table.calls:
                     at = min(self.laid_at.get(seat, t), t)  # called when he laid it out
                     inputs.append(ev.ClaimDeclared(at, seat, call_kind(laid, discard), tuple(laid)))
         self.window_opened = None
@@ -285,12 +293,11 @@ class Interpreter:
         is done now: the rights ended at his discard, his time ran until the showing."""
         shown = (
             None
-            if self.chower is not None
+            if self.chower is not None or seat in self.table.calls
             else shown_chow(self.table, seat, self.exposing[seat], t)
         )
         if shown is None:
             return []
-        self.chower = seat
         discard = self.waiting.discard_of(seat)
         if discard is None:
             return [shown]
@@ -306,7 +313,7 @@ class Interpreter:
         """The chower discards: the chow is done, the calls close (it is granted unless a
         call before it outranks it), then his discard; a win called meanwhile ends the hand
         on the chowed tile, and this discard is none."""
-        closing = self._close_calls(t)
+        closing = self._close_calls(t, declared=seated(discard))
         winning = any(c.claim == "win" for c in self.table.calls.values())
         return closing if winning else closing + [discard]
 
@@ -352,6 +359,5 @@ class Interpreter:
             for s, laid in enumerate(self.exposing)
         ]
         self.waiting.clear()
-        self.chower = None
         calls = {x for laid in self.exposing for x in laid}
         return resync.as_it_lies(t, places, self.seat, (seat, discarded), calls, self.arrived)

@@ -11,8 +11,9 @@ The tests drive the Interpreter as tests/test_moves.py does.
 import pytest
 
 from engine import events as ev
+from engine.moves import Interpreter
 from tests.tablekit import E, N, S, W
-from tests.test_moves import CCM_DICE, WSOM_DICE, Hand
+from tests.test_moves import CCM_DICE, CLAIM_WINDOW, WSOM_DICE, Hand
 
 # East discards 5p: South (next) chows it with 4p 6p, West could pung it, North waits on it.
 HANDS = ["5p", "4p 6p", "5p 5p", "123m 456m 789m 123p 5p"]
@@ -145,3 +146,22 @@ def test_a_pung_called_after_the_chowers_discard_is_late(wsom):
     hand.lay_out(4.9, S, hand.own(S, "4p 6p"))
     assert [(c.seat, c.claim) for c in hand.of(ev.Claimed)] == [(S, "chow")]
     assert any(a.seat == W and "鳴牌優先規條 4" in a.message for a in hand.of(ev.Alert))
+
+
+def test_a_hand_taken_up_after_a_cut_knows_the_chow_shown(wsom):
+    """Issue 14 with seed 000 吃牌 4: after a power cut the interpreter is made anew; the chow
+    shown before the cut is the hand's (its calls), so the calls still wait for the chower's
+    discard, and it is not declared a second time."""
+    hand = discarded(wsom)
+    run = hand.own(S, "4p 6p")
+    hand.lay_out(4.5, S, run)
+    hand.interp = Interpreter(hand.table, hand.dealer_side, claim_window=CLAIM_WINDOW)
+    hand.interp.outputs(5.0, [])
+    assert hand.interp.chower == S and hand.poll(20.0) == []
+    out = spare(hand)
+    assert hand.discard(21.0, S, out) == [
+        ev.ClaimWindowClosed(21.0, None),
+        ev.TileDiscarded(21.0, S, out),
+    ]
+    assert [c.claim for c in hand.of(ev.Claimed)] == ["chow"]  # declared once, granted once
+    assert hand.table.discards[-1] == (S, out)
