@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import NamedTuple
 
+from engine import chipless, tiles
 from engine import events as ev
-from engine import tiles
 from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
 from engine.penalties import EFFECTS, Catalogue, Penalty
 from engine.scoring import Score
@@ -40,6 +40,9 @@ class Referee:
         self.pending: dict[int, Penalty] = {}
         # Beside the penalties awaiting a ruling: the wins to score again if it applies
         self.rescorings: dict[int, Rescoring] = {}
+        self.fines_asked: dict[int, chipless.ChiplessFine] = {}  # wins off a chip-less player
+        self.fines: list[chipless.ChiplessFine] = []  # applied: paid at once (engine/chipless.py)
+        self.fine_called: chipless.ChiplessFine | None = None  # the refused win's, for its alert
         self.applied: list[Penalty] = []
         self.no_win = [False] * 4
         self.no_calls = [False] * 4
@@ -95,6 +98,9 @@ class Referee:
         The alert names `rule`, the rule the input broke, when given; the proposed penalty
         names the rule that sets it. A `warning` that costs nothing still waits for the
         referee, who confirms it (on the record) or waives it (seed 000 摸錯牌)."""
+        if name == chipless.OFFENCE and self.fine_called is not None:
+            fine, self.fine_called = self.fine_called, None
+            return [chipless.ask(self, t, fine)]
         if self.catalogue is None or name not in self.catalogue.offences:
             return [self.alert(t, seat, rule, message, True)]
         self.counts[(seat, name)] += 1
@@ -116,6 +122,8 @@ class Referee:
         """Apply or waive a proposed penalty; with `ruling.tiles`, the penalty tiles are the
         referee's choice of the offender's concealed tiles (`hands`, by seat) instead of the
         table's proposal (seed 000 錯鳴 3, 7: 裁判有權指定要揭露那些牌作為罰張)."""
+        if ruling.alert in self.fines_asked:
+            return chipless.rule(self, ruling)
         penalty = self.pending.get(ruling.alert)
         if penalty is None:
             return [

@@ -47,6 +47,7 @@ class TableRules:
     dealer_repeats: bool = False  # CCM 4.11: a winning dealer keeps the deal
     start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False  # A-C14
+    chipless_win_fine_each: int = 0  # A-C14: the fine for winning off him anyway
     doubling_factor: int = 1  # A-C13: score changes while he continues
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
@@ -79,6 +80,8 @@ class HandOutcome:
     doubling: bool
     last_deal: bool
     proposed: WinResult | None = None
+    # per seat, each fine paid on the spot for winning off a chip-less player (engine/chipless.py)
+    fines: tuple[tuple[int, ...], ...] = ()
 
     @property
     def wins(self) -> tuple[WinResult, ...]:

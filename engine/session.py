@@ -117,12 +117,15 @@ class Session:
         return row
 
     def _payments(self, outcome: HandOutcome, dealer: int) -> tuple[list[int], list[int]]:
-        """Per player: the hand's payments and its penalty points, East being `dealer`."""
+        """Per player: the hand's payments and its penalty points, East being `dealer`; the
+        fines paid on the spot for winning off a chip-less player (engine/chipless.py) among
+        the penalties, the rest settled from the chips after them."""
         by_seat, fines = self.ruleset.settle(outcome)
         changes, penalties = [0] * 4, [0] * 4
         for seat in range(4):
             changes[(dealer + seat) % 4] = by_seat[seat]
-            penalties[(dealer + seat) % 4] = fines[seat]
+            paid = sum(fine[seat] for fine in outcome.fines)
+            penalties[(dealer + seat) % 4] = fines[seat] + paid
         return changes, penalties
 
     def settle_again(self, table: Table) -> HandRecord:

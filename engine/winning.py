@@ -5,8 +5,8 @@ tile bars it; otherwise it is a false win for the referee. The rule book sees th
 as a frozen `HandOutcome`, the win it is asked about included.
 """
 
+from engine import chipless, tiles
 from engine import events as ev
-from engine import tiles
 from engine.hand import counts, waits
 from engine.hand_state import HandState, Refusal, WinResult, seated
 from engine.referee import MIXED, Referee, Rescoring
@@ -32,16 +32,14 @@ class WinRules:
     ) -> Refusal | None:
         """A call to win on a discard, or on a tile added to a kong (robbing it); `shown`,
         the caller had laid his hand out (a wrong win then is 錯和, else 空和)."""
-        chips = self.hand.chips
         if seat == from_seat:
             return Refusal("claim", "a player cannot call his own tile")
-        if chips is not None and self.rules.block_win_from_chipless and chips[from_seat] <= 0:
-            return Refusal(
-                "chips", f"no win on the tile of {letter(from_seat)}, who has no chips left"
-            )
         barred = self.referee.bars_discard_win(seat, self.hand.hands[seat], tile)
         score = self.score_for(seat, from_seat, tile, robbing)
-        return self._check(seat, score, tile, barred, from_seat, robbing, shown)
+        refusal = self._check(seat, score, tile, barred, from_seat, robbing, shown)
+        if refusal is not None:
+            return refusal
+        return chipless.fine_for(self.hand, self.rules, self.referee, seat, from_seat, score)
 
     def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
         seat, hand = seated(event), self.hand
@@ -260,6 +258,8 @@ class WinRules:
     ) -> bool:
         """The win scores and the rule book allows it now (a player's own check before he
         declares; the simulated players ask it)."""
+        if chipless.forbids(self.hand, self.rules, self.referee, from_seat):
+            return False  # seed 004 盤面無分者點炮，禁止和牌
         score = self.score_for(winner, from_seat, tile, robbing)
         return score.legal and not self._banned(
             WinResult(winner, from_seat, score.to_json(), tile, robbing, self.hand.hung.get(winner))
@@ -281,7 +281,7 @@ class WinRules:
     def outcome(self, proposed: WinResult | None = None) -> HandOutcome:
         """The hand as the rule book settles it, frozen; with `proposed`, as it would be
         after that win too."""
-        hand = self.hand
+        hand, referee = self.hand, self.referee
         return HandOutcome(
             results=tuple(hand.results),
             kongs=tuple(hand.kongs),
@@ -290,9 +290,10 @@ class WinRules:
             discards=tuple(hand.discards),
             hands=tuple(map(tuple, hand.hands)),
             melds=tuple(map(tuple, hand.melds)),
-            penalties=tuple(self.referee.applied),
-            chips=None if hand.chips is None else tuple(hand.chips),
+            penalties=tuple(referee.applied),
+            chips=None if hand.chips is None else chipless.chips_now(hand.chips, referee.fines),
             doubling=hand.doubling,
             last_deal=hand.last_deal,
             proposed=proposed,
+            fines=tuple(fine.payments for fine in referee.fines),
         )

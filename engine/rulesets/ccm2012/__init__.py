@@ -7,6 +7,7 @@ T = fans + additional points; the payments are those of the win alone (4.11). Ko
 `settlement`, `liability` and `game_end`.
 """
 
+import json
 from dataclasses import replace
 
 from engine import seats, tiles
@@ -14,7 +15,7 @@ from engine.clocks import Timing
 from engine.hand import counts
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
-from engine.rulesets.ccm2012.config import SCHEMA
+from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
 from engine.rulesets.ccm2012.liability import Claim, liable_player
@@ -74,11 +75,11 @@ class Ccm2012:
             for pid, entry in config[section].items()
         }
         self.rates = Rates.from_config(config)
-        if self.options["intentional_false_win_tiles_short"] != 2:
-            raise ConfigError(
-                "options.intentional_false_win_tiles_short: the table tells one "
-                "tile short from two or more; only 2 is supported (A-C19)"
-            )
+        for option, (played, why) in PLAYED_ONLY.items():
+            if self.options[option] != played:
+                raise ConfigError(
+                    f"options.{option}: only {json.dumps(played)} is supported: {why}"
+                )
         penalties = Catalogue(
             config["penalties"],
             paid_to_others=True,
@@ -108,6 +109,7 @@ class Ccm2012:
             doubling_factor=self.options["doubling_factor"],
             start_chips=config["chips"]["start"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
+            chipless_win_fine_each=self.rates.chipless_win_fine_each,
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,
             win_flags={

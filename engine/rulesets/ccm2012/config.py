@@ -8,6 +8,27 @@ from engine.schema import Schema, number, one_of, whole
 AMOUNT = whole(0, 1000)  # chips a payment or a fine moves
 TIMES = whole(1, 10)  # how many times T a payer of a win pays (RULES.md 4.11, 4.12)
 TURN = number(1, 600)  # seconds a player may take to discard
+# Options the rule book accepts that the table plays one way only: that value and why. Any
+# other value is refused at start-up, never silently ignored (issue 13 item 6).
+PLAYED_ONLY = {
+    "intentional_false_win_tiles_short": (
+        2,
+        "the table tells one tile short from two or more (A-C19)",
+    ),
+    "last_tile": (
+        "final",
+        "海底撈月 and 妙手回春 are marked on the final live tile; each player's last draw "
+        "of the final go-around is not wired (A-C10)",
+    ),
+    "record_hands_from_sensors": (
+        True,
+        "the table records hands from its sensors; it has no camera to record from (A-C20)",
+    ),
+    "log_earth_announcement": (
+        False,
+        "the table senses no announcement, so a 地和 call cannot be logged (A-C21)",
+    ),
+}
 VALUE: Schema = {"name": "text", "chinese": "text", "points": whole(1, 1000)}
 SCHEMA: Schema = {
     "ruleset": {"engine": one_of("ccm2012"), "title": "text"},

@@ -8,6 +8,8 @@ holds. The session decides when each applies; nothing here keeps state.
 
 from dataclasses import dataclass
 
+from engine.chipless import fine_payments
+
 Payments = tuple[int, ...]  # per seat, four amounts that sum to zero
 MELDED, CONCEALED, ADDED, FLOWER = "melded", "concealed", "added", "flower"
 
@@ -116,13 +118,10 @@ def chase_payments(rates: Rates, payer: int) -> Payments:
 
 
 def chipless_win_fine(rates: Rates, winner: int, chipless: int, hand_score: int) -> Payments:
-    """A-C14: a win taken from a player with no chips (a referee override): the winner pays
-    that player the hand score and 10 to each of the three."""
-    each = rates.chipless_win_fine_each
-    return tuple(
-        -(hand_score + 3 * each) if s == winner else each + (hand_score if s == chipless else 0)
-        for s in range(4)
-    )
+    """A-C14, seed 004 §38 一 5: a win taken off a player with no chips: the winner pays that
+    player the hand score and chipless_win_fine_each to each of the three (engine/chipless.py,
+    where the table proposes it to the referee)."""
+    return fine_payments(winner, chipless, hand_score, rates.chipless_win_fine_each)
 
 
 def discard_win_blocked(rates: Rates, chips, discarder: int) -> bool:
