@@ -168,7 +168,9 @@ def check_session(journal: Path, whole: list, scores: list, cuts: int) -> None:
 
 
 @pytest.mark.slow  # a session killed at every phase, both rule books, over ptys
-@pytest.mark.parametrize("ruleset,seed", [("wsom2006", 2), ("ccm2012", 3)])
+# Seeds whose game meets every phase, a hand won just before the cut between hands (CCM's seed
+# 3 no longer does since the simulated CCM players aim for fans, issue 13).
+@pytest.mark.parametrize("ruleset,seed", [("wsom2006", 2), ("ccm2012", 6)])
 def test_a_power_cut_at_each_phase_loses_nothing(ruleset, seed, tmp_path, capsys):
     """Issue 14: SIGKILL during the shuffle, the dice, the deal, a turn, a claim window, a
     kong replacement, a win's scoring, a settlement and between hands; each time the next

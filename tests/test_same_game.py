@@ -4,9 +4,9 @@ before for the same seed.
 tests/data/v2-*-seed*.sqlite were journaled by the main before the restructuring with the
 command lines below (tests/test_migration.py reads them as schema-2 journals). The CCM game is
 tests/data/v3-ccm-seed3.sqlite since session 8, journaled with the same command line once the
-table found 夾絕張 off another player's pung itself (issue 13 item 3): from its second hand on,
-North wins on the last copy where the old table let the tile pass (v2-ccm-seed3 has that hand
-as it was). A run now must journal the same hands (walls, chips, doubling), the same
+table found 夾絕張 off another player's pung itself (issue 13 item 3) and the simulated CCM
+players began to aim for fans (issue 13): the game is another from its first calls on
+(v2-ccm-seed3 has the old one). A run now must journal the same hands (walls, chips, doubling), the same
 engine inputs and the same outputs in the same order; only the timestamps may differ (table
 time is the simulation's, but a row's `t` is not what this test is about), a hand row's
 `tile_set`, which the journal has held since (issue 14: a hand taken up after a power cut), and

@@ -71,6 +71,19 @@ def test_simulated_players_win_hands():
     assert all(row.result == "win" or row.changes == (0, 0, 0, 0) for row in game.session.sheet)
 
 
+@pytest.mark.slow  # about twenty seconds: CI's full run
+def test_ccm_players_aim_for_fans_and_win_most_hands():
+    """Issue 13 Done-when: the simulated CCM players aim for fans (RULES.md 4.7: no fan, no
+    win), so at least 60% of hands end in a win, and the honest players still keep every
+    invariant and draw no alert."""
+    wins = 0
+    for seed in (1, 2, 3, 4):
+        game = play("ccm2012", 50, seed)
+        wins += game.counts["wins"]
+        assert game.violations == [] and game.alerts_by_rule == {}
+    assert wins >= 120  # of 200 hands
+
+
 @pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 def test_same_seed_same_games_through_the_cli():
     """`mjtable simulate --seed S` repeats: two runs print the same summary (but speed)."""
