@@ -6,7 +6,8 @@ command lines below (tests/test_migration.py reads them as schema-2 journals). T
 tests/data/v3-ccm-seed3.sqlite since session 8, journaled with the same command line once the
 table found 夾絕張 off another player's pung itself (issue 13 item 3) and the simulated CCM
 players began to aim for fans (issue 13): the game is another from its first calls on
-(v2-ccm-seed3 has the old one). A run now must journal the same hands (walls, chips, doubling), the same
+(v2-ccm-seed3 has the old one).
+A run now must journal the same hands (walls, chips, doubling), the same
 engine inputs and the same outputs in the same order; only the timestamps may differ (table
 time is the simulation's, but a row's `t` is not what this test is about), a hand row's
 `tile_set`, which the journal has held since (issue 14: a hand taken up after a power cut), and
