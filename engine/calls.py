@@ -168,7 +168,7 @@ class CallRules:
         out: list[ev.Event] = [ev.Claimed(now, call.seat, call.claim, meld.tiles, tile, seat)]
         hand.claims_log.append((call.seat, seat, tuple(tiles.kind_of(t) for t in meld.tiles)))
         if call.claim == KONG:
-            hand.kongs.append((call.seat, "melded", seat))
+            hand.paid_now("melded", call.seat, feeder=seat)
             hand.owe(call.seat, "kong")
             out.append(ev.Konged(now, call.seat, "melded", meld.tiles))
         hand.calls = {}
@@ -234,7 +234,7 @@ class CallRules:
             KONG, tuple(sorted(old.tiles + (tile,))), False, old.claimed, old.from_seat
         )
         hand.added_kong, hand.calls_made = None, True
-        hand.kongs.append((seat, "added", None))
+        hand.paid_now("added", seat)
         hand.owe(seat, "kong")
         return [ev.Konged(now, seat, "added", hand.melds[seat][index].tiles)]
 
@@ -244,7 +244,7 @@ class CallRules:
             hand.hands[seat].remove(t)
         hand.melds[seat].append(ExposedMeld(KONG, tuple(sorted(event.tiles)), True))
         self.referee.konged(seat, event.tiles)
-        hand.kongs.append((seat, "concealed", None))
+        hand.paid_now("concealed", seat)
         hand.owe(seat, "kong")
         hand.calls_made = True
         return [ev.Konged(event.t, seat, "concealed", tuple(sorted(event.tiles)))]
@@ -273,10 +273,8 @@ class CallRules:
     def expose_flower(self, event: ev.FlowerExposed) -> list[ev.Event]:
         seat, hand = seated(event), self.hand
         hand.hands[seat].remove(event.tile)
+        if hand.makes_flower_kong(seat, event.tile):
+            hand.paid_now("flower", seat)  # 花槓: all four of one group (A-C3)
         hand.flowers[seat].append(event.tile)
-        kinds = {tiles.kind_of(t) - tiles.KINDS for t in hand.flowers[seat]}
-        group = (tiles.kind_of(event.tile) - tiles.KINDS) // 4
-        if {4 * group + i for i in range(4)} <= kinds:
-            hand.flower_kongs.append(seat)  # 花槓: all four of one group (A-C3)
         hand.owe(seat, "flower")
         return [ev.FlowerReplaced(event.t, seat, event.tile)]

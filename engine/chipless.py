@@ -4,9 +4,9 @@
 並向三家各賠付10分」: a player who wins off him anyway pays him the hand score and 10 to each of
 the three. The table does not refuse in silence: the referee is asked, the fine proposed;
 applied, it is paid at once out of the chips as they are (capped at the winner's chips, A-C14)
-and every later check in the hand sees the chips after it; waived, nothing is paid. Either way
-the hand goes on (the call stays refused). The chips paid on the spot for kongs and 追牌 (issue
-13 item 5) would join the fines in `chips_now`.
+and every later check in the hand sees the chips after it, as after the kongs and 追牌 paid on
+the spot (engine/rulesets/ccm2012/ledger.py); waived, nothing is paid. Either way the hand goes
+on (the call stays refused).
 """
 
 from typing import TYPE_CHECKING, NamedTuple
@@ -53,29 +53,24 @@ def propose(chips, winner: int, chipless: int, hand_score: int, each: int, facto
     return ChiplessFine(winner, chipless, factor * hand_score, factor * each, tuple(moved))
 
 
-def fine_for(hand, rules, referee, winner: int, from_seat: int, score) -> Refusal | None:
+def fine_for(chips, doubling: bool, rules, referee, winner: int, from_seat: int, score):
     """The refusal of a win that would stand but for the discarder (or robbed konger) having
-    no chips left, its fine held on the referee for the alert (Referee.offence); or None."""
-    if not forbids(hand, rules, referee, from_seat):
+    no chips left now (`chips`: after what the hand paid on the spot), its fine held on the
+    referee for the alert (Referee.offence); or None."""
+    if not forbids(chips, rules, from_seat):
         return None
-    chips = chips_now(hand.chips, referee.fines)
-    factor = rules.doubling_factor if hand.doubling else 1
+    factor = rules.doubling_factor if doubling else 1
     each = rules.chipless_win_fine_each
     referee.fine_called = propose(chips, winner, from_seat, score.total or 0, each, factor)
     return Refusal("chips", "a win off a player with no chips left", True, OFFENCE)
 
 
-def forbids(hand, rules, referee: "Referee", from_seat: int | None) -> bool:
-    """Nobody may win on the tile of `from_seat`: he has no chips left now (the fines paid in
-    the hand counted) and the option says so."""
-    if hand.chips is None or from_seat is None or not rules.block_win_from_chipless:
+def forbids(chips, rules, from_seat: int | None) -> bool:
+    """Nobody may win on the tile of `from_seat`: he has no chips left now and the option
+    says so."""
+    if chips is None or from_seat is None or not rules.block_win_from_chipless:
         return False
-    return chips_now(hand.chips, referee.fines)[from_seat] <= 0
-
-
-def chips_now(chips, fines) -> tuple[int, ...]:
-    """The chips as they are in the hand: those it started with, after the fines paid in it."""
-    return tuple(c + sum(f.payments[s] for f in fines) for s, c in enumerate(chips))
+    return chips[from_seat] <= 0
 
 
 def message(fine: ChiplessFine) -> str:
@@ -98,7 +93,8 @@ def ask(referee: "Referee", t, fine: ChiplessFine) -> ev.Alert:
 
 
 def rule(referee: "Referee", ruling: ev.Ruling) -> list[ev.Event]:
-    """The referee's Ruling on the fine: applied, it is paid now (`chips_now`); waived, not."""
+    """The referee's Ruling on the fine: applied, it is paid now (noted for the rule book to
+    pay on the spot, HandState.paid_now); waived, not."""
     fine = referee.fines_asked[ruling.alert]
     if ruling.tiles:
         refused = f"ruling on alert {ruling.alert} refused: a fine names no tiles"
@@ -106,7 +102,7 @@ def rule(referee: "Referee", ruling: ev.Ruling) -> list[ev.Event]:
     del referee.fines_asked[ruling.alert]
     if not ruling.apply:
         return [ev.PenaltyWaived(ruling.t, fine.winner, ruling.alert)]
-    referee.fines.append(fine)
+    referee.hand.paid_now("fine", fine.winner, payments=fine.payments)
     return [
         ev.PenaltyApplied(ruling.t, fine.winner, OFFENCE, RULE, fine.each, True, alert=ruling.alert)
     ]

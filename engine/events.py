@@ -162,12 +162,17 @@ class ClocksResumed(Event):
 @_event
 class Ruling(Event):
     """The referee applies or waives the penalty an alert proposed; `tiles`, the penalty tiles
-    he names instead of the table's proposal (seed 000 空鳴: 裁判有權指定), none for its own."""
+    he names instead of the table's proposal (seed 000 空鳴: 裁判有權指定), none for its own.
+    Where the rule book lets him give the points elsewhere (seed 004 §38 一 6 罰分可以判給明顯
+    虧損方 ... 或處理成盤外的死分): `to`, the seat of the disadvantaged player who is paid them
+    all, or `dead`, paid to nobody; neither: as the rule book's config says."""
 
     alert: int = 0
     apply: bool = True
     tiles: tuple[int, ...] = ()
-    ADDED = ("tiles",)
+    to: int | None = None
+    dead: bool = False
+    ADDED = ("tiles", "to", "dead")
 
 
 @_event
@@ -331,7 +336,9 @@ class HandRealigned(Event):
 
 @_event
 class PenaltyApplied(Event):
-    """A penalty now in force: points, what the offender lost, his new penalty tiles."""
+    """A penalty now in force: points, what the offender lost, his new penalty tiles. The
+    points go to each of the others (`paid_to_others`), all to the seat `to` (the player the
+    offence disadvantaged, seed 004 §38 一 6), or to nobody (dead points)."""
 
     offence: str = ""
     rule: str = ""
@@ -340,6 +347,8 @@ class PenaltyApplied(Event):
     effect: str = ""
     penalty_tiles: tuple[int, ...] = ()
     alert: int = 0
+    to: int | None = None
+    ADDED = ("to",)
 
 
 @_event
@@ -430,7 +439,8 @@ class VenueCommand(Event):
 @_event
 class HallResumed(Event):
     """The table's referee lifted the venue's pause at his table (the venue's desk away, or
-    his ruling), so that no table waits on a venue it cannot hear."""
+    his ruling), so that no table waits on a venue it cannot hear; or the break between CCM
+    games (firmware/game_clock.py), so that the next game begins."""
 
 
 @_event
@@ -487,6 +497,31 @@ class SeatsDrawn(Event):
     source: str = "electronic"
 
 
+@_event
+class SeatsChanged(Event):
+    """換位 (seed 004 定位、換位, RULES.md 4.3) between two games (局) of a CCM stage: `seating`
+    holds, for each side (E S W N), the person (0..3, the seat he drew for the stage) who sits
+    there from the session's game number `game` (1 first) on; nobody sits a side twice in a
+    stage. `source`: "table" (its proposal) or "referee" (his entry)."""
+
+    game: int = 0
+    seating: tuple[int, ...] = ()
+    source: str = "table"
+
+
+@_event
+class ScoresAsked(Event):
+    """問分 (seed 004 三十三): in a stage's 4th game the player at `seat` (of the hand), the
+    stage's `person`, asked the referee the four scores; the answer, shown on the public view:
+    `chips` (this game's, as settled so far) and `totals` (the stage's 局分 with them), by side
+    (E S W N); `game` is the session's game number."""
+
+    person: int = 0
+    game: int = 0
+    chips: tuple[int, ...] = ()
+    totals: tuple[int, ...] = ()
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -501,4 +536,6 @@ RECORDS = (
     HeadSigned,
     RegistriesRecorded,
     SeatsDrawn,
+    SeatsChanged,
+    ScoresAsked,
 )

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from engine import events as ev
 from engine import tiles
 from engine.hand import PUNG, Meld
+from engine.penalties import Penalty
 from engine.wall import Wall
 
 
@@ -63,7 +64,20 @@ class WinResult(NamedTuple):
     hung: int | None = None  # CCM 4.12 險牌(2): the winner's hung tile then (HandState.hung)
 
 
-Kong = tuple[int, str, int | None]  # (seat, "melded" / "added" / "concealed", feeder)
+class Spot(NamedTuple):
+    """What a rule book may pay for the moment it happens, in the order it happened: a kong
+    (CCM 現場匯, seed 004 §36), a penalty (第三章 第一條 二(二) 當場扣除) or the fine for winning
+    off a chip-less player (§38 一 5). `at`: how many discards the hand had made then, so that
+    a 追牌, paid at its fourth discard (§37), falls in its place among them."""
+
+    kind: str  # melded, added, concealed, flower (a kong); penalty; fine
+    seat: int  # the konger, the offender, the fined winner
+    at: int
+    feeder: int | None = None  # a melded kong's discarder
+    penalty: Penalty | None = None  # a penalty's, as applied
+    payments: tuple[int, ...] = ()  # a fine's, per seat
+
+
 Claim = tuple[int, int, tuple[int, ...]]  # (claimer, feeder, kinds of the meld)
 
 
@@ -99,8 +113,7 @@ class HandState:
     wrong_draw: tuple[int, int] | None = None  # (seat, tile): his latest draw, from elsewhere
     results: list[WinResult] = field(default_factory=list)
     # What the settlement needs beyond the wins (CCM 4.10, 4.12).
-    kongs: list[Kong] = field(default_factory=list)
-    flower_kongs: list[int] = field(default_factory=list)  # 花槓, by seat
+    spot: list[Spot] = field(default_factory=list)
     claims_log: list[Claim] = field(default_factory=list)
     # CCM 4.12 險牌(2), seed 004 §34「掛牌方換牌後，點炮方不再包牌」: the kind a seat kept when he
     # first held one tile beside four sets, while he keeps it; None once he has changed it.
@@ -125,6 +138,17 @@ class HandState:
     def holds_turn(self, seat: int) -> bool:
         """His turn, nothing owed: he may discard, kong, or win on his own draw."""
         return seat == self.turn and not self.owes[seat]
+
+    def paid_now(self, kind: str, seat: int, **what) -> None:
+        """Note a kong, a penalty or a fine, for the rule book to pay on the spot."""
+        self.spot.append(Spot(kind, seat, len(self.discards), **what))
+
+    def makes_flower_kong(self, seat: int, tile: int) -> bool:
+        """The flower `tile` completes one of the seat's flower groups, 春夏秋冬 or 梅蘭竹菊: a
+        flower kong (花槓, A-C3)."""
+        group = (tiles.kind_of(tile) - tiles.KINDS) // 4
+        kinds = {tiles.kind_of(t) - tiles.KINDS for t in [*self.flowers[seat], tile]}
+        return {4 * group + i for i in range(4)} <= kinds
 
     def holds_flower(self, seat: int) -> bool:
         return any(tiles.is_flower(tiles.kind_of(t)) for t in self.hands[seat])

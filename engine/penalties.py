@@ -11,13 +11,20 @@ An offence the referee enters at the desk (a conduct penalty, 行為守則) may 
 (seconds beyond which the referee is asked about a forfeit, the offence `absent`),
 `session_limit` (the points of all such offences a player may gather in a half-session before
 a forfeit is proposed, engine/session.py), and for `penalty_tiles = "exposed"` (the tiles the
-referee names become penalty tiles) `free_tiles` (how many of them the player takes back).
+referee names become penalty tiles) `free_tiles` (how many of them the player takes back);
+`notice` (true: the sanction is publicly announced, 通報, seed 004 第三章 第二條 一, 十一).
+
+What the offender may do with his penalty tiles is the rule book's `penalty_tile_mode`, a key of
+[penalties] beside the offences: "live_then_dead" (RULES.md 3.9: they may be discarded at his
+next discard, then are dead and never may be), the default; "must_discard" (seed 004 第三章
+第二條 七(一): 在下一次輪到自己出牌時，必須將罰張打出 — each discard of his is one of them
+until none is left).
 """
 
 import math
 from dataclasses import dataclass
 
-from engine.schema import Range, Schema, Section, check_schema, list_of, one_of, whole
+from engine.schema import Kind, Schema, Section, check_schema, list_of, one_of, whole
 
 # What an offence takes away: (may not win, may not call or kong, must discard what he draws).
 EFFECTS = {
@@ -47,6 +54,8 @@ COMMON = (
 )
 
 
+MODE = "penalty_tile_mode"  # the [penalties] key that is no offence
+LIVE_THEN_DEAD, MUST_DISCARD = "live_then_dead", "must_discard"
 EXPOSED = -2  # penalty_tiles = "exposed": the tiles the referee names (seed 000 罰張 1, 6)
 _TILE_COUNT = whole(-1, 14)  # -1: the whole concealed hand
 OFFENCE_SCHEMA: Schema = {
@@ -60,11 +69,12 @@ OFFENCE_SCHEMA: Schema = {
     ),
     "confirm": "bool",
 }
-OPTIONAL: dict[str, Range] = {  # the keys of a reported offence, see above
+OPTIONAL: dict[str, Kind] = {  # the keys of a reported offence, see above
     "per_seconds": whole(1, 3600),
     "forfeit_after": whole(1, 86_400),
     "session_limit": whole(1, 100_000),
     "free_tiles": whole(0, 14),
+    "notice": "bool",
 }
 
 
@@ -81,6 +91,7 @@ class Offence:
     forfeit_after: int | None = None
     session_limit: int | None = None
     free_tiles: int = 0
+    notice: bool = False
 
     def blocks(self, seconds: int) -> int:
         """How many times the points are due for `seconds` (seed 000 暫停: 每30秒（或不足30秒）)."""
@@ -100,9 +111,10 @@ class Penalty:
     penalty_tiles: tuple[int, ...]
     confirm: bool
     nth: int
+    to: int | None = None  # all the points to this seat, the disadvantaged (seed 004 §38 一 6)
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "seat": self.seat,
             "offence": self.offence,
             "rule": self.rule,
@@ -113,18 +125,37 @@ class Penalty:
             "confirm": self.confirm,
             "nth": self.nth,
         }
+        if self.to is not None:  # only when the referee gave the points to one player
+            out["to"] = self.to
+        return out
 
 
 class Catalogue:
     """The offences of one rule book."""
 
-    def __init__(self, section: dict, paid_to_others: bool, required: tuple[str, ...] = COMMON):
-        self.paid_to_others = paid_to_others
+    def __init__(
+        self,
+        section: dict,
+        paid_to_others: bool,
+        required: tuple[str, ...] = COMMON,
+        allocatable: bool = False,
+    ):
+        """`allocatable`: the referee may give a penalty's points to the player it
+        disadvantaged or make them dead points (seed 004 §38 一 6); seed 000 has no such
+        choice."""
+        self.paid_to_others, self.allocatable = paid_to_others, allocatable
         self.offences: dict[str, Offence] = {}
         penalties = Section(section, "penalties")
         for name in required:
             penalties.get(name, "table")
+        self.penalty_tile_mode = (
+            penalties.get(MODE, one_of(LIVE_THEN_DEAD, MUST_DISCARD))
+            if MODE in section
+            else LIVE_THEN_DEAD
+        )
         for name, entry in section.items():
+            if name == MODE:
+                continue
             extra = {k: OPTIONAL[k] for k in OPTIONAL if isinstance(entry, dict) and k in entry}
             check_schema(entry, {**OFFENCE_SCHEMA, **extra}, f"penalties.{name}")
             tiles = entry["penalty_tiles"]

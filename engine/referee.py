@@ -3,8 +3,10 @@
 Alerts are numbered so that a Ruling can name one. An offence gets the penalty the rule book
 proposes: applied at once when it is mechanical (time), held for the referee's ruling when
 the rule book wants a person to confirm it. Applied penalties take away the right to win or
-to call, and make penalty tiles: live ones may be discarded at the next discard, then they are
-dead and may never be discarded, and none of them may go into a called set (3.9).
+to call, and make penalty tiles, as the rule book's `penalty_tile_mode` says: WSOM's live ones
+may be discarded at the next discard, then they are dead and may never be discarded (3.9);
+CCM's must be discarded at his next discard (4.15); none may go into a called set. An applied
+penalty is noted on the hand (HandState.paid_now) for the rule book to pay on the spot.
 """
 
 from collections import Counter
@@ -14,7 +16,8 @@ from typing import NamedTuple
 from engine import chipless, tiles
 from engine import events as ev
 from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
-from engine.penalties import EFFECTS, Catalogue, Penalty
+from engine.hand_state import HandState
+from engine.penalties import EFFECTS, MUST_DISCARD, Catalogue, Penalty
 from engine.scoring import Score
 from engine.seats import letter
 
@@ -33,15 +36,16 @@ class Rescoring(NamedTuple):
 
 
 class Referee:
-    def __init__(self, catalogue: Catalogue | None, forfeit_threshold: int | None = None):
-        self.catalogue = catalogue
+    def __init__(
+        self, catalogue: Catalogue | None, hand: HandState, forfeit_threshold: int | None = None
+    ):
+        self.catalogue, self.hand = catalogue, hand  # the hand notes what is paid on the spot
         self.forfeit_threshold = forfeit_threshold
         self.counts: Counter = Counter()  # (seat, offence) this hand
         self.pending: dict[int, Penalty] = {}
         # Beside the penalties awaiting a ruling: the wins to score again if it applies
         self.rescorings: dict[int, Rescoring] = {}
         self.fines_asked: dict[int, chipless.ChiplessFine] = {}  # wins off a chip-less player
-        self.fines: list[chipless.ChiplessFine] = []  # applied: paid at once (engine/chipless.py)
         self.fine_called: chipless.ChiplessFine | None = None  # the refused win's, for its alert
         self.applied: list[Penalty] = []
         self.no_win = [False] * 4
@@ -149,10 +153,37 @@ class Referee:
                     )
                 ]
             penalty = replace(penalty, penalty_tiles=tuple(ruling.tiles))
+        if ruling.to is not None or ruling.dead:
+            problem = self._allocation_problem(penalty, ruling)
+            if problem:
+                refused = f"ruling on alert {ruling.alert} refused: {problem}"
+                return [self.alert(ruling.t, penalty.seat, penalty.rule, refused)]
+            penalty = replace(penalty, to=ruling.to, paid_to_others=not ruling.dead)
         del self.pending[ruling.alert]
         if not ruling.apply:
             return [ev.PenaltyWaived(ruling.t, penalty.seat, ruling.alert)]
         return self._apply(ruling.t, penalty, ruling.alert)
+
+    def _allocation_problem(self, penalty: Penalty, ruling: ev.Ruling) -> str:
+        """Why the points cannot go where the ruling gives them (seed 004 §38 一 6: to the
+        player the offence disadvantaged, or dead points), or ""; the penalty still waits."""
+        if self.catalogue is None or not self.catalogue.allocatable:
+            return (
+                "this rule book gives no choice of who is paid a penalty (seed 000 行為守則, "
+                "RULES.md 3.13: deducted from the offender alone)"
+            )
+        if not ruling.apply:
+            return "a waived penalty pays nobody: a player paid or dead points go with apply"
+        if not penalty.points:
+            return f"the penalty ({penalty.offence}) has no points to give"
+        if ruling.to is not None and ruling.dead:
+            return "the points go to the player disadvantaged or are dead points, not both"
+        if ruling.to is not None and (ruling.to not in range(4) or ruling.to == penalty.seat):
+            return (
+                "the points go to another player at the table (E, S, W or N), not the offender "
+                "(seed 004 §38 一 6 明顯虧損方)"
+            )
+        return ""
 
     def _choice_problem(self, penalty: Penalty, ruling: ev.Ruling, hand) -> str:
         """Why the referee's penalty tiles cannot stand, or "": as many as the penalty takes,
@@ -182,6 +213,7 @@ class Referee:
     def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:
         seat = penalty.seat
         self.applied.append(penalty)
+        self.hand.paid_now("penalty", seat, penalty=penalty)
         no_win, no_calls, mechanical = EFFECTS[penalty.effect]
         self.no_win[seat] |= no_win
         self.no_calls[seat] |= no_calls
@@ -199,6 +231,7 @@ class Referee:
                 penalty.effect,
                 penalty.penalty_tiles,
                 alert_id,
+                penalty.to,
             )
         ]
         if penalty.offence.startswith("overtime"):
@@ -220,12 +253,21 @@ class Referee:
     # -- penalty tiles (RULES.md 3.9) ---------------------------------------------------------
 
     def may_discard(self, seat: int, tile: int) -> bool:
-        return self.penalty_tiles[seat].get(tile) != "dead"
+        """Not a dead penalty tile (3.9); where penalty tiles must be discarded (seed 004 七(一)),
+        one of them while he holds any, unless he plays mechanically: he discards what he
+        draws, and that rule wins (a hand he can never win has nothing to hide)."""
+        held = self.penalty_tiles[seat]
+        if self._must_discard():
+            return not held or tile in held or self.mechanical[seat]
+        return held.get(tile) != "dead"
 
     def discarded(self, seat: int, tile: int) -> None:
-        """A discard uses up the chance to discard live penalty tiles: the rest are dead."""
+        """A discard uses up the chance to discard live penalty tiles: the rest are dead; where
+        they must be discarded, the rest are owed at his next discards."""
         held = self.penalty_tiles[seat]
         held.pop(tile, None)
+        if self._must_discard():
+            return
         for other in held:
             held[other] = "dead"
 
@@ -263,6 +305,21 @@ class Referee:
                 if all(free[k] >= members.count(k) for k in set(members)):
                     return ""
         return "the winning tile would complete a set or pair with a penalty tile"
+
+    def _must_discard(self) -> bool:
+        return self.catalogue is not None and self.catalogue.penalty_tile_mode == MUST_DISCARD
+
+    def discard_refusal(self, seat: int) -> tuple[str, str]:
+        """(offence, message) of a discard his penalty tiles forbid (engine/turns.py)."""
+        if not self._must_discard():
+            return "penalty_tile_discard", "a dead penalty tile may never be discarded"
+        owed = " ".join(tiles.NAMES[tiles.kind_of(t)] for t in self.penalty_tiles[seat])
+        return (
+            "penalty_tile_kept",
+            f"{letter(seat)} must discard his penalty tile ({owed}) at this discard (seed 004 "
+            "第三章 第二條 七(一): 必須將罰張打出): he takes the tile back and discards one of "
+            "them",
+        )
 
 
 def _thirteen_shaped(hand, tile) -> bool:

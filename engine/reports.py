@@ -6,6 +6,11 @@ sounding; lateness beyond `forfeit_after` seconds also asks the referee about de
 player absent (the offence `absent`). Exposed tiles (罰張 1, 6, RULES.md 3.9): those the
 referee names become live penalty tiles, but for the entry's `free_tiles` (one at the deal);
 a wall tile turned face up (摸牌時的犯規 2) is one on the player's own draw, else a warning.
+CCM's exposed tiles (seed 004 第三章 第二條 七(一)) are penalty tiles he must discard at his next
+discards (engine/referee.py). An offence the referee confirms that costs nothing the first time
+(CCM's 嫌疑動作: 警告) is a warning on the record once he confirms it. A sanction with a public
+notice (通報: CCM's cheating and serious disruption) says so. A flower is never a penalty tile:
+it is exposed and replaced.
 
 A report after the hand's end (a 暫停 is taken between hands, seed 000: 叫暫停應在兩局之間) is
 held by the ended hand's referee, journaled as that hand's input; the session carries it into
@@ -13,11 +18,13 @@ the next hand (engine/session.py), where the desk enters it once the walls are u
 """
 
 from engine import events as ev
+from engine import tiles
 from engine.penalties import EXPOSED, Offence
 from engine.seats import letter
 
 WALL_TILE = "wall_tile_exposed"  # the offence whose tile stands in the wall, not the hand
 REFUSED = "report refused"  # how an alert refusing a report begins (the desk answers 409)
+NOTICE = ", with a public notice (通報) once the referee confirms it"
 
 
 def report(referee, event: ev.ViolationReported, hand, wall_head: int | None, standing) -> list:
@@ -47,10 +54,11 @@ def report(referee, event: ev.ViolationReported, hand, wall_head: int | None, st
         t,
         seat,
         name,
-        _said(event),
+        _said(event) + (NOTICE if offence.notice else ""),
         hand=hand,
         named=event.tiles,
         blocks=offence.blocks(event.seconds),
+        warning=offence.confirm,
     )
     if offence.forfeit_after and event.seconds > offence.forfeit_after:
         out += referee.offence(
@@ -107,6 +115,9 @@ def _problem(referee, event: ev.ViolationReported, offence: Offence, hand, stand
         if len(named) != 1 or not standing(named[0]):
             return "name the one wall tile turned face up, a tile standing in the wall"
         return ""
+    flower = next((n for n, t in enumerate(named, 1) if tiles.is_flower(tiles.kind_of(t))), 0)
+    if flower:
+        return f"tile {flower} named is a flower: it is exposed and replaced, never a penalty tile"
     return referee.tiles_problem(event.seat, named, hand)
 
 

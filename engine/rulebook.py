@@ -9,7 +9,7 @@ from typing import NamedTuple, Protocol
 
 from engine import tiles
 from engine.clocks import Timing
-from engine.hand_state import Claim, ExposedMeld, Kong, WinResult
+from engine.hand_state import Claim, ExposedMeld, Spot, WinResult
 from engine.penalties import Catalogue, Penalty
 from engine.schema import Section, whole
 from engine.scoring import Score, Win
@@ -48,6 +48,9 @@ class TableRules:
     start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False  # A-C14
     chipless_win_fine_each: int = 0  # A-C14: the fine for winning off him anyway
+    # A-C4, seed 004 §32: the flower that makes a flower kong whose payment would end the game
+    # with its maker not first may be discarded instead (「允許花槓牌不槓而打出」)
+    discard_flower_kong_at_game_end: bool = False
     doubling_factor: int = 1  # A-C13: score changes while he continues
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
@@ -69,31 +72,35 @@ class HandOutcome:
     not made yet (`proposed`, CCM 4.13) without touching the hand. Seat order throughout."""
 
     results: tuple[WinResult, ...]  # the wins made
-    kongs: tuple[Kong, ...]
-    flower_kongs: tuple[int, ...]
+    spot: tuple[Spot, ...]  # kongs, penalties and fines, in the order they happened
     claims: tuple[Claim, ...]
     discards: tuple[tuple[int, int], ...]
     hands: tuple[tuple[int, ...], ...]
     melds: tuple[tuple[ExposedMeld, ...], ...]
-    penalties: tuple[Penalty, ...]  # applied by the referee
-    chips: tuple[int, ...] | None  # None where the rule book has none
+    chips: tuple[int, ...] | None  # at the hand's start; None where the rule book has none
     doubling: bool
     last_deal: bool
     proposed: WinResult | None = None
-    # per seat, each fine paid on the spot for winning off a chip-less player (engine/chipless.py)
-    fines: tuple[tuple[int, ...], ...] = ()
 
     @property
     def wins(self) -> tuple[WinResult, ...]:
         """The wins to settle: those made, and the proposed one."""
         return self.results + ((self.proposed,) if self.proposed else ())
 
+    @property
+    def penalties(self) -> tuple[Penalty, ...]:
+        """The penalties the referee applied, in order."""
+        return tuple(s.penalty for s in self.spot if s.penalty is not None)
+
 
 class Settlement(NamedTuple):
-    """A hand's score changes per seat: the payments, and the penalties."""
+    """A hand's score changes per seat: the payments, and the penalties (their sum below
+    zero by the dead points, paid to nobody); `held`, the payments held outside the table
+    until the game ends (CCM 4.13, seed 004 §32), each per seat."""
 
     payments: tuple[int, ...]
     penalties: tuple[int, ...]
+    held: tuple[tuple[int, ...], ...] = ()
 
 
 class Ruleset(Protocol):
@@ -114,11 +121,26 @@ class Ruleset(Protocol):
         """Who pays for a discard win under the rule book's exemption (WSOM 1.3)."""
         ...
 
-    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
-        """Why the game is over after a hand, or None (CCM 4.13)."""
+    def game_end(self, chips: list[int], deals_passed: int, time_up: bool = False) -> str | None:
+        """Why the game is over after a hand, or None (CCM 4.13; `time_up`: its time ran
+        out during the hand, RULES.md 4.3)."""
         ...
 
     def win_banned(self, outcome: HandOutcome) -> str:
         """Why the proposed win may not be made though it scores (CCM 4.13: it would end the
         game with the winner not first), or ""."""
+        ...
+
+    def chips_now(self, outcome: HandOutcome) -> tuple[int, ...] | None:
+        """The chips as they stand in the hand: its start's, after what was paid on the spot
+        (CCM 4.10); None where the rule book has none."""
+        ...
+
+    def spot_held(self, outcome: HandOutcome, spot: Spot) -> bool:
+        """Whether paying `spot` now would be held outside the table: it would end the game
+        with its maker not first (CCM 4.13, seed 004 §32)."""
+        ...
+
+    def release_held(self, chips: list[int], held: list[tuple[int, ...]]) -> list[int]:
+        """A game's final chips: the amounts held outside the table added once it ended."""
         ...

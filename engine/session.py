@@ -32,6 +32,7 @@ class HandRecord:
     totals: tuple[int, ...]  # per player, after this hand
     penalties: tuple[int, ...] = (0, 0, 0, 0)  # per player: penalty points
     doubled: bool = False
+    dead: int = 0  # penalty points paid to nobody (CCM dead points, seed 004 §38 一 6)
 
     def to_json(self) -> dict:
         return {
@@ -43,6 +44,7 @@ class HandRecord:
             "totals": list(self.totals),
             "penalties": list(self.penalties),
             "doubled": self.doubled,
+            "dead": self.dead,
         }
 
 
@@ -73,6 +75,11 @@ class Session:
     conduct: list[int] = field(default_factory=lambda: [0] * 4)  # per player, this half-session
     forfeits: list[Forfeit] = field(default_factory=list)
     last: Table | None = None  # the hand last recorded, whose held reports the next carries
+    # CCM seat changes between games (RULES.md 4.3): the person sitting on each side (E S W N)
+    # in this game; each game's is kept with its result
+    seating: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
+    # CCM: payments held outside the table until the game ends (seed 004 §32), per player
+    held: list[tuple[int, ...]] = field(default_factory=list)
 
     def __post_init__(self):
         if not self.scores:
@@ -81,21 +88,24 @@ class Session:
     def player_at(self, seat: int) -> int:
         return (self.dealer + seat) % 4
 
-    def new_table(self, walls: list[list[int]], t: float = 0.0) -> Table:
-        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East)."""
+    def new_table(self, walls: list[list[int]], t: float = 0.0, time_up: bool = False) -> Table:
+        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East); with
+        `time_up`, the game's time ran out before it (RULES.md 4.3): it is the game's last."""
         self.hand_number += 1
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))  # CCM 4.13
+        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1, time_up))  # 4.13
         return Table(self.ruleset, walls, self.hand_number, t, chips, self.doubling, last_deal)
 
-    def record(self, table: Table) -> HandRecord:
-        """Settle a finished hand: scores, the sheet, who deals next, whether the game ends."""
+    def record(self, table: Table, time_up: bool = False) -> HandRecord:
+        """Settle a finished hand: scores, the sheet, who deals next, whether the game ends
+        (`time_up`: the game's time ran out before this hand ended, RULES.md 4.3)."""
         if not table.ended:
             raise ValueError("the hand is not over")
         outcome = table.outcome()
-        changes, penalties = self._payments(outcome, self.dealer)
+        changes, penalties, held = self._payments(outcome, self.dealer)
+        self.held += held
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
         self._conduct(outcome.penalties)
@@ -110,23 +120,23 @@ class Session:
             tuple(self.scores),
             tuple(penalties),
             self.doubling,
+            -sum(penalties) if self.ruleset.table_rules.start_chips is not None else 0,  # chips
         )
         self.sheet.append(row)
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
-        self._game_end()
+        self._game_end(time_up)
         return row
 
-    def _payments(self, outcome: HandOutcome, dealer: int) -> tuple[list[int], list[int]]:
-        """Per player: the hand's payments and its penalty points, East being `dealer`; the
-        fines paid on the spot for winning off a chip-less player (engine/chipless.py) among
-        the penalties, the rest settled from the chips after them."""
-        by_seat, fines = self.ruleset.settle(outcome)
-        changes, penalties = [0] * 4, [0] * 4
-        for seat in range(4):
-            changes[(dealer + seat) % 4] = by_seat[seat]
-            paid = sum(fine[seat] for fine in outcome.fines)
-            penalties[(dealer + seat) % 4] = fines[seat] + paid
-        return changes, penalties
+    def _payments(self, outcome: HandOutcome, dealer: int):
+        """Per player, East being `dealer`: the hand's payments, its penalty points (the
+        fines for winning off a chip-less player among them), and what it held outside."""
+        settled = self.ruleset.settle(outcome)
+
+        def by_player(per_seat) -> list[int]:
+            return [per_seat[(player - dealer) % 4] for player in range(4)]
+
+        held = [tuple(by_player(payments)) for payments in settled.held]
+        return by_player(settled.payments), by_player(settled.penalties), held
 
     def settle_again(self, table: Table) -> HandRecord:
         """The last hand's row settled again from its table, once an input to the ended table
@@ -137,7 +147,7 @@ class Session:
         row = self.sheet[-1] if self.sheet else None
         if row is None or self.last is not table or len(self.sheet) == self.game_first_row:
             raise ValueError("only the last hand recorded, in a game still going, settles again")
-        changes, penalties = self._payments(table.outcome(), row.dealer)
+        changes, penalties, _ = self._payments(table.outcome(), row.dealer)
         for player in range(4):
             self.scores[player] += (
                 changes[player] + penalties[player] - row.changes[player] - row.penalties[player]
@@ -177,6 +187,27 @@ class Session:
                     Forfeit(player, self.conduct[player], offence.session_limit, self.hand_number)
                 )
 
+    def _dead(self) -> int:
+        """The dead points paid in this game (CCM, seed 004 §38 一 6)."""
+        return sum(row.dead for row in self.sheet[self.game_first_row :])
+
+    def chips_unaccounted(self) -> str:
+        """CCM 4.13: the chips of the game in play (or of the game this hand ended) with its
+        dead points add up to what it began with (the amounts held outside the table sum to
+        zero); what does not, in words, or ""."""
+        start = self.ruleset.table_rules.start_chips
+        if start is None:
+            return ""
+        ended = self.games and self.game_first_row == len(self.sheet)
+        chips, dead = (
+            (self.games[-1]["chips"], self.games[-1]["dead"])
+            if ended
+            else (self.scores, self._dead())
+        )
+        if sum(chips) + dead == 4 * start:
+            return ""
+        return f"chips {list(chips)} and {dead} dead points are not the {4 * start} dealt"
+
     def _next_dealer(self, dealer_won: bool) -> None:
         if dealer_won and self.ruleset.table_rules.dealer_repeats:
             self.doubling = True
@@ -184,19 +215,23 @@ class Session:
             self.dealer, self.doubling = (self.dealer + 1) % 4, False
             self.passes += 1
 
-    def _game_end(self) -> None:
+    def _game_end(self, time_up: bool = False) -> None:
         """When the rule book ends the game (CCM 4.13) the next one starts with fresh chips
         and East again."""
-        reason = self.ruleset.game_end(self.scores, self.passes)
+        reason = self.ruleset.game_end(self.scores, self.passes, time_up)
         if reason:
             rules = self.ruleset.table_rules
             self.games.append(
                 {
                     "hands": len(self.sheet) - self.game_first_row,
                     "ended": reason,
-                    "chips": list(self.scores),
+                    "chips": self.ruleset.release_held(list(self.scores), self.held),
+                    "held": [sum(p[player] for p in self.held) for player in range(4)],
+                    "dead": self._dead(),
+                    "seating": list(self.seating),
                 }
             )
+            self.held = []
             self.scores = [rules.start_chips or 0] * 4
             self.dealer, self.doubling, self.passes = 0, False, 0
             self.game_first_row = len(self.sheet)

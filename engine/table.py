@@ -87,10 +87,12 @@ class Table(HandState):
         super().__init__(walls, chips, doubling, last_deal)
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.clocks = Clocks(self.rules.timing or UNTIMED)
-        self.referee = Referee(self.rules.penalties, self.rules.forfeit_threshold)
+        self.referee = Referee(self.rules.penalties, self, self.rules.forfeit_threshold)
         self.touches = Touches(self, self.referee, self.rules.refs.get("wall", ""))
-        self.turns = Turns(self, self.rules, self.referee, self.clocks, self.touches)
         self.winning = WinRules(self, ruleset, self.referee)
+        self.turns = Turns(
+            self, self.rules, self.referee, self.clocks, self.touches, self.winning.held_now
+        )
         self.calling = CallRules(
             self, self.rules, self.referee, self.clocks, self.winning, self.touches
         )

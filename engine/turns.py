@@ -11,7 +11,7 @@ from engine import events as ev
 from engine import tiles
 from engine.clocks import Clocks
 from engine.deal import break_of
-from engine.hand_state import HandState, Refusal, seated
+from engine.hand_state import HandState, Refusal, Spot, seated
 from engine.referee import Referee
 from engine.rulebook import TableRules
 from engine.seats import letter
@@ -26,10 +26,18 @@ class Turns:
     """Dice, deal, draws and discards of one hand."""
 
     def __init__(
-        self, hand: HandState, rules: TableRules, referee: Referee, clocks: Clocks, touches: Touches
+        self,
+        hand: HandState,
+        rules: TableRules,
+        referee: Referee,
+        clocks: Clocks,
+        touches: Touches,
+        held_now: Callable[[Spot], bool],
     ):
+        """`held_now(spot)`: whether the rule book would hold its payment outside the table
+        now (WinRules.held_now)."""
         self.hand, self.rules, self.referee, self.clocks = hand, rules, referee, clocks
-        self.touches = touches
+        self.touches, self.held_now = touches, held_now
 
     # -- dice, break and deal ------------------------------------------------------------
 
@@ -196,7 +204,8 @@ class Turns:
             return Refusal("turn", f"tile {event.tile} is not in {who}'s hand", True)
         if hand.owes[seat]:
             return Refusal(hand.owed_for[seat], f"{who} must draw a replacement before discarding")
-        if tiles.is_flower(tiles.kind_of(event.tile)):
+        spared = self._flower_kong_spared(seat, event.tile)
+        if tiles.is_flower(tiles.kind_of(event.tile)) and not spared:
             return Refusal(
                 "flower",
                 "a flower is never discarded: expose it and "
@@ -205,14 +214,11 @@ class Turns:
                 "flower_discarded",
             )
         if not self.referee.may_discard(seat, event.tile) and self._may_discard_any(seat):
-            return Refusal(
-                "penalty_tile",
-                "a dead penalty tile may never be discarded",
-                offence="penalty_tile_discard",
-            )
+            offence, message = self.referee.discard_refusal(seat)
+            return Refusal("penalty_tile", message, offence=offence)
         if self.referee.mechanical[seat] and event.tile != hand.hands[seat][-1]:
             return Refusal("turn", f"{who} plays mechanically: he discards the tile he drew")
-        if hand.holds_flower(seat):
+        if hand.holds_flower(seat) and not spared:
             return Refusal(
                 "flower",
                 f"{who} holds a flower: it is exposed and replaced at once, before the discard",
@@ -222,6 +228,17 @@ class Turns:
                 "flower", "flowers are replaced, East first, before East's first discard"
             )
         return None
+
+    def _flower_kong_spared(self, seat: int, tile: int) -> bool:
+        """Seed 004 §32 (A-C4): the flower that would make his flower kong may be discarded
+        instead, without the dead hand, when the kong's payment would end the game with him
+        not first."""
+        return (
+            self.rules.discard_flower_kong_at_game_end
+            and tiles.is_flower(tiles.kind_of(tile))
+            and self.hand.makes_flower_kong(seat, tile)
+            and self.held_now(Spot("flower", seat, len(self.hand.discards)))
+        )
 
     def _may_discard_any(self, seat: int) -> bool:
         """He holds a tile he may discard. After a call his other tiles may all be dead penalty

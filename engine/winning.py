@@ -8,7 +8,7 @@ as a frozen `HandOutcome`, the win it is asked about included.
 from engine import chipless, tiles
 from engine import events as ev
 from engine.hand import counts, waits
-from engine.hand_state import HandState, Refusal, WinResult, seated
+from engine.hand_state import HandState, Refusal, Spot, WinResult, seated
 from engine.referee import MIXED, Referee, Rescoring
 from engine.rulebook import HandOutcome, Ruleset
 from engine.scoring import Score, Win, WinError, check
@@ -39,7 +39,8 @@ class WinRules:
         refusal = self._check(seat, score, tile, barred, from_seat, robbing, shown)
         if refusal is not None:
             return refusal
-        return chipless.fine_for(self.hand, self.rules, self.referee, seat, from_seat, score)
+        chips, doubling = self.chips_now(), self.hand.doubling
+        return chipless.fine_for(chips, doubling, self.rules, self.referee, seat, from_seat, score)
 
     def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
         seat, hand = seated(event), self.hand
@@ -258,7 +259,7 @@ class WinRules:
     ) -> bool:
         """The win scores and the rule book allows it now (a player's own check before he
         declares; the simulated players ask it)."""
-        if chipless.forbids(self.hand, self.rules, self.referee, from_seat):
+        if chipless.forbids(self.chips_now(), self.rules, from_seat):
             return False  # seed 004 盤面無分者點炮，禁止和牌
         score = self.score_for(winner, from_seat, tile, robbing)
         return score.legal and not self._banned(
@@ -281,19 +282,24 @@ class WinRules:
     def outcome(self, proposed: WinResult | None = None) -> HandOutcome:
         """The hand as the rule book settles it, frozen; with `proposed`, as it would be
         after that win too."""
-        hand, referee = self.hand, self.referee
+        hand = self.hand
         return HandOutcome(
             results=tuple(hand.results),
-            kongs=tuple(hand.kongs),
-            flower_kongs=tuple(hand.flower_kongs),
+            spot=tuple(hand.spot),
             claims=tuple(hand.claims_log),
             discards=tuple(hand.discards),
             hands=tuple(map(tuple, hand.hands)),
             melds=tuple(map(tuple, hand.melds)),
-            penalties=tuple(referee.applied),
-            chips=None if hand.chips is None else chipless.chips_now(hand.chips, referee.fines),
+            chips=None if hand.chips is None else tuple(hand.chips),
             doubling=hand.doubling,
             last_deal=hand.last_deal,
             proposed=proposed,
-            fines=tuple(fine.payments for fine in referee.fines),
         )
+
+    def held_now(self, spot: Spot) -> bool:
+        """Paying `spot` now would be held outside the table (CCM 4.13, seed 004 §32)."""
+        return self.hand.chips is not None and self.ruleset.spot_held(self.outcome(), spot)
+
+    def chips_now(self) -> tuple[int, ...] | None:
+        """The chips as they stand: the hand's start, after what it paid on the spot."""
+        return None if self.hand.chips is None else self.ruleset.chips_now(self.outcome())

@@ -22,10 +22,10 @@ from functools import partial
 
 from drivers.dice import ElectronicDice
 from engine import events as ev
-from engine.seats import ZONES
+from engine.seats import LETTERS, ZONES
 from engine.tracking import TrackingError
 from engine.turns import REFEREE_ROLL
-from firmware import seat_drawing
+from firmware import seat_drawing, stage_desk
 from firmware.deal_errors import dice_stand, redeal, remove_excess
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
@@ -92,6 +92,7 @@ class Desk:
             else {"line": status.interruption, "displaced": list(status.displaced)},
             venue=status.venue,
             seal=self.service.hands.walls.seal_json(),  # issue 17
+            game_clock=game.to_json(status.t) if (game := self.service.sitting.game) else None,
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -201,6 +202,8 @@ class Desk:
             "roll": partial(self._game_input, "roll"),
             "wall_touched": partial(self._game_input, "wall_touched"),
             "draw_seats": self._draw_seats,
+            "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
+            "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分
             "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self._confirm_score,
@@ -255,7 +258,13 @@ class Desk:
             dice_stand(self.service)  # the wall is broken: the referee's answer
         event = {
             "rule": lambda: ev.Ruling(
-                t, None, body["alert"], body["apply"], tuple(body.get("tiles", ()))
+                t,
+                None,
+                body["alert"],
+                body["apply"],
+                tuple(body.get("tiles", ())),
+                self._payee(body),
+                body.get("dead", False),
             ),
             "pause": lambda: ev.ClocksPaused(t, None),
             "roll": lambda: _referee_roll(t, body),
@@ -268,15 +277,32 @@ class Desk:
             raise ActionRefused(refusal.message)
         return {"done": action, "events": [o.to_json() for o in outputs]}
 
+    @staticmethod
+    def _payee(body) -> int | None:
+        """The seat `to` of a ruling, the referee's choice of who is paid a penalty's points
+        (seed 004 §38 一 6), as a seat: E S W N or 0..3 (the request's form is checked before,
+        firmware/display/actions.py). Whether the choice stands is the engine's
+        (Referee._allocation_problem): refused, the desk answers with its message."""
+        to = body.get("to")
+        if not isinstance(to, str):
+            return to
+        if to not in LETTERS:
+            raise ActionRefused(f"`to` names the seat paid: E S W N or 0..3, not {to!r}")
+        return LETTERS.index(to)
+
     def _resume(self, t, body) -> dict:
         """The hand's clocks go on (a journaled input); the venue's pause, if it holds this
-        table, is lifted here too (a HallResumed record), between hands as well (issue 15)."""
+        table, is lifted here too (a HallResumed record), between hands as well (issue 15),
+        and so is the break between games (issue 13: the next game may begin)."""
         table = self.service.status().table
         clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
-        hall = self.service.venue.paused
+        game = self.service.sitting.game
+        hall = self.service.venue.paused or (game is not None and game.break_left(t) is not None)
         answer = self._game_input("resume", t, body) if clocks_paused or not hall else None
         if hall:
             self.service.venue = replace(self.service.venue, paused=False)
+            if game is not None:
+                game.lift()
             lifted = self._record(ev.HallResumed(t, None))
             return answer or {"done": "resume", "events": [lifted]}
         return answer

@@ -17,6 +17,7 @@ from engine.tampering import Tampering
 from engine.tracking import Tracker, TrackingAlert
 from firmware.console import describe
 from firmware.device_key import DeviceKey
+from firmware.game_clock import GameClock
 from firmware.resume import Interruption, resume_session
 from firmware.sitting import Sitting
 from firmware.status import TrackedHand
@@ -57,6 +58,10 @@ class Hands:
         self.wanted, self.finished, self.sitting = wanted, finished, sitting
         self.device_key = device_key  # signs the journal's head at each hand's end
         self.session = Session(ruleset)
+        game = getattr(ruleset, "config", {}).get("game")
+        if game is not None:  # CCM's 局 have their time (issue 13, firmware/game_clock.py)
+            clock = GameClock(self.session, game, profile.game_minutes, sitting.notes, out, publish)
+            sitting.count_games(clock)
         self.tracker = Tracker()
         self.walls = WallCheck(self.registry, shuffler, out, journal, publish)
         self.table = None
@@ -83,7 +88,8 @@ class Hands:
         self.set_in_play = tile_set
         dealer_side = self.session.player_at(0)
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
-        self.table = table = self.session.new_table(walls, t)
+        self.table = table = self.session.new_table(walls, t, self.sitting.time_up(t))
+        self.sitting.hand_started(t)
         self.recorded = False
         number = self.session.hand_number
         self.journal.hand(
@@ -301,7 +307,7 @@ class Hands:
     def _settle(self, t) -> None:
         self._interruption_over(t)
         self.recorded = True
-        row = self.session.record(self.table)
+        row = self.sitting.record(self.session, self.table, t)  # the game's time (issue 13)
         self.walls.reveal(t)  # the walls' seal shown once the hand is over (issue 17)
         self.journal.checkpoint()  # the finished hand into the journal's main file
         self.device_key.sign_journal(self.journal, t, row.number)

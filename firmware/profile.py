@@ -26,6 +26,7 @@ from firmware.config import config_dir, load_toml, ruleset_path
 from firmware.display.settings import display_settings, listener_problem
 from firmware.tags import RegistryError, load_registry
 from firmware.uplink_settings import TOPIC_WORD, TOPIC_WORD_WORDS, UplinkSettings, uplink_settings
+from firmware.venue_commands import MAX_MINUTES
 
 TABLES_DIR = config_dir() / "tables"
 # The free space the journal's disk keeps (firmware/storage.py): room for a session's rows
@@ -76,10 +77,14 @@ class Profile:
     registry: Path
     tags: dict[bytes, tuple[str, int]]  # tag id -> (tile set, physical tile id)
     uplink: UplinkSettings | None  # the venue's broker; None: no [uplink], no uplink
+    # A game's (CCM 局's) minutes at this table, over the rule book's [game] minutes (seed 004
+    # 第五條); the venue's start_session minutes win over both. None: the rule book's.
+    game_minutes: int | None = None
 
 
 DEVICE_KEY = (lambda v: isinstance(v, str), 'a file\'s path, or "" for one beside the journal')
 CLAIM_WINDOW = number(0.5, 30)  # seconds: a window that never closes ends no hand
+GAME_MINUTES = whole(1, MAX_MINUTES)  # as the venue's (RULES.md 4.3 has 1 h and 2 h)
 PINS = {"rpi": whole(0, 27), "sim": whole(0, 255)}  # "rpi": the BCM GPIOs of the 40-pin header
 # Seconds. A timeout shorter than the machine's step faults every cycle: the lower ends leave
 # a 4-port table's steps their time (18-35 s a cycle, over 80 s a fault, HARDWARE.md).
@@ -146,6 +151,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     name, ruleset = table.get("name", "text"), table.get("ruleset", "text")
     simulated = table.get("simulated", "bool")
     claim_window = table.get("claim_window_seconds", CLAIM_WINDOW)
+    game_minutes = table.get("game_minutes", GAME_MINUTES) if "game_minutes" in table.data else None
     try:
         rules_file = ruleset_path(ruleset)
     except ConfigError as err:
@@ -256,6 +262,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         registry=registry,
         tags=tag_ids,
         uplink=uplink,
+        game_minutes=game_minutes,
     )
 
 

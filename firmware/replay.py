@@ -54,13 +54,17 @@ def _short(obj) -> str:
 @dataclass
 class Played:
     """One hand of the journal as replay leaves it: `outputs` are the engine's, in order,
-    the pending input's included (what a resumed hand's interpreter follows)."""
+    the pending input's included (what a resumed hand's interpreter follows); `started` and
+    `ended` the table times of its hand row and of the input that ended it (None: not
+    ended), which the game's clock judges by (firmware/game_clock.py)."""
 
     number: int
     table: Table
     tile_set: str | None  # None: journaled by `mjtable simulate`, or before schema 3's key
     voided: bool = False
     outputs: list = field(default_factory=list)
+    started: float = 0.0
+    ended: float | None = None
 
 
 @dataclass
@@ -141,7 +145,8 @@ def replay(journal: Journal) -> ReplayResult:
                     data.get("doubling", False),
                     data.get("last_deal", False),
                 )
-                result.played.append(Played(hand_number, table, data.get("tile_set")))
+                played = Played(hand_number, table, data.get("tile_set"), started=data["t"])
+                result.played.append(played)
             except ConfigError as err:
                 raise ReplayError(f"row {row.seq}: ruleset: {err}") from None
             except (KeyError, TypeError, ValueError) as err:
@@ -167,6 +172,8 @@ def replay(journal: Journal) -> ReplayResult:
                 produced = []
                 mismatch(row.seq, None, {"error": f"{type(err).__name__}: {err}"})
             result.played[-1].outputs += produced
+            if table.ended and result.played[-1].ended is None:
+                result.played[-1].ended = event.t
         else:
             result.outputs += 1
             if current_input is None or matched >= len(produced):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine import events as ev
 from engine.seats import LETTERS, ZONES, side_of, zone, zone_words
 from engine.tiles import NAMES, kind_of
+from firmware.stage_desk import journaled_seatings, take_seats
 
 FULL_READING = 3  # sweeps of every zone before the reading counts as full
 
@@ -136,9 +137,12 @@ def resume_session(hands, t: float, replayed, cut: float | None) -> int:
     hands.faults.records = replayed.last_fault  # one id, one fault, across restarts
     played = replayed.played
     settled = 0
+    seatings = journaled_seatings(hands.journal.rows())  # seed 004 換位: each game's seating
     for n, hand in enumerate(played):
+        hands.sitting.hand_started(hand.started)  # the game's clock from its first hand
         if hand.voided:
             continue
+        take_seats(hands.session, seatings)
         if not hand.table.ended:
             if n == len(played) - 1 and hand.tile_set is not None:
                 _take_up(hands, hand, replayed, cut)
@@ -151,8 +155,11 @@ def resume_session(hands, t: float, replayed, cut: float | None) -> int:
             )
             continue
         hands.session.hand_number = hand.number
-        hands.session.record(hand.table)
+        hands.sitting.record(hands.session, hand.table, hand.ended)  # ended by time alike
         settled += 1
+    if hands.sitting.game is not None:  # a break the referee lifted before the restart
+        hands.sitting.game.recall(hands.journal.rows())
+    take_seats(hands.session, seatings)  # the next game's, changed before its first hand
     if played and hands.table is None:
         sheet = hands.session.sheet
         hands.session.hand_number = max(row.number for row in sheet) if sheet else 0

@@ -29,6 +29,7 @@ from firmware.profile import ProfileError, check_listener, load_profile
 from firmware.replay import ReplayError, replay
 from firmware.rig import Rig
 from firmware.sim_table import simulated_table
+from firmware.stage_desk import standings_of
 from firmware.storage import EXIT_STATUS
 from firmware.uplink_settings import with_venue
 from firmware.watchdog import Notifier, keep_alive
@@ -324,4 +325,5 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
         "faults": status.fault_records,
         "ruleset": ruleset.name,
         "scores": list(status.scores),
+        "stage": standings_of(status.session, status.venue.players),  # seed 004 第十條
     }

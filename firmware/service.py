@@ -131,9 +131,9 @@ class Service:
 
     def status(self) -> Status:
         hands, shuffler, table = self.hands, self.shuffler, self.hands.table
-        fault = shuffler.fault
+        fault, now = shuffler.fault, self.clock()
         return Status(
-            t=self.clock(),
+            t=now,
             ruleset=self.ruleset.name,
             hand_number=hands.session.hand_number,
             state=table.state if table is not None else "between_hands",
@@ -166,6 +166,7 @@ class Service:
             if hands.interruption
             else (),
             venue=self.venue,
+            time_left=self.sitting.left(now),
         )
 
     # -- what each record means ----------------------------------------------------------

@@ -17,6 +17,7 @@ from firmware.actor import TICK
 from firmware.journal import Journal
 from firmware.rig import Rig
 from firmware.service import DiceReport
+from firmware.stage_desk import standings_of
 from firmware.tracking_score import TrackingScore
 
 
@@ -298,4 +299,5 @@ def summarise(status, table, score: TrackingScore, seconds: float) -> dict:
         "wall_seconds": round(seconds, 1),
         "ruleset": status.ruleset,
         "scores": list(status.scores),
+        "stage": standings_of(status.session, status.venue.players),
     }

@@ -189,6 +189,8 @@ class Game:
             self.violations.append(f"hand {row.number}: score changes sum to {sum(row.changes)}")
         if self.ruleset.table_rules.start_chips is not None and min(row.totals) < 0:
             self.violations.append(f"hand {row.number}: chips below zero {row.totals}")
+        if self.session.chips_unaccounted():
+            self.violations.append(f"hand {row.number}: {self.session.chips_unaccounted()}")
 
     def step(self, table, seat_player) -> None:
         state, turn = table.state, table.turn

@@ -6,7 +6,14 @@ command, so a restart goes on where it was and an outage never counts. The head 
 announces five minutes before time; once time is up the hand in play is finished (win or
 draw) and no new hand begins. The venue's pause at a round's end holds the next hand the
 same way, until the venue resumes (or the table's referee resumes the hand's clocks).
+Where the rule book's games have their time (CCM's 局, issue 13), the clock is the game's
+(firmware/game_clock.py), the venue's minutes being each game's; its break holds the next game.
 """
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.game_clock import GameClock
 
 HAND_ON_TABLE = (
     "raise refused",
@@ -26,6 +33,12 @@ SITTING_OVER = (
     "raise was pressed but the sitting's time is up (RULES.md 4.3): no new hand begins",
     "the sitting is over; the venue's next start_session begins the next one",
 )
+ON_BREAK = (
+    "break",
+    "raise was pressed during the break between games (seed 004 第五條): the next game "
+    "begins after it",
+    "wait for the break's end, or resume at the desk to begin the next game now",
+)
 
 
 def seconds_left(notes, now: float) -> float | None:
@@ -36,12 +49,12 @@ def seconds_left(notes, now: float) -> float | None:
     return max(0.0, notes.minutes * 60 - (now - notes.started))
 
 
-def notice(left: float | None) -> str | None:
-    """What the screens say of the sitting's time `left`: the five minutes' announcement,
-    then that time is up; None before."""
+def notice(left: float | None, words: tuple[str, str] = (FIVE_MINUTES, TIME_UP)) -> str | None:
+    """What the screens say of the time `left` (the sitting's, or the game's `words`): the
+    five minutes' announcement, then that time is up; None before."""
     if left is None or left > NOTICE_SECONDS:
         return None
-    return TIME_UP if left <= 0 else FIVE_MINUTES
+    return words[1] if left <= 0 else words[0]
 
 
 class Sitting:
@@ -52,6 +65,11 @@ class Sitting:
     def __init__(self, notes, out, publish):
         self.notes, self.out, self.publish = notes, out, publish
         self.told: tuple[float | None, str] | None = None  # (the sitting's start, notice)
+        self.game: GameClock | None = None  # the games' clock, where games have their time
+
+    def count_games(self, game: "GameClock") -> None:
+        """The rule book's games have their time: the sitting is counted by theirs."""
+        self.game = game
 
     @property
     def hall_paused(self) -> bool:
@@ -64,11 +82,35 @@ class Sitting:
             return HAND_ON_TABLE
         if self.hall_paused:
             return HALL_PAUSED
+        if self.game is not None:
+            return ON_BREAK if self.game.break_left(t) else None
         return SITTING_OVER if seconds_left(self.notes(), t) == 0 else None
+
+    def left(self, t: float) -> float | None:
+        """The time left at `t`: the game's where games have their time, else the sitting's
+        (None: no limit, or the game's first hand not begun)."""
+        return seconds_left(self.notes(), t) if self.game is None else self.game.left(t)
+
+    def time_up(self, t: float) -> bool:
+        """The game's time is up at `t`: a hand beginning now is its last (seed 004 §32 then
+        bars a win that would end it with the winner not first)."""
+        return self.game is not None and self.game.left(t) == 0
+
+    def hand_started(self, t: float) -> None:
+        if self.game is not None:
+            self.game.hand_started(t)
+
+    def record(self, session, table, t: float):
+        """The hand that ended at table time `t` on the sheet (session.record), the game
+        ended by time if its time was up by then. The sheet's row."""
+        return session.record(table) if self.game is None else self.game.record(table, t)
 
     def poll(self, t: float) -> None:
         """Tell the five minutes' mark and the end of time once each per sitting: a console
         line, and the screens and the venue updated at that moment."""
+        if self.game is not None:
+            self.game.poll(t)
+            return
         notes = self.notes()
         said = notice(seconds_left(notes, t))
         if said is None or (notes.started, said) == self.told:

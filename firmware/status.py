@@ -80,6 +80,8 @@ class Status:
     interruption: str | None = None  # a hand taken up after a power cut: since when, how long
     displaced: tuple[dict, ...] = ()  # its tiles not where the hand has them (referee only)
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
+    # the sitting's time left (CCM: the game's, firmware/game_clock.py); None: no limit
+    time_left: float | None = None
 
     def line(self) -> str:
         """One line for `systemctl status`."""

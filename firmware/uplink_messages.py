@@ -13,7 +13,6 @@ from firmware.display.notices import alert_text, fault_text
 from firmware.display.state import public_event
 from firmware.journal import Row
 from firmware.journal_schema import upgrade
-from firmware.sitting import seconds_left
 from firmware.status import Status
 
 SEATS = "ESWN"
@@ -182,7 +181,7 @@ def status_state(status: Status, alerts: AlertBoard) -> dict:
         dealer=SEATS[session.dealer],
         scores=status.scores,
         players=notes.players,
-        session_seconds_left=seconds_left(notes, status.t),
+        session_seconds_left=status.time_left,
         alerts_waiting=alerts.count,
         referee_called=alerts.referee_called,
         venue_message=notes.message,

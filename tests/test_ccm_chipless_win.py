@@ -83,7 +83,7 @@ def test_seed_004_the_fine_applied_moves_the_chips_at_once_and_conserves_them(cc
     [applied] = of(rule(game, alert.id), ev.PenaltyApplied)
     assert (applied.seat, applied.offence, applied.points) == (S, "chipless_win", 10)
     fined = (total + 10, 100 - total - 30, 160, 160)
-    assert game.table.outcome().chips == fined
+    assert game.table.winning.chips_now() == fined
     row = finish(session, game)
     assert row.result == "draw" and row.totals == fined and sum(row.totals) == 400
     assert row.penalties == (total + 10, -(total + 30), 10, 10)
@@ -112,7 +112,7 @@ def test_seed_004_the_fine_waived_nothing_is_paid_and_the_hand_goes_on(ccm):
     session, game = session_game(ccm)
     [alert] = south_calls_on_east(game)
     assert of(rule(game, alert.id, apply=False), ev.PenaltyWaived)[0].alert == alert.id
-    assert game.table.outcome().chips == tuple(START)
+    assert game.table.winning.chips_now() == tuple(START)
     [again] = of(rule(game, alert.id), ev.Alert)
     assert "no penalty awaits" in again.message  # ruled once only
     assert finish(session, game).totals == tuple(START)

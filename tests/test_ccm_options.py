@@ -12,7 +12,7 @@ import pytest
 
 from engine import events as ev
 from engine import tiles
-from engine.hand_state import WinResult
+from engine.hand_state import Spot, WinResult
 from engine.rulebook import HandOutcome
 from engine.rulesets.ccm2012.config import PLAYED_ONLY
 from engine.schema import ConfigError
@@ -36,9 +36,16 @@ PROVEN_ELSEWHERE = {
     "block_win_from_chipless": (
         "test_ccm_chipless_win::test_a_c14_option_off_the_win_off_a_chipless_player_stands"
     ),
+    "discard_flower_kong_at_game_end": (
+        "test_ccm_spot_payments::test_seed_004_elsewhere_discarding_a_flower_makes_a_dead_hand"
+    ),
+    "game_ending_kong": (
+        "test_ccm_spot_payments::test_seed_004_section_15_option_a_game_ending_kong_scores_nothing"
+    ),
+    "penalties_paid": (
+        "test_ccm_spot_payments::test_option_penalties_paid_dead_makes_dead_points_the_default"
+    ),
 }
-# Still to wire with the game end (issue 13, "What the seed has"): read by nothing yet.
-GAME_END_WORK = {"discard_flower_kong_at_game_end"}
 PROVEN_HERE = {
     "chow_allowed",
     "multiple_winners",
@@ -62,7 +69,7 @@ UNPLAYED = {  # for each option of PLAYED_ONLY, a value the rule book accepts an
 def test_every_option_is_proven_or_refused():
     """Issue 13 item 6: no option of the rule book is accepted and never read: each is proven
     by a test (here or where PROVEN_ELSEWHERE says) or refused unless played."""
-    covered = PROVEN_HERE | set(PROVEN_ELSEWHERE) | set(PLAYED_ONLY) | GAME_END_WORK
+    covered = PROVEN_HERE | set(PROVEN_ELSEWHERE) | set(PLAYED_ONLY)
     assert covered == set(CONFIG["options"])  # the schema asks for every one
     assert set(UNPLAYED) == set(PLAYED_ONLY)
     for test in PROVEN_ELSEWHERE.values():
@@ -135,13 +142,11 @@ def outcome(**fields) -> HandOutcome:
     """A hand as the table hands it to the rule book: nothing happened unless `fields` say."""
     empty: dict = {
         "results": (),
-        "kongs": (),
-        "flower_kongs": (),
+        "spot": (),
         "claims": (),
         "discards": (),
         "hands": ((),) * 4,
         "melds": ((),) * 4,
-        "penalties": (),
         "chips": (100, 100, 100, 100),
         "doubling": False,
         "last_deal": False,
@@ -156,25 +161,25 @@ def paid(options: dict, **fields) -> tuple[int, ...]:
 def test_added_kong_each_pays_option():
     """added_kong_each_pays, A-C12: East's added kong, each of the three pays the configured
     amount (4 shipped)."""
-    kong = ((E, "added", None),)
-    assert paid({}, kongs=kong) == (12, -4, -4, -4)
-    assert paid({"added_kong_each_pays": 8}, kongs=kong) == (24, -8, -8, -8)
+    kong = (Spot("added", E, 0),)
+    assert paid({}, spot=kong) == (12, -4, -4, -4)
+    assert paid({"added_kong_each_pays": 8}, spot=kong) == (24, -8, -8, -8)
 
 
 def test_doubling_factor_option():
     """doubling_factor, A-C13 (倍打): a concealed kong (6 from each) while the dealer
     continues is multiplied by the factor."""
-    kong = ((S, "concealed", None),)
-    assert paid({}, kongs=kong, doubling=True) == (-12, 36, -12, -12)
-    assert paid({"doubling_factor": 3}, kongs=kong, doubling=True) == (-18, 54, -18, -18)
+    kong = (Spot("concealed", S, 0),)
+    assert paid({}, spot=kong, doubling=True) == (-12, 36, -12, -12)
+    assert paid({"doubling_factor": 3}, spot=kong, doubling=True) == (-18, 54, -18, -18)
 
 
 def test_cap_payments_at_chips_option():
     """cap_payments_at_chips, A-C14 (「付完為止」): West has 2 chips for a 6-chip kong payment;
     with false he pays it all and goes below zero."""
-    kong, chips = ((S, "concealed", None),), (100, 100, 2, 100)
-    assert paid({}, kongs=kong, chips=chips) == (-6, 14, -2, -6)
-    assert paid({"cap_payments_at_chips": False}, kongs=kong, chips=chips) == (-6, 18, -6, -6)
+    kong, chips = (Spot("concealed", S, 0),), (100, 100, 2, 100)
+    assert paid({}, spot=kong, chips=chips) == (-6, 14, -2, -6)
+    assert paid({"cap_payments_at_chips": False}, spot=kong, chips=chips) == (-6, 18, -6, -6)
 
 
 def test_liability_streak_option():

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import tiles
-from engine.rulesets.ccm2012.game_end import change_or_hold
+from engine.rulesets.ccm2012.ledger import Due, run
 from engine.rulesets.ccm2012.settlement import (
     chase_payments,
     chipless_win_fine,
@@ -215,6 +215,9 @@ def test_chips_never_below_zero_and_conserved(chips, payments):
 @given(CHIPS, a_payment(), SEATS)
 def test_held_or_paid_keeps_chips_whole(chips, payment, actor):
     """RULES.md 4.13, seed §32: a kong or penalty is paid or held outside, never half."""
-    after, held = change_or_hold(RATES, chips, payment, actor)
-    assert min(after) >= 0 and sum(after) == sum(chips)
-    assert (held is None) or (held == payment and after == tuple(chips))
+    ledger = run(RATES, chips, [Due("penalties", actor, payment)], void_kongs=False)
+    assert min(ledger.chips) >= 0 and sum(ledger.chips) == sum(chips)
+    (moved,) = ledger.moved
+    assert (moved is not None and ledger.held == ()) or (
+        ledger.held == (payment,) and ledger.chips == tuple(chips)
+    )

@@ -8,13 +8,8 @@ Seats are 0..3 = E S W N of the hand.
 import pytest
 
 from engine import tiles
-from engine.rulesets.ccm2012.game_end import (
-    change_or_hold,
-    game_over,
-    is_first,
-    release_held,
-    win_banned,
-)
+from engine.rulesets.ccm2012.game_end import game_over, is_first, release_held, win_banned
+from engine.rulesets.ccm2012.ledger import Due, run
 from engine.rulesets.ccm2012.liability import (
     Claim,
     flush_display,
@@ -357,18 +352,34 @@ def test_kong_that_would_end_the_game_is_held_outside():
     """RULES.md 4.10/4.13, seed §32: a kong whose payment would leave two players without
     chips while the konger is not first is held outside and added after the game."""
     chips = (6, 0, 220, 174)
-    after, held = change_or_hold(RATES, chips, kong_payments(RATES, N, "concealed"), N)
-    assert after == chips and held == (-6, -6, -6, 18)
-    assert release_held(RATES, after, [held]) == (0, 0, 214, 186)
+    ledger = run(RATES, chips, [kong_due(N, "concealed")], void_kongs=False)
+    assert ledger.chips == chips and ledger.held == ((-6, -6, -6, 18),)
+    assert ledger.moved == (None,)
+    assert release_held(RATES, ledger.chips, list(ledger.held)) == (0, 0, 214, 186)
+
+
+def test_seed_004_section_15_a_kong_that_would_end_the_game_scores_nothing():
+    """Seed 004 §15 「遇到槓牌導致非勝式局結，則本次槓牌不得分」 (options.game_ending_kong "void"):
+    the kong is neither paid nor held; a penalty would still be held (§32)."""
+    chips = (6, 0, 220, 174)
+    ledger = run(RATES, chips, [kong_due(N, "concealed")], void_kongs=True)
+    assert ledger.chips == chips and ledger.held == () and ledger.moved == (None,)
+    fine = Due("penalties", W, (10, 10, -30, 10))
+    ledger = run(RATES, (6, 0, 20, 374), [fine], void_kongs=True)
+    assert ledger.held == ((10, 10, -30, 10),)
 
 
 def test_kong_by_the_leader_is_paid():
     """Seed §15: unless the konger himself becomes first."""
     chips = (6, 0, 194, 200)
-    after, held = change_or_hold(RATES, chips, kong_payments(RATES, N, "concealed"), N)
-    assert held is None and after == (0, 0, 188, 212)
+    ledger = run(RATES, chips, [kong_due(N, "concealed")], void_kongs=False)
+    assert ledger.held == () and ledger.chips == (0, 0, 188, 212)
 
 
 def test_kong_that_does_not_end_the_game_is_paid():
-    after, held = change_or_hold(RATES, FULL, kong_payments(RATES, E, "melded", feeder=S), E)
-    assert held is None and after == (112, 88, 100, 100)
+    ledger = run(RATES, FULL, [kong_due(E, "melded", feeder=S)], void_kongs=False)
+    assert ledger.held == () and ledger.chips == (112, 88, 100, 100)
+
+
+def kong_due(konger: int, kind: str, feeder: int | None = None) -> Due:
+    return Due("payments", konger, kong_payments(RATES, konger, kind, feeder), True)

@@ -123,6 +123,8 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.HeadSigned,
             ev.RegistriesRecorded,
             ev.SeatsDrawn,
+            ev.SeatsChanged,
+            ev.ScoresAsked,
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -196,6 +198,8 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32),
         ev.RegistriesRecorded(12.0, None, {"A": "56" * 32, "B": "78" * 32}),
         ev.SeatsDrawn(13.0, None, (2, 0, 3, 1), "tiles"),
+        ev.SeatsChanged(14.0, None, 2, (3, 0, 1, 2), "table"),
+        ev.ScoresAsked(15.0, 1, 2, 4, (100, 100, 100, 100), (100, 500, 500, 500)),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:

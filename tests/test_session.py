@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.hand_state import WinResult
+from engine.hand_state import Spot, WinResult
 from engine.penalties import Penalty
 from engine.rulebook import HandOutcome
 from engine.session import Session
@@ -17,13 +17,11 @@ def finished(session, *results, penalties=()):
     chips = tuple(session.scores[session.player_at(seat)] for seat in range(4))
     outcome = HandOutcome(
         results=tuple(results),
-        kongs=(),
-        flower_kongs=(),
+        spot=tuple(Spot("penalty", p.seat, 0, penalty=p) for p in penalties),
         claims=(),
         discards=(),
         hands=((),) * 4,
         melds=((),) * 4,
-        penalties=tuple(penalties),
         chips=chips,
         doubling=session.doubling,
         last_deal=False,
@@ -87,6 +85,9 @@ def test_ccm_dealer_repeats_and_doubles_within_the_chips(ccm):
             "hands": 3,
             "ended": "two players have no chips left (RULES.md 4.13)",
             "chips": [200, 0, 200, 0],
+            "held": [0, 0, 0, 0],
+            "dead": 0,
+            "seating": [0, 1, 2, 3],
         }
     ]
     assert session.scores == [100] * 4 and session.dealer == 0 and not session.doubling
@@ -125,6 +126,6 @@ def test_a_rule_book_weighs_a_win_on_the_hand_frozen(ccm):
     outcome = replace(finished(session).outcome(), proposed=proposed)
     assert outcome.results == () and outcome.wins == (proposed,)
     assert ccm.win_banned(outcome) == ""
-    assert ccm.settle(outcome) == ((52, -52, 0, 0), (0, 0, 0, 0))
+    assert ccm.settle(outcome) == ((52, -52, 0, 0), (0, 0, 0, 0), ())
     with pytest.raises(FrozenInstanceError):
         outcome.results = (proposed,)

@@ -44,6 +44,15 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         lambda v: isinstance(v, list) and sorted(v) == [0, 1, 2, 3] and all(_count(w) for w in v),
         "the wind each side's player drew, E S W N order, as 0..3 (E S W N), each once",
     ),
+    "to": (
+        lambda v: v in tuple("ESWN") or (_count(v) and v < 4),
+        "the seat paid the penalty's points, E S W N or 0..3 (seed 004 §38 一 6)",
+    ),
+    "dead": (lambda v: isinstance(v, bool), "true (the penalty's points are dead points) or false"),
+    "seating": (
+        lambda v: isinstance(v, list) and sorted(v) == [0, 1, 2, 3] and all(_count(p) for p in v),
+        "the person (0..3, the seat he drew for the stage) on each side, E S W N order, each once",
+    ),
     "tiles": (
         lambda v: (
             isinstance(v, list) and 0 < len(v) <= 14 and all(_count(t) and t < TILE_IDS for t in v)
@@ -53,10 +62,13 @@ FIELDS = {  # what each field must be, and how a wrong one is named
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
-    "rule": ("alert", "apply", "tiles"),  # tiles: the penalty tiles the referee chooses
+    "rule": ("alert", "apply", "tiles", "to", "dead"),  # tiles: the penalty tiles he chooses;
+    # to / dead: who is paid its points (seed 004 §38 一 6)
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
+    "change_seats": ("seating",),  # 換位 between games (seed 004): the table's, or entered
+    "ask_scores": ("seat",),  # 問分 (seed 004 三十三): the seat of the player asking
     "wall_touched": ("seat",),  # the next player touched the wall head (seed 000 摸打規條 2)
     "pause": (),
     "resume": (),
@@ -70,10 +82,11 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
 }
 # The fields an action may lack.
 OPTIONAL = {
-    "rule": ("tiles",),
+    "rule": ("tiles", "to", "dead"),
     "report": ("seconds", "tiles"),
     "roll": ("dice",),
     "draw_seats": ("winds",),
+    "change_seats": ("seating",),
 }
 
 

@@ -48,6 +48,11 @@ OFFENCES = {
     "exposed": "exposed tiles of his hand",
     "exposed_at_deal": "exposed tiles during the deal",
     "wall_tile_exposed": "turned a wall tile face up",
+    "penalty_tile_kept": "kept a penalty tile he must discard",
+    "suspicious_gestures": "made suspicious gestures",
+    "cheating": "cheated (tiles stolen, hidden or swapped)",
+    "signalling": "signalled to another player",
+    "disruption": "seriously disrupted the game",
 }
 # What an alert without an offence is about, by the section of RULES.md it names.
 SECTIONS = {

@@ -6,7 +6,8 @@ in the text of an alert or a fault (written for the public from public facts, is
 no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A table that
 stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7). What the
 venue sent (issue 15: the seating's names, its message, a referee on the way) is public, and
-so is the sitting's time left with the head referee's notice (RULES.md 4.3), and the walls'
+so is the sitting's time left with the head referee's notice (RULES.md 4.3; a CCM game's
+clock and break instead, seed 004 第五條, firmware/game_clock.py), and the walls'
 seals (issue 17): a digest tells nothing of the order before its reveal.
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
@@ -24,6 +25,7 @@ from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
 from firmware.sitting import notice, seconds_left
+from firmware.stage_desk import last_hand_seating, shown_answer, standings_of
 from firmware.storage import Stopped
 from firmware.venue_commands import VenueNotes
 
@@ -59,18 +61,21 @@ class TableView:
     interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     seal: dict | None = None  # the walls' seals (firmware/walls.py seal_json): digests only
+    game_clock: dict | None = None  # a timed game's (firmware/game_clock.py to_json): public
 
 
 def table_state(view: TableView, referee: bool) -> dict:
     """The document of the referee view (`referee`) or of the public view."""
     session, table = view.session, view.table
     wall = table.wall if table is not None else None
-    left = seconds_left(view.venue, view.now)
+    # where the games have the time (CCM), the venue's minutes are each game's, not the sitting's
+    left = seconds_left(view.venue, view.now) if view.game_clock is None else None
     return {
         "view": "referee" if referee else "public",
         "table": view.table_name,
         "ruleset": session.ruleset.name,
         "ruleset_title": session.ruleset.title,
+        "penalties_allocatable": _allocatable(session.ruleset),  # seed 004 §38 一 6
         "t": view.now,
         "hand_number": session.hand_number,
         "round_wind": SEATS[session.passes // 4 % 4],  # four deals passed make a round
@@ -84,6 +89,7 @@ def table_state(view: TableView, referee: bool) -> dict:
         else {"live": wall.live_count, "dead": len(wall.dead_wall_tiles)},
         "seats": [_seat(view, seat, referee) for seat in range(4)],
         "last_hand": session.sheet[-1].to_json() if session.sheet else None,
+        "last_hand_seating": last_hand_seating(session),  # its sides' people (seed 004 換位)
         "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
         "faults": view.faults if referee else [_public_fault(f) for f in view.faults],
         "shuffler": view.shuffler if referee else _public_shuffler(view.shuffler),
@@ -95,6 +101,9 @@ def table_state(view: TableView, referee: bool) -> dict:
         "session_seconds_left": left,
         "session_notice": notice(left),
         "seal": view.seal,
+        "stage": standings_of(session, view.venue.players),  # seed 004 第十條: the standings
+        "scores_asked": shown_answer(view.log, view.now),  # seed 004 三十三 問分's answer
+        "game_clock": view.game_clock,  # seed 004 第五條: the game's time left, its break
     } | ({"win_check": win_check(table, view)} if referee else {})
 
 
@@ -175,7 +184,8 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
     out = {
         "seat": SEATS[seat],
         "player": player,
-        "name": players[player]["name"] if players else None,  # as the venue seated them
+        "person": session.seating[player],  # who sits this side (seed 004 換位)
+        "name": players[session.seating[player]]["name"] if players else None,  # the venue's
         "score": session.scores[player],
         "penalty_points": 0,
         "river": [],
@@ -255,6 +265,13 @@ def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:
 def _finite(seconds: float | None) -> float | None:
     """None for no limit: an untimed clock has no number to show (and JSON has no infinity)."""
     return seconds if seconds is not None and math.isfinite(seconds) else None
+
+
+def _allocatable(ruleset) -> bool:
+    """Whether the referee may give a penalty's points to the player it disadvantaged or make
+    them dead points (seed 004 §38 一 6; seed 000 has no such choice)."""
+    catalogue = ruleset.table_rules.penalties
+    return catalogue is not None and catalogue.allocatable
 
 
 def _only(record: dict, names) -> dict:

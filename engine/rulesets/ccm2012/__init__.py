@@ -13,22 +13,16 @@ from dataclasses import replace
 from engine import seats, tiles
 from engine.clocks import Timing
 from engine.hand import counts
+from engine.hand_state import Spot
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
-from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first
+from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
+from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, dues, run
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
-from engine.rulesets.ccm2012.settlement import (
-    Rates,
-    chase_payer,
-    chase_payments,
-    doubled,
-    kong_payments,
-    pay,
-    win_payments,
-)
+from engine.rulesets.ccm2012.settlement import Payments, Rates, doubled, pay, win_payments
 from engine.schema import ConfigError, check_schema
 from engine.scoring import Pattern, Score, Win, robbed_tile_held
 
@@ -82,8 +76,9 @@ class Ccm2012:
                 )
         penalties = Catalogue(
             config["penalties"],
-            paid_to_others=True,
+            paid_to_others=self.options["penalties_paid"] == "others",
             required=COMMON + ("late_pung", "flower_discarded", "intentional_false_win"),
+            allocatable=True,
         )
         step, cap = self.options["penalty_step"], self.options["penalty_cap_per_recipient"]
         for name, offence in penalties.offences.items():
@@ -110,6 +105,7 @@ class Ccm2012:
             start_chips=config["chips"]["start"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
             chipless_win_fine_each=self.rates.chipless_win_fine_each,
+            discard_flower_kong_at_game_end=self.options["discard_flower_kong_at_game_end"],
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,
             win_flags={
@@ -205,10 +201,11 @@ class Ccm2012:
         """CCM has no follow-tile exemption: the discarder (or konger) pays (4.11)."""
         return discards[-1][0]
 
-    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
-        """RULES.md 4.13: two players without chips, or the game's rounds played (a round is
-        four deals passed)."""
-        return game_over(chips, scheduled_done=deals_passed >= 4 * self.config["game"]["rounds"])
+    def game_end(self, chips: list[int], deals_passed: int, time_up: bool = False) -> str | None:
+        """RULES.md 4.13: two players without chips, the game's rounds played (a round is
+        four deals passed), or its time up (the hand in play finished)."""
+        scheduled = deals_passed >= 4 * self.config["game"]["rounds"]
+        return game_over(chips, scheduled_done=scheduled, time_up=time_up)
 
     def win_banned(self, outcome: HandOutcome) -> str:
         """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
@@ -217,8 +214,8 @@ class Ccm2012:
         result, chips = outcome.proposed, outcome.chips
         if result is None or chips is None:
             return ""
-        changes, fines = self.settle(outcome)
-        after = [c + changes[s] + fines[s] for s, c in enumerate(chips)]
+        changes, penalties, _ = self.settle(outcome)
+        after = [c + changes[s] + penalties[s] for s, c in enumerate(chips)]
         passes = result.winner != 0 or not self.table_rules.dealer_repeats
         if not (chipless(after) >= 2 or (outcome.last_deal and passes)) or is_first(
             after, result.winner
@@ -229,20 +226,37 @@ class Ccm2012:
             f"({after[result.winner]} chips against {max(after)}): he plays on"
         )
 
+    def _ledger(self, outcome: HandOutcome, spot=None) -> tuple[list[Due], Ledger]:
+        """What was due on the spot in the hand (and `spot` besides), and how it was paid."""
+        cap = self.options["penalty_cap_per_recipient"]
+        noted = outcome.spot + ((spot,) if spot else ())
+        due = dues(self.rates, cap, noted, outcome.discards, outcome.doubling)
+        void = self.options["game_ending_kong"] == "void"
+        return due, run(self.rates, outcome.chips or (0,) * 4, due, void)
+
+    def chips_now(self, outcome: HandOutcome) -> tuple[int, ...] | None:
+        """The chips after what the hand has paid on the spot so far (RULES.md 4.10)."""
+        return None if outcome.chips is None else self._ledger(outcome)[1].chips
+
+    def spot_held(self, outcome: HandOutcome, spot: Spot) -> bool:
+        """Seed §32: paying `spot` now would end the game with its maker not first."""
+        if outcome.chips is None:
+            return False
+        return self._ledger(outcome, spot)[1].moved[-1] is None
+
+    def release_held(self, chips: list[int], held: list[tuple[int, ...]]) -> list[int]:
+        """Seed §32 「局結後累積得分」: the held amounts added once the game is over."""
+        return list(release_held(self.rates, chips, held))
+
     def settle(self, outcome: HandOutcome) -> Settlement:
-        """A hand's chip changes per seat, (payments, penalties), in the order they were due:
-        kongs, flower kongs and 追牌 on the spot (4.10), then the wins in turn order from the
-        discarder with 包付 (4.11, 4.12), then penalties paid to the others (4.15); all
-        doubled while a winning dealer continues (A-C13), none beyond a payer's chips
-        (A-C14)."""
-        due = [
-            kong_payments(self.rates, seat, kind, feeder) for seat, kind, feeder in outcome.kongs
-        ]
-        due += [kong_payments(self.rates, seat, "flower") for seat in outcome.flower_kongs]
-        kinds = [(seat, tiles.kind_of(t)) for seat, t in outcome.discards]
-        chasers = (chase_payer(kinds[:end]) for end in range(4, len(kinds) + 1))
-        due += [chase_payments(self.rates, payer) for payer in chasers if payer is not None]
+        """A hand's chip changes per seat, (payments, penalties, held), in the order they
+        were due: kongs, flower kongs, 追牌, penalties and fines on the spot (4.10, 4.15,
+        engine/rulesets/ccm2012/ledger.py), then the wins in turn order from the discarder
+        with 包付 (4.11, 4.12) out of the chips left; all doubled while a winning dealer
+        continues (A-C13), none beyond a payer's chips (A-C14)."""
+        due, ledger = self._ledger(outcome)
         claims = [Claim(*claim) for claim in outcome.claims]
+        wins = []
         for result in outcome.wins:
             payments = tuple(result.score["payments"])
             liable = liable_player(
@@ -263,16 +277,15 @@ class Ccm2012:
                     result.robbed,
                     liable,
                 )
-            due.append(payments)
-        fines = [
-            tuple(-3 * p.points if s == p.seat else p.points for s in range(4))
-            for p in outcome.penalties
-            if p.points
-        ]
-        due = [doubled(self.rates, d, outcome.doubling) for d in due + fines]
-        _, made = pay(self.rates, outcome.chips, due)
-        split = len(made) - len(fines)
-        return Settlement(
-            tuple(sum(m[s] for m in made[:split]) for s in range(4)),
-            tuple(sum(m[s] for m in made[split:]) for s in range(4)),
-        )
+            wins.append(doubled(self.rates, payments, outcome.doubling))
+        _, won = pay(self.rates, ledger.chips, wins)
+        made, penalties = list(won), list[Payments]()
+        for d, moved in zip(due, ledger.moved, strict=True):
+            if moved is not None:
+                (penalties if d.column == PENALTIES else made).append(moved)
+        return Settlement(by_seat(made), by_seat(penalties), ledger.held)
+
+
+def by_seat(made: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The payments made, added up per seat."""
+    return tuple(sum(m[s] for m in made) for s in range(4))

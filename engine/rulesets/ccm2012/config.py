@@ -42,6 +42,8 @@ SCHEMA: Schema = {
     "options": {
         "flower_kong_flowers_score": "bool",
         "discard_flower_kong_at_game_end": "bool",
+        "game_ending_kong": one_of("hold", "void"),
+        "penalties_paid": one_of("others", "dead"),
         "chow_allowed": "bool",
         "fourteen_singles_min_gap": whole(1, 8),
         "full_flush_excludes_half_flush": "bool",
@@ -71,7 +73,20 @@ SCHEMA: Schema = {
         "pung_call_seconds": number(1, 60),
     },
     "chips": {"start": whole(1, 100_000)},
-    "game": {"rounds": whole(1, 16)},
+    "game": {
+        "rounds": whole(1, 16),
+        "minutes": whole(1, 600),  # a game's time (seed 004 第五條: 1 h or 2 h)
+        "break_minutes": whole(0, 120),
+        "break_after_games": whole(1, 4),
+    },
+    "stage": {  # seed 004 第三條, 第十條: four games with seat changes, or one without
+        "games": (
+            lambda v: v in (1, 4) and not isinstance(v, bool),
+            "1 (one game, no seat change) or 4 (four, the seats changed after each)",
+        ),
+        "standard_score": whole(1, 100),
+        "qualifiers": whole(1, 2),
+    },
     "penalties": "table",
     "fans": {fid: VALUE for fid in FAN_IDS},
     "additional": {aid: VALUE for aid in ADDITIONAL_IDS},

@@ -2,8 +2,8 @@
 
 Seed §32: near the end, a player who would not be first may not end the game by winning, nor
 by a kong; the amounts of a kong or a penalty that would end it so are held outside the table
-and added after the game. (Seed §15 says instead that such a kong "scores nothing"; RULES.md
-4.10 and §32 hold the amounts: we hold them, see `change_or_hold`.)
+and added after the game (engine/rulesets/ccm2012/ledger.py, where seed §15's "the kong scores
+nothing" is the option).
 """
 
 from engine.rulesets.ccm2012.settlement import Payments, Rates, pay
@@ -40,19 +40,10 @@ def win_banned(
     return (chipless(after) >= 2 or last_hand) and not is_first(after, winner)
 
 
-def change_or_hold(
-    rates: Rates, chips, payments: Payments, actor: int
-) -> tuple[tuple[int, ...], Payments | None]:
-    """A kong's or a penalty's payment by or for `actor` (the konger, the penalised player).
-
-    If paying it would leave two players without chips while `actor` is not first, nothing
-    moves now and the payment is returned to be held outside (seed §32); else the chips after
-    it and None.
-    """
-    after, _ = pay(rates, chips, [payments])
-    if chipless(after) >= 2 and not is_first(after, actor):
-        return tuple(chips), payments
-    return after, None
+def ends_game_unwon(after, actor: int) -> bool:
+    """Seed §32: chips `after` a kong's or a penalty's payment would end the game (two players
+    without chips) with its maker (the konger, the penalised player) not first."""
+    return chipless(after) >= 2 and not is_first(after, actor)
 
 
 def release_held(rates: Rates, chips, held: list[Payments]) -> tuple[int, ...]:

@@ -2,8 +2,9 @@
 paying out of chips (4.13, A-C13, A-C14, A-C15).
 
 Pure functions over seats 0..3 (E S W N of the hand). A payment is a net change per seat that
-sums to zero; `pay` moves chips for a list of them in order, never taking more than a payer
-holds. The session decides when each applies; nothing here keeps state.
+sums to zero, but for dead points (one payer, nobody paid); `pay` moves chips for a list of
+them in order, never taking more than a payer holds. The session decides when each applies;
+nothing here keeps state.
 """
 
 from dataclasses import dataclass
@@ -142,16 +143,19 @@ def counter_clockwise_from(discarder: int, winners) -> list[int]:
     return sorted(winners, key=lambda s: (s - discarder) % 4)
 
 
-def transfers(payments: Payments) -> list[tuple[int, int, int]]:
+def transfers(payments: Payments) -> list[tuple[int, int | None, int]]:
     """(payer, receiver, amount) for a payment with one receiver or one payer.
 
     One payer and several receivers (追牌, penalties): the receivers in turn order after the
     payer, so that a payer short of chips pays them in order (RULES.md 4.15 "in seat order").
+    One payer and no receiver: dead points (seed 004 §38 一 6), receiver None.
     """
-    if sum(payments):
-        raise ValueError(f"payments {payments} do not sum to zero")
     payers = [s for s in range(4) if payments[s] < 0]
     receivers = [s for s in range(4) if payments[s] > 0]
+    if len(payers) == 1 and not receivers:
+        return [(payers[0], None, -payments[payers[0]])]
+    if sum(payments):
+        raise ValueError(f"payments {payments} do not sum to zero")
     if len(receivers) == 1:
         return [
             (s, receivers[0], -payments[s]) for s in counter_clockwise_from(receivers[0], payers)
@@ -175,8 +179,9 @@ def pay(rates: Rates, chips, payments_list) -> tuple[tuple[int, ...], list[Payme
             if rates.cap_at_chips:
                 amount = min(amount, max(chips[payer], 0))
             chips[payer] -= amount
-            chips[receiver] += amount
             moved[payer] -= amount
-            moved[receiver] += amount
+            if receiver is not None:
+                chips[receiver] += amount
+                moved[receiver] += amount
         made.append(tuple(moved))
     return tuple(chips), made

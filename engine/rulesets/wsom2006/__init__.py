@@ -2,6 +2,7 @@
 
 from engine import tiles
 from engine.clocks import Timing
+from engine.hand_state import Spot
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import (
     DEAD_WALL,
@@ -218,13 +219,25 @@ class Wsom2006:
             self.options["exemption_on_robbed_kong"],
         )
 
-    def game_end(self, chips: list[int], deals_passed: int) -> str | None:
+    def game_end(self, chips: list[int], deals_passed: int, time_up: bool = False) -> str | None:
         """WSOM plays the sessions the tournament schedules; no hand ends them (3.1)."""
         return None
 
     def win_banned(self, outcome: HandOutcome) -> str:
         """WSOM has no game a win could end."""
         return ""
+
+    def chips_now(self, outcome: HandOutcome) -> None:
+        """WSOM plays for points, not chips."""
+        return None
+
+    def spot_held(self, outcome: HandOutcome, spot: Spot) -> bool:
+        """WSOM pays nothing on the spot and has no game to end."""
+        return False
+
+    def release_held(self, chips: list[int], held: list[tuple[int, ...]]) -> list[int]:
+        """WSOM holds nothing outside the table."""
+        return chips
 
     def _value(self, ids: list[str]) -> tuple[tuple[Pattern, ...], int]:
         """Series exclusivity, then the listed and compound limits (RULES.md 1.1)."""

@@ -42,7 +42,7 @@ function renderSeat(seat, state) {
     el("span", {class: "score"}, seat.score),
     seat.penalty_points ? el("span", {class: "pending", title: "penalties of this hand, " +
       "settled at its end"}, `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
-    el("span", {class: "player"}, `P${seat.player + 1}${seat.seat === "E" ? " dealer" : ""}`),
+    el("span", {class: "player"}, `P${seat.person + 1}${seat.seat === "E" ? " dealer" : ""}`),
     seat.name ? el("span", {class: "player-name"}, seat.name) : null,
     el("span", {class: "clocks"}, clock("clock-turn", "turn", seat.clock_turn),
       clock("clock-hand", "hand", seat.clock_hand))),
@@ -71,6 +71,9 @@ function tick() {
     node.querySelector(".time").textContent = seconds(shown);
     node.classList.toggle("warn", shown > 0 && shown < 5);
     node.classList.toggle("over", shown <= 0);
+  }
+  for (const node of document.querySelectorAll(".scores-asked[data-until]")) {
+    node.hidden = latest && latest.t + elapsed >= Number(node.dataset.until);
   }
   for (const node of document.querySelectorAll(".sitting-left[data-left]")) {
     const left = Math.max(0, Number(node.dataset.left) - elapsed);
@@ -103,6 +106,7 @@ function renderCentre(state) {
     el("div", {class: "phase"}, STATES[state.state] || state.state),
     state.clocks_paused ? el("div", {class: "paused-banner"}, "PAUSED") : null,
     sitting(state.session_seconds_left, state.session_notice),
+    gameClock(state.game_clock),
     state.venue_message ? el("div", {class: "venue-message"}, state.venue_message) : null,
     onWay(state.referee_on_way),
     state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
@@ -110,13 +114,16 @@ function renderCentre(state) {
       : null,
     dice ? el("div", {class: "dice"}, `dice ${dice.dice.join(" ")}` +
       (dice.break ? ` · break ${WINDS[dice.break.seat][1]} ${dice.break.stacks}` : "")) : null,
-    state.last_hand ? el("div", {class: "last-hand"}, lastHand(state.last_hand)) : null,
+    state.last_hand ? el("div", {class: "last-hand"},
+      lastHand(state.last_hand, state.last_hand_seating)) : null,
     sealView(state.seal),
+    askedView(state.scores_asked, state.seats),
+    stageView(state.stage),
     winCheckView(state.win_check));
 }
 
-function lastHand(row) {
-  const changes = row.changes.map((c, player) => `P${player + 1} ${c > 0 ? "+" : ""}${c}`);
+function lastHand(row, seating) {  // the row is by side; the people on them, by its seating
+  const changes = row.changes.map((c, side) => `P${seating[side] + 1} ${c > 0 ? "+" : ""}${c}`);
   return `hand ${row.number}: ${row.result} · ${changes.join("  ")}`;
 }
 
@@ -160,13 +167,22 @@ function renderAlerts(alerts) {
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
     PUBLIC || !open ? null : el("div", {class: "buttons"},
       el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, "Acknowledge"),
-      awaits ? ruling(a.id, true, "Apply") : null, awaits ? ruling(a.id, false, "Waive") : null));
+      awaits ? ruling(a.id, true, "Apply") : null, awaits ? ruling(a.id, false, "Waive") : null),
+    PUBLIC || !awaits || !a.penalty.points || !latest.penalties_allocatable ? null : payees(a));
   }));
 }
 
-function ruling(alert, apply, label) {
-  return el("button", {class: label.toLowerCase(), onclick: () => act("rule", {alert, apply})},
-    label);
+function ruling(alert, apply, label, more = {}, cls = label.toLowerCase()) {
+  return el("button", {class: cls, onclick: () => act("rule", {alert, apply, ...more})}, label);
+}
+
+// CCM: the referee may give a penalty's points all to the player it disadvantaged, or make them
+// dead points (seed 004 §38 一 6 罰分可以判給明顯虧損方 ... 或處理成盤外的死分).
+function payees(a) {
+  const others = [...SEATS].filter((s, i) => i !== a.penalty.seat);
+  return el("div", {class: "buttons payees"}, "to the player disadvantaged: ",
+    ...others.map((s) => ruling(a.id, true, WINDS[s][1], {to: s}, `to to-${s}`)),
+    ruling(a.id, true, "as dead points", {dead: true}, "dead"));
 }
 
 function penaltyText(p) {
@@ -184,6 +200,54 @@ function sitting(left, announced) {
   return el("div", {class: "sitting"}, el("span", {class: "label"}, "time left "),
     el("span", {class: "sitting-left", "data-left": left}, hours(left)),
     announced ? el("div", {class: "sitting-notice", role: "status"}, announced) : null);
+}
+
+// The game's clock (seed 004 第五條, issue 13): its number and time left, counted down like the
+// sitting's (its whole time before its first hand), the notices; or the break before it.
+function gameClock(g) {
+  if (!g) return null;
+  if (g.break_left !== null) {
+    return el("div", {class: "game-break"}, el("span", {class: "label"}, `break · game ${g.game} `),
+      el("span", {class: "sitting-left", "data-left": g.break_left}, hours(g.break_left)));
+  }
+  const left = g.seconds_left;
+  return el("div", {class: "sitting game-clock"}, el("span", {class: "label"}, `game ${g.game} `),
+    el("span", {class: "sitting-left", "data-left": left}, hours(left ?? g.minutes * 60)),
+    g.notice ? el("div", {class: "sitting-notice", role: "status"}, g.notice) : null);
+}
+
+// 問分 (seed 004 三十三): the four scores a player asked for, by seat, until the next discard
+// or the time the state document gives (the page counts it down: no update may come).
+function askedView(asked, seats) {
+  if (!asked) return null;
+  const asker = seats.find((seat) => seat.person === asked.person);
+  return el("div", {class: "scores-asked", role: "status", "data-until": asked.until},
+    `${asker.name || `P${asked.person + 1}`} asks the scores: `, ...seats.map((seat) =>
+      el("span", {class: "asked-seat"}, `${seat.seat} ${asked.chips[seat.player]} ` +
+        `(stage ${asked.totals[seat.player]}) `)));
+}
+
+// The stage's standings (seed 004 第十條, 第十一條): each person's 局分 game by game, the
+// 總局分, the place (equal totals, equal places), the standard score once the stage is over.
+function stageView(stage) {
+  if (!stage) return null;
+  const who = (person) => stage.players.find((p) => p.person === person).name || `P${person + 1}`;
+  const head = stage.finished ? `${stage.format}: over · qualified: ` +
+    stage.qualified.map(who).join(", ") + (stage.tied_at_cut ? " (tied: as the competition "
+      + "rules)" : "") : `game ${stage.played + 1} of ${stage.format}`;
+  return el("table", {class: "stage"}, el("caption", {}, head),
+    el("tr", {}, el("th", {title: "place"}, "#"), el("th", {}, ""),
+      ...[...Array(stage.games).keys()].map((g) => el("th", {title: `局分, game ${g + 1}`},
+        `局${g + 1}`)),
+      el("th", {title: "總局分: the stage's total"}, "總"),
+      el("th", {title: "標準分: the standard score"}, "標")),
+    ...stage.players.map((p) => el("tr", {class: stage.qualified.includes(p.person)
+      ? "qualified" : ""}, el("td", {}, p.rank), el("td", {}, who(p.person)),
+    ...[...Array(stage.games).keys()].map((g) => el("td", {}, p.points[g] ?? "")),
+    el("td", {}, p.total), el("td", {}, p.standard_score ?? ""))),
+    stage.reserve.length ? el("tr", {class: "reserve"}, el("td", {colspan: stage.games + 4},
+      "second on record: " + stage.reserve.map((r) => `${who(r.person)} ${r.total}`)
+        .join(", "))) : null);
 }
 
 // The venue acknowledged a call (issue 15): its referee is on the way, until he is here.
@@ -245,6 +309,9 @@ function describe(e) {
     case "WallRevealed": return `wall revealed: ${e.digest}`;
     case "SeatsDrawn": return `seats drawn (${e.source}): ` + e.winds.map((w, side) =>
       `${"ESWN"[side]} side's player → ${"ESWN"[w]}`).join(", ") + "; East deals first on the E side";
+    case "SeatsChanged": return `seats for game ${e.game} (${e.source}): ` + e.seating.map(
+      (person, side) => `${"ESWN"[side]} P${person + 1}`).join(", ");
+    case "ScoresAsked": return `P${e.person + 1} asks the scores (問分)`;
     case "VenueCommand": return `venue: ${e.command || "?"}` + (e.refused ? " refused" : "");
     default: return `${e.type} ${who}`;
   }
@@ -272,6 +339,19 @@ function buildControls() {
     el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
       + "OS's random source at the start of a half-session", onclick: () => act("draw_seats", {})},
       "Draw seats"),
+    el("button", {id: "change-seats", title: "換位 (seed 004): between games, each player one "
+      + "side on, or the seating entered as four players, E S W N (e.g. 2 3 4 1)", onclick: () => {
+        const text = prompt("Seats for the next game: blank for the table's, or P1-P4 E S W N");
+        if (text === null) return;
+        const people = text.trim().split(/[\s,]+/).filter(Boolean).map((p) => Number(p) - 1);
+        act("change_seats", people.length ? {seating: people} : {});
+      }}, "Change seats"),
+    el("button", {id: "ask-scores", title: "問分 (seed 004 三十三): in the 4th game, a player "
+      + "asks the four scores, twice at most", onclick: () => {
+        const seat = "ESWN".indexOf((prompt("Who asks the scores? (E, S, W or N)") || "")
+          .trim().toUpperCase());
+        if (seat >= 0) act("ask_scores", {seat});
+      }}, "Scores asked"),
     el("button", {id: "redeal", title: "seed 000 配牌時的犯規 7: a re-deal, until all four "
       + "have discarded once", onclick: () => {
         const reason = prompt("Re-deal this hand: why? (the journal keeps the reason)");
@@ -368,7 +448,8 @@ function updateControls(state) {
     document.getElementById("sheet").hidden = false;
   }
   document.getElementById("pause").disabled = state.clocks_paused;
-  document.getElementById("resume").disabled = !state.clocks_paused;
+  const onBreak = state.game_clock && state.game_clock.break_left !== null;
+  document.getElementById("resume").disabled = !state.clocks_paused && !onBreak;
 }
 
 async function act(action, body) {

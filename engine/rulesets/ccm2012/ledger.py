@@ -1,0 +1,114 @@
+"""現場匯: a CCM hand's payments in the order they happened, and what the game's end holds.
+
+Kongs are paid the moment they are made (seed 004 §36 槓牌當時立即付分), 追牌 at its fourth
+discard (§37), a penalty is deducted on the spot (第三章 第一條 二(二) 當場扣除), the fine for
+winning off a chip-less player at once (§38 一 5): each later check in the hand sees the chips
+after them, and the wins are paid out of what is left (RULES.md 4.10, 4.11).
+
+A kong's or a penalty's payment that would end the game "non-victoriously" (two players left
+without chips, its maker not first after it) is not paid: seed §32 holds it outside the table
+and adds it after the game (「槓牌和處罰的得失分只能掛於盤外，局結後累積得分」). Seed §15 says
+instead that such a kong scores nothing (「本次槓牌不得分」): `options.game_ending_kong` chooses,
+"hold" (§32, the default) or "void" (§15); a penalty is held either way (§15 speaks of kongs).
+A 追牌 is the first discarder's payment for a deed of his, held like a penalty (an inference:
+§32 names kongs and penalties only).
+"""
+
+from typing import NamedTuple
+
+from engine import tiles
+from engine.hand_state import Spot
+from engine.rulesets.ccm2012.game_end import ends_game_unwon
+from engine.rulesets.ccm2012.settlement import (
+    FLOWER,
+    Payments,
+    Rates,
+    chase_payer,
+    chase_payments,
+    doubled,
+    kong_payments,
+    pay,
+)
+
+KONGS = ("melded", "added", "concealed", FLOWER)
+PENALTIES = "penalties"  # the sheet's column for penalties and fines; the rest are payments
+
+
+class Due(NamedTuple):
+    """One payment due on the spot: its sheet column, who made it, what it would move."""
+
+    column: str  # "payments" (kongs, 追牌) or PENALTIES
+    actor: int  # the konger, the first of the 追牌, the offender, the fined winner
+    payments: Payments  # per seat, doubled while a winning dealer continues (A-C13)
+    kong: bool = False
+
+
+class Ledger(NamedTuple):
+    """The chips after the payments made, what each due moved (None: not paid now), and the
+    payments held outside the table, in order."""
+
+    chips: tuple[int, ...]
+    moved: tuple[Payments | None, ...]
+    held: tuple[Payments, ...]
+
+
+def penalty_payments(rates: Rates, cap: int, penalty) -> Payments:
+    """What a penalty moves (RULES.md 4.15, seed 004 §38 一 6): its points to each of the other
+    three; all of them (three times the points, at most `cap`, A-C18) to the player it
+    disadvantaged (`to`); or, as dead points, out of the table."""
+    seat, points = penalty.seat, penalty.points
+    if penalty.to is not None:
+        amount = min(3 * points, cap)
+        return tuple(amount if s == penalty.to else -amount if s == seat else 0 for s in range(4))
+    if not penalty.paid_to_others:
+        return tuple(-3 * points if s == seat else 0 for s in range(4))
+    return tuple(-3 * points if s == seat else points for s in range(4))
+
+
+def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: bool) -> list[Due]:
+    """The payments due on the spot, in the order they fell due: each noted kong, penalty and
+    fine in its place, and each 追牌 at its fourth discard, before what followed that discard."""
+    kinds = [(seat, tiles.kind_of(t)) for seat, t in discards]
+    chases = [
+        (end, chase_payer(kinds[end - 4 : end]))
+        for end in range(4, len(kinds) + 1)
+        if kinds[end - 4][1] == kinds[end - 1][1]  # a chase's first and last tile alike
+    ]
+    timed: list[tuple[int, int, Due]] = [
+        (end, 0, Due("payments", payer, chase_payments(rates, payer)))
+        for end, payer in chases
+        if payer is not None
+    ]
+    for n, item in enumerate(spot, 1):
+        if item.kind in KONGS:
+            paid = kong_payments(rates, item.seat, item.kind, item.feeder)
+            due = Due("payments", item.seat, paid, True)
+        elif item.penalty is not None:
+            if not item.penalty.points:
+                continue
+            due = Due(PENALTIES, item.seat, penalty_payments(rates, cap, item.penalty))
+        else:
+            due = Due(PENALTIES, item.seat, item.payments)
+        timed.append((item.at, n, due))
+    return [
+        due._replace(payments=doubled(rates, due.payments, doubling))
+        for _, _, due in sorted(timed, key=lambda x: x[:2])
+    ]
+
+
+def run(rates: Rates, chips, due_list: list[Due], void_kongs: bool) -> Ledger:
+    """Pay each due in order out of the chips as they are then (A-C14: never more than a
+    payer holds), holding those §32 holds; a kong held is dropped instead under §15."""
+    chips = tuple(chips)
+    moved: list[Payments | None] = []
+    held: list[Payments] = []
+    for due in due_list:
+        after, (actual,) = pay(rates, chips, [due.payments])
+        if ends_game_unwon(after, due.actor):
+            moved.append(None)
+            if not (due.kong and void_kongs):
+                held.append(due.payments)
+            continue
+        chips = after
+        moved.append(actual)
+    return Ledger(chips, tuple(moved), tuple(held))
