@@ -161,7 +161,8 @@ class DealOrder:
             3: (
                 f"found only now, East having taken 12, the {WORDS[self.dealer]} player keeps "
                 "the deal as East of this hand, and the next hand passes from the right East "
-                "as usual; then accept the table as it lies"
+                "as usual: the referee enters it (dealer_kept), then accepts the table as it "
+                "lies"
             ),
         }[case]
         return f"{who} began the deal, not East (seed 000 配牌時的犯規 3 做錯莊): {remedy}"

@@ -203,6 +203,14 @@ class TableAccepted(Event):
     HIDDEN = ("wall", "hands", "melds")
 
 
+@_event
+class DealerKept(Event):
+    """The referee rules that `seat`, who began the deal though not East, keeps the deal as
+    East of this hand (seed 000 配牌時的犯規 3 做錯莊, its third case: found only after the
+    right East had taken his 12): he discards first, the seat winds are counted from him,
+    and the next hand passes from the right East as usual."""
+
+
 INPUTS = (
     DiceRolled,
     TileDrawn,
@@ -218,6 +226,7 @@ INPUTS = (
     ViolationReported,
     TableAccepted,
     WallTouched,
+    DealerKept,
 )
 
 

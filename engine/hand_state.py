@@ -102,6 +102,7 @@ class HandState:
     discards: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), in order
     discard_times: list[float] = field(default_factory=list)
     turn: int = 0
+    east: int = 0  # the seat playing East: another only after 做錯莊 (DealerKept)
     owes: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # replacements due
     owed_for: list[str] = field(default_factory=lambda: [""] * 4)  # why: "kong" or "flower"
     calls: dict[int, Call] = field(default_factory=dict)  # calls on the open window, by seat

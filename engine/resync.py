@@ -124,7 +124,7 @@ def _realign(
         hand.turn, state = seat, "claim_window"
     else:
         opening = not hand.discards  # East holds the turn until his first discard
-        hand.turn, state = 0 if opening else seat, "discard"
+        hand.turn, state = hand.east if opening else seat, "discard"
         for s in range(4):
             due = (14 if s == hand.turn else 13) - sizes[s]
             if due > 0:

@@ -48,6 +48,8 @@ class TableRules:
     start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False  # A-C14
     chipless_win_fine_each: int = 0  # A-C14: the fine for winning off him anyway
+    # seed 000 配牌時的犯規 3 做錯莊: a wrong dealer found late keeps the deal (DealerKept)
+    wrong_dealer_keeps_deal: bool = False
     # A-C4, seed 004 §32: the flower that makes a flower kong whose payment would end the game
     # with its maker not first may be discarded instead (「允許花槓牌不槓而打出」)
     discard_flower_kong_at_game_end: bool = False
@@ -81,6 +83,7 @@ class HandOutcome:
     doubling: bool
     last_deal: bool
     proposed: WinResult | None = None
+    east: int = 0  # the seat that played East (another after 做錯莊, seed 000)
 
     @property
     def wins(self) -> tuple[WinResult, ...]:

@@ -41,6 +41,11 @@ class Win:
             object.__setattr__(self, "seat_wind", tiles.wind(self.winner))
 
     @property
+    def east(self) -> int:
+        """The seat playing East: the one whose wind is East (seat 0 but after 做錯莊)."""
+        return (self.winner - (self.seat_wind - tiles.EAST)) % 4
+
+    @property
     def all_tiles(self) -> list[int]:
         """Every playing tile of the hand, kongs with all four."""
         return [*self.concealed, self.win_tile, *(t for m in self.melds for t in m.tiles)]

@@ -33,6 +33,7 @@ class HandRecord:
     penalties: tuple[int, ...] = (0, 0, 0, 0)  # per player: penalty points
     doubled: bool = False
     dead: int = 0  # penalty points paid to nobody (CCM dead points, seed 004 §38 一 6)
+    east: int | None = None  # the player who kept the deal as East, not his (seed 000 做錯莊 3)
 
     def to_json(self) -> dict:
         return {
@@ -45,6 +46,7 @@ class HandRecord:
             "penalties": list(self.penalties),
             "doubled": self.doubled,
             "dead": self.dead,
+            "east": self.east,
         }
 
 
@@ -121,6 +123,7 @@ class Session:
             tuple(penalties),
             self.doubling,
             -sum(penalties) if self.ruleset.table_rules.start_chips is not None else 0,  # chips
+            self.player_at(outcome.east) if outcome.east else None,
         )
         self.sheet.append(row)
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))

@@ -54,7 +54,13 @@ TRIGGERS = {
 }
 UNSEATED = ("roll_dice", "close_window")  # the triggers whose rules never index by seat
 MOVES = ("draw", "discard", "claim", "kong", "flower", "win")  # what players did at the table
-REFEREE_INPUTS = (ev.ClocksPaused, ev.ClocksResumed, ev.Ruling, ev.ViolationReported)
+REFEREE_INPUTS = (
+    ev.ClocksPaused,
+    ev.ClocksResumed,
+    ev.Ruling,
+    ev.ViolationReported,
+    ev.DealerKept,
+)
 
 Check = Callable[[Any], Refusal | None]  # an input's event -> why a rule refuses it, or None
 Action = Callable[[Any], list[ev.Event]]  # an input's event -> the outputs it makes
@@ -227,6 +233,8 @@ class Table(HandState):
             if event.alert in self.referee.rescorings:
                 return self.winning.rescore(event)
             return self.referee.rule(event, self.hands)
+        if isinstance(event, ev.DealerKept):
+            return self.turns.keep_dealer(event, self.ended, self.state)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]

@@ -79,6 +79,28 @@ class Turns:
             ev.Dealt(event.t, None, tuple(tuple(h) for h in hand.hands)),
         ]
 
+    def keep_dealer(self, event: ev.DealerKept, ended: bool, state: str) -> list[ev.Event]:
+        """The referee's DealerKept: the seat that began the deal keeps it as East of this
+        hand (seed 000 配牌時的犯規 3, its third case, engine/deal_order.py). Before the first
+        discard the turn is his, his first turn's clock from now; the hand's winds count
+        from him (engine/winning.py). Refused, with the reason, where the rule book has no
+        such rule, for the right East or no seat, or once the hand is over."""
+        seat, hand, why = event.seat, self.hand, ""
+        if not self.rules.wrong_dealer_keeps_deal:
+            why = "this rule book has no wrong dealer keeping the deal: the referee re-deals"
+        elif seat is None or seat not in range(1, 4):
+            why = "the wrong dealer who keeps the deal is S, W or N (the right East deals anyway)"
+        elif ended:
+            why = "the hand is over"
+        if why:
+            refused = f"dealer kept refused (seed 000 配牌時的犯規 3): {why}"
+            return [self.referee.alert(event.t, seat, self.rules.refs.get("wall", ""), refused)]
+        hand.east = seat
+        if not hand.discards and state == "discard":
+            hand.turn = seat
+            self.clocks.start(seat, event.t, first=True)
+        return []
+
     # -- drawing -------------------------------------------------------------------------
 
     def live_draw(self, event: ev.TileDrawn) -> Refusal | None:
@@ -143,8 +165,8 @@ class Turns:
         hand.seabed_drawn = wall.live_count == 0
         if hand.last_draw == "kong":
             self.clocks.start(seat, event.t)  # a kong's replacement: a new turn
-        elif not hand.discards and seat == 0:
-            self.clocks.start(0, event.t, first=True)  # the deal ends with the flowers
+        elif not hand.discards and seat == hand.east:
+            self.clocks.start(seat, event.t, first=True)  # the deal ends with the flowers
         return [ev.Drew(event.t, seat, tile, True), *warning]
 
     def _take(

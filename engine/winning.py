@@ -194,7 +194,7 @@ class WinRules:
             ):
                 situations.add("last_tile_draw")  # A-W10
             if (
-                winner == 0
+                winner == hand.east
                 and not hand.discards
                 and not (hand.calls_made and rules.heaven_cancelled_by_kong)
             ):
@@ -206,7 +206,7 @@ class WinRules:
                 situations.add("last_tile_discard")
             if (
                 len(hand.discards) == 1
-                and from_seat == 0
+                and from_seat == hand.east
                 and not robbing
                 and not (hand.calls_made and rules.earth_cancelled_by_call)
             ):
@@ -247,6 +247,7 @@ class WinRules:
             frozenset(self.flags(winner, from_seat, robbing, tile))
             | (ruled.flags if ruled else set()),
             tuple(tiles.kind_of(t) for t in hand.flowers[winner]),
+            tiles.wind((winner - hand.east) % 4),  # 做錯莊: the winds from the East kept
         )
         try:
             check(win)
@@ -294,6 +295,7 @@ class WinRules:
             doubling=hand.doubling,
             last_deal=hand.last_deal,
             proposed=proposed,
+            east=hand.east,
         )
 
     def held_now(self, spot: Spot) -> bool:

@@ -201,6 +201,7 @@ class Desk:
             "pause": partial(self._game_input, "pause"),
             "roll": partial(self._game_input, "roll"),
             "wall_touched": partial(self._game_input, "wall_touched"),
+            "dealer_kept": partial(self._game_input, "dealer_kept"),  # seed 000 做錯莊 3
             "draw_seats": self._draw_seats,
             "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
             "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分
@@ -270,6 +271,7 @@ class Desk:
             "roll": lambda: _referee_roll(t, body),
             "resume": lambda: ev.ClocksResumed(t, None),
             "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
+            "dealer_kept": lambda: ev.DealerKept(t, body["seat"]),
         }[action]()
         outputs = self.service.hands.apply(event)
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)

@@ -134,6 +134,7 @@ class Wsom2006:
             auto_exemption=options["auto_apply_follow_exemption"],
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
+            wrong_dealer_keeps_deal=True,
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
             chow_call_wait=timing["chow_call_seconds"],
@@ -268,9 +269,9 @@ class Wsom2006:
             if needs_self_draw != win.self_drawn:
                 how = "a self-drawn win" if needs_self_draw else "a win on another's tile"
                 return f"{flag} ({name}, {ref}) needs {how}, but the win is {won}"
-        if "heaven" in win.flags and win.winner != 0:
+        if "heaven" in win.flags and win.winner != win.east:
             return f"heaven (天和, 9.4.1) is East's win; the winner is {LETTERS[win.winner]}"
-        if "earth" in win.flags and (win.winner == 0 or win.discarder != 0):
+        if "earth" in win.flags and (win.winner == win.east or win.discarder != win.east):
             return (
                 "earth (地和, 9.4.2) is a non-East win on East's first discard; the winner is "
                 f"{LETTERS[win.winner]}, {won}"
