@@ -92,7 +92,7 @@ class Turns:
             why = "the wrong dealer who keeps the deal is S, W or N (the right East deals anyway)"
         elif ended:
             why = "the hand is over"
-        if why:
+        if why or seat is None:
             refused = f"dealer kept refused (seed 000 配牌時的犯規 3): {why}"
             return [self.referee.alert(event.t, seat, self.rules.refs.get("wall", ""), refused)]
         hand.east = seat
