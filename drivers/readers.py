@@ -330,11 +330,12 @@ class Reader:
     `lambda r: loop.call_soon_threadsafe(queue.put_nowait, r)`.
 
     `path` is opened again by name after every loss: give it a stable name
-    (`/dev/serial/by-id/...` or a udev symlink); pyserial URLs (`socket://`, `rfc2217://`) work
-    too. Records: the frame records of `FrameParser`, plus `ReaderLost(path, reason)` once when
-    the link goes (port error, cannot open, or `silence_timeout` seconds without a valid frame)
-    and `ReaderBack(path)` at the first valid frame after it comes back. `close()` stops the
-    thread within about `read_timeout` plus the time `on_record` takes.
+    (the udev links of deploy/pi/99-mjtable.rules, or `/dev/serial/by-id/...`); pyserial URLs
+    (`socket://`, `rfc2217://`) work too. Records: the frame records of `FrameParser`, plus
+    `ReaderLost(path, reason)` once when the link goes (port error, cannot open, or
+    `silence_timeout` seconds without a valid frame) and `ReaderBack(path)` at the first valid
+    frame after it comes back. `close()` stops the thread within about `read_timeout` plus the
+    time `on_record` takes.
     """
 
     def __init__(

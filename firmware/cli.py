@@ -8,7 +8,22 @@ import argparse
 import sys
 
 from engine.schema import ConfigError
-from firmware import bench, journal_cli, replay, run, score, simulate, venue, verify
+from firmware import (
+    bench,
+    enroll,
+    journal_cli,
+    referees,
+    replay,
+    run,
+    score,
+    selftest,
+    sessions,
+    simulate,
+    support,
+    update,
+    venue,
+    verify,
+)
 
 
 def main(argv=None) -> int:
@@ -22,6 +37,11 @@ def main(argv=None) -> int:
     journal_cli.add_parser(commands)
     verify.add_parser(commands)
     venue.add_parser(commands)
+    selftest.add_parser(commands)
+    support.add_parser(commands)
+    enroll.add_parser(commands), sessions.add_parser(commands)
+    referees.add_parser(commands)
+    update.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -25,7 +25,7 @@ from engine import events as ev
 from engine.seats import LETTERS, ZONES
 from engine.tracking import TrackingError
 from engine.turns import REFEREE_ROLL
-from firmware import seat_drawing, stage_desk
+from firmware import seat_drawing, sessions, stage_desk
 from firmware.deal_errors import dice_stand, redeal, remove_excess
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
@@ -205,6 +205,7 @@ class Desk:
             "draw_seats": self._draw_seats,
             "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
             "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分
+            "new_session": partial(sessions.from_desk, self.service),  # issue 19
             "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self._confirm_score,

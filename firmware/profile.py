@@ -80,6 +80,8 @@ class Profile:
     # A game's (CCM 局's) minutes at this table, over the rule book's [game] minutes (seed 004
     # 第五條); the venue's start_session minutes win over both. None: the rule book's.
     game_minutes: int | None = None
+    # The folder of the table's session journals (firmware/sessions.py); None: its default.
+    data_dir: Path | None = None
 
 
 DEVICE_KEY = (lambda v: isinstance(v, str), 'a file\'s path, or "" for one beside the journal')
@@ -167,6 +169,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     journal = top.section("journal")
     min_free_mb = journal.get("min_free_mb", MIN_FREE_MB)
     device_key = journal.get("device_key", DEVICE_KEY)
+    data_dir = path.parent / journal.get("data_dir", "text") if "data_dir" in journal.data else None
     journal.done()
 
     gpio = top.section("gpio")
@@ -263,13 +266,15 @@ def load_profile(name_or_path: str | Path) -> Profile:
         tags=tag_ids,
         uplink=uplink,
         game_minutes=game_minutes,
+        data_dir=data_dir,
     )
 
 
-def check_listener(profile: Profile) -> None:
+def check_listener(profile: Profile, enrolled: bool = False) -> None:
     """Refuse to serve the display as the profile says when it may not be (issue 20): beyond
-    this machine with the shipped PIN or without TLS (firmware/display/settings.py)."""
-    problem = listener_problem(profile.host, profile.referee_pin, profile.tls)
+    this machine with the shipped PIN (unless referees are `enrolled`, issue 19) or without
+    TLS (firmware/display/settings.py)."""
+    problem = listener_problem(profile.host, profile.referee_pin, profile.tls, enrolled)
     if problem:
         raise ProfileError(f"{profile.path}: [display] {problem[0]}: {problem[1]}")
 

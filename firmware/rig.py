@@ -10,6 +10,7 @@ import sys
 from firmware.desk import Desk
 from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
+from firmware.referees import Referees, referees_file
 from firmware.service import assemble
 from firmware.shuffle_watch import follow
 
@@ -34,7 +35,10 @@ class Rig:
         self.display = self.serving = None
         if args.port:
             self.desk = desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
-            app = create_app(desk, profile.referee_pin, profile.broadcast_token, profile.host)
+            referees = Referees(referees_file(profile))  # each his own secret (issue 19)
+            app = create_app(
+                desk, profile.referee_pin, profile.broadcast_token, profile.host, referees=referees
+            )
             self.display = DisplayServer(app, profile.host, args.port, profile.tls)
             self.serving = asyncio.create_task(self.display.serve())
             told = sys.stderr if args.json_summary else sys.stdout

@@ -15,19 +15,21 @@ import socket
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from drivers.sim.table import Faults
-from firmware import cli_args
+from engine.schema import ConfigError
+from firmware import cli_args, not_running
 from firmware.actor import TICK
 from firmware.config import load_ruleset
 from firmware.journal import Journal, JournalError, StorageFailure, last_written
 from firmware.profile import ProfileError, check_listener, load_profile
+from firmware.referees import RefereeError, Referees, referees_file
 from firmware.replay import ReplayError, replay
 from firmware.rig import Rig
+from firmware.sessions import NEXT_SESSION, current_journal
 from firmware.sim_table import simulated_table
 from firmware.stage_desk import standings_of
 from firmware.storage import EXIT_STATUS
@@ -70,7 +72,7 @@ def add_parser(commands) -> None:
         "--journal",
         type=cli_args.path,
         metavar="PATH",
-        help="the journal file (default: a new file under ./journal/)",
+        help="the journal file (default: the current session, firmware/sessions.py)",
     )
     p.add_argument(
         "--port",
@@ -178,69 +180,70 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def run(args) -> int:
+    """The table, started as its profile says; a start it cannot make as configured (status 2)
+    or a stop of refereeing (status 3) is said on the table's screen too (not_running.py)."""
+    not_running.clear()
+    try:
+        return _run(args)
+    except ConfigError as err:  # the rule book, the device key
+        return not_running.refuse(f"mjtable run: config: {err}")
+
+
+def _run(args) -> int:
     try:
         profile = load_profile(args.profile)
     except ProfileError as err:
-        print(f"mjtable run: --profile: {err}", file=sys.stderr)
-        return 2
+        return not_running.refuse(f"mjtable run: --profile: {err}")
     ruleset = load_ruleset(args.ruleset or profile.ruleset)
     port = profile.port if args.port is None else args.port
     if port:
         problem = port_problem(profile.host, port)
         try:
-            check_listener(profile)  # the shipped PIN or plain HTTP beyond this machine
-        except ProfileError as err:
+            # the shipped PIN (unless referees have their own) or plain HTTP beyond this machine
+            check_listener(profile, bool(Referees(referees_file(profile)).load()))
+        except (ProfileError, RefereeError) as err:
             problem = str(err)
         if problem:
-            print(f"mjtable run: {problem}", file=sys.stderr)
-            return 2
+            return not_running.refuse(f"mjtable run: {problem}")
     args.port = port
     try:
         args.uplink = with_venue(profile.uplink, args.venue)
     except ValueError as err:
-        print(f"mjtable run: --venue: {profile.path}: {err}", file=sys.stderr)
-        return 2
+        return not_running.refuse(f"mjtable run: --venue: {profile.path}: {err}")
     path = (
         Path(args.journal)
         if args.journal
-        else Path("journal") / (f"{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
+        else current_journal(profile)  # the current session on disk (firmware/sessions.py)
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError) as err:
-        print(
+        return not_running.refuse(
             f"mjtable run: --journal {path}: {err.filename} is a file, not a folder",
-            file=sys.stderr,
         )
-        return 2
     except OSError as err:  # no permission, a read-only medium
-        print(
+        return not_running.refuse(
             f"mjtable run: --journal {path}: cannot make the folder {path.parent}: {err.strerror}",
-            file=sys.stderr,
         )
-        return 2
     args.cut = last_written(path)  # before opening it, which writes to it
     try:
         journal = Journal(path)
     except JournalError as err:
-        print(f"mjtable run: --journal: {err}", file=sys.stderr)
-        return 2
+        return not_running.refuse(f"mjtable run: --journal: {err}")
     try:
         args.history = _history(journal)
     except ReplayError as err:
         journal.close()
-        print(f"mjtable run: --journal: {err}", file=sys.stderr)
-        return 2
+        return not_running.refuse(f"mjtable run: --journal: {err}")
     played = args.history.played if args.history else []
     books = {hand.table.ruleset.name for hand in played}
     if books - {ruleset.name}:
-        print(
-            f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
-            f"with --ruleset {sorted(books)[0]}, or start a new --journal",
-            file=sys.stderr,
-        )
         journal.close()
-        return 2
+        return not_running.refuse(
+            f"mjtable run: {path} holds a session under {', '.join(sorted(books))}: go on "
+            f"with --ruleset {sorted(books)[0]}, or begin a new session (mjtable session new, "
+            "or --journal)"
+        )
     try:
         with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
             summary = asyncio.run(
@@ -249,8 +252,7 @@ def run(args) -> int:
                 else hardware_table(args, profile, ruleset, journal)
             )
     except GPIOUnavailable as err:
-        print(f"mjtable run: {err}", file=sys.stderr)
-        return 2
+        return not_running.refuse(f"mjtable run: {err}")
     except StorageFailure as err:  # before the service took its first turn: resuming
         return _not_refereeing(str(err), path)
     summary["journal"] = str(path)
@@ -258,17 +260,21 @@ def run(args) -> int:
         print(json.dumps(summary))
     if summary["not_refereeing"]:
         return _not_refereeing(summary["not_refereeing"], path)
+    if summary["next_session"]:  # begun at the desk: systemd starts the table again on it
+        print(f"mjtable run: the next session is {summary['next_session']}", file=sys.stderr)
+        return NEXT_SESSION
     return 0
 
 
 def _not_refereeing(why: str, path: Path) -> int:
     """The journal's disk is full or failing (firmware/storage.py): said, and a status of
     its own, which systemd does not restart (deploy/pi/mjtable.service)."""
-    print(
+    message = (
         f"mjtable run: NOT REFEREEING: {why}; call the technician (the journal {path} "
-        "holds the session up to the failure)",
-        file=sys.stderr,
+        "holds the session up to the failure)"
     )
+    print(message, file=sys.stderr)
+    not_running.say(message)
     return EXIT_STATUS
 
 
@@ -319,6 +325,7 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
     status = service.status()
     return {
         "not_refereeing": status.not_refereeing.why if status.not_refereeing else None,
+        "next_session": status.next_session,
         "hands": status.counts["hands"],
         "events": status.counts["events"],
         "alerts": status.counts["alerts"],

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from types import MappingProxyType
 
 from drivers import readers
@@ -96,6 +97,7 @@ class Service:
         self.listeners: list = []  # publish(events) callbacks: the desk, a bench
         self.faults = FaultBoard(journal, out, self.publish)
         self.venue = VenueNotes()  # what the venue asked it to show (firmware/venue_commands.py)
+        self.next_session: Path | None = None  # begun at the desk: the service stops for it
         self.sitting = Sitting(lambda: self.venue, out, self.publish)
         self.hands = Hands(
             profile,
@@ -167,6 +169,7 @@ class Service:
             else (),
             venue=self.venue,
             time_left=self.sitting.left(now),
+            next_session=str(self.next_session) if self.next_session else None,
         )
 
     # -- what each record means ----------------------------------------------------------

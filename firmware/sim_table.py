@@ -289,6 +289,7 @@ def summarise(status, table, score: TrackingScore, seconds: float) -> dict:
     }
     return {
         "not_refereeing": status.not_refereeing.why if status.not_refereeing else None,
+        "next_session": status.next_session,
         "hands": hands,
         "events": status.counts["events"],
         "alerts": status.counts["alerts"],

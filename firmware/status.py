@@ -82,6 +82,7 @@ class Status:
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     # the sitting's time left (CCM: the game's, firmware/game_clock.py); None: no limit
     time_left: float | None = None
+    next_session: str | None = None  # begun at the desk (firmware/sessions.py): it stops for it
 
     def line(self) -> str:
         """One line for `systemctl status`."""

@@ -92,10 +92,14 @@ def sim_registry_text() -> str:
     Regenerate with: .venv/bin/python -c "from firmware.tags import sim_registry_text as t;
     open('config/tables/sim-tags.csv', 'w').write(t())"
     """
+    return registry_text(
+        {sim_tag(s, tile): (s, tile) for s in TILE_SETS for tile in range(TILES_PER_SET)}
+    )
+
+
+def registry_text(tags: dict[bytes, tuple[str, int]]) -> str:
+    """A registry CSV, set by set, in tile order (what load_registry reads)."""
+    rows = sorted(tags.items(), key=lambda item: item[1])
     lines = [",".join(REGISTRY_HEADER)]
-    for tile_set in TILE_SETS:
-        for tile in range(TILES_PER_SET):
-            lines.append(
-                f"{sim_tag(tile_set, tile).hex()},{tile_set},{tile},{NAMES[kind_of(tile)]}"
-            )
+    lines += [f"{tag.hex()},{s},{tile},{NAMES[kind_of(tile)]}" for tag, (s, tile) in rows]
     return "\n".join(lines) + "\n"

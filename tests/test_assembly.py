@@ -62,10 +62,11 @@ def test_the_simulated_profile_builds_its_devices_on_the_simulations_pins_and_li
 
 def test_the_reference_table_builds_without_button_pins_and_with_electronic_dice():
     """Issue 11: reference-pi.toml: its buttons come from the zone reader's board (no Buttons),
-    its dice are electronic, its readers are opened by their /dev/serial/by-id paths."""
+    its dice are electronic, its readers are opened by the names the udev rules give them
+    (issue 19, deploy/pi/99-mjtable.rules)."""
     devices, _ = build("reference-pi", reader_paths=None)
     assert devices.buttons is None and isinstance(devices.dice, ElectronicDice)
-    assert all(reader.path.startswith("/dev/serial/by-id/") for reader in devices.readers)
+    assert {r.path for r in devices.readers} == {"/dev/mjtable-zones", "/dev/mjtable-stacker"}
 
 
 def test_a_simulated_reader_needs_the_link_the_simulation_made():

@@ -56,7 +56,7 @@ def test_the_simulated_profile_loads_with_every_device():
 
 def test_the_reference_pi_profile_describes_real_hardware():
     """Issue 4: reference-pi.toml is a real Pi 5 table: rpi-lgpio pins clear of UART0 (BCM
-    14/15), readers by their /dev/serial/by-id names, display on the venue network."""
+    14/15), readers by their udev names (issue 19), display on the venue network."""
     p = load_profile("reference-pi")
     assert not p.simulated and p.host == "0.0.0.0"
     assert p.kinds["gpio"] == "rpi" and p.kinds["dice"] == "electronic"
@@ -74,8 +74,11 @@ def test_the_reference_pi_profile_describes_real_hardware():
     # come from the zone reader's board (drivers/README.md SeatButton), not from pins.
     assert len(pins) == 17 and pins <= set(range(28)) - {14, 15}
     assert p.kinds["buttons"] == "zone_reader" and p.buttons == {}
-    for port in (p.zones_reader, p.stacker_reader):
-        assert port.path is not None and port.path.startswith("/dev/serial/by-id/")
+    # issue 19: the names deploy/pi/99-mjtable.rules gives the two boards
+    assert {p.zones_reader.path, p.stacker_reader.path} == {
+        "/dev/mjtable-zones",
+        "/dev/mjtable-stacker",
+    }
 
 
 def test_issue_18_the_profiles_ship_a_broadcast_a_minute_late_with_a_token_to_change():

@@ -70,6 +70,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "change_seats": ("seating",),  # 換位 between games (seed 004): the table's, or entered
     "ask_scores": ("seat",),  # 問分 (seed 004 三十三): the seat of the player asking
     "wall_touched": ("seat",),  # the next player touched the wall head (seed 000 摸打規條 2)
+    "new_session": (),  # issue 19: the next session of the data directory, between hands
     "dealer_kept": ("seat",),  # the wrong dealer keeps the deal (seed 000 做錯莊, case 3)
     "pause": (),
     "resume": (),

@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.actions import ACTIONS, body_problem
+from firmware.display.auth import Enrolled
 from firmware.display.broadcast import broadcast_routes
 from firmware.display.guard import Guard, Refused, answer, json_body
 from firmware.display.login import Login, error
@@ -43,11 +44,13 @@ def create_app(
     broadcast_token: str | None = None,
     host: str = "127.0.0.1",
     clock: Callable[[], float] = time.monotonic,
+    referees: Enrolled | None = None,
 ) -> Starlette:
     """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`.
     `host` is the address it listens on, which a request's Host must name (guard.py);
-    `clock` times the wrong PINs (a test's stands still)."""
-    login = Login(referee_pin, COOKIE, "the referee's PIN", clock)
+    `clock` times the wrong PINs (a test's stands still); `referees` are the table's
+    enrolled ones (firmware/referees.py), whose secrets stand in for `referee_pin`."""
+    login = Login(referee_pin, COOKIE, "the referee's PIN", clock, referees)
     refused_credentials = login.refused
     streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
 

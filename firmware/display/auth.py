@@ -12,6 +12,9 @@ may take at will. The clients held are at most CLIENTS (the one whose last wrong
 oldest forgotten first), so a flood of addresses costs no more memory. A right secret
 opens a session: a random token in an HttpOnly, SameSite=Strict cookie (Secure over TLS), so
 the page's later requests need no PIN; cross-site requests are guard.py's.
+The referees enrolled at the table (firmware/referees.py, issue 19) each have their own
+secret: any of them opens a session, which remembers whose it is (the name the desk journals);
+the profile's referee_pin then opens nothing. With none enrolled, the profile's PIN, as before.
 Times are passed in (`t`, seconds on a monotonic clock).
 
 The broadcast token is typed once into a stream's URL (OBS cannot type a PIN); it is long
@@ -23,6 +26,7 @@ import hmac
 import ipaddress
 import secrets
 from collections import OrderedDict
+from typing import Protocol
 
 FREE = 3  # wrong PINs in a row that cost a client nothing
 MAX_WAIT = 900.0  # seconds: a client's longest wait between two tries (the lock-out)
@@ -71,16 +75,26 @@ def client_key(host: str | None) -> str:
     return str(address)
 
 
+class Enrolled(Protocol):
+    """The referees enrolled at the table (firmware/referees.py's Referees)."""
+
+    def load(self) -> dict[str, dict]: ...
+
+    def who(self, secret: str, enrolled: dict[str, dict] | None = None) -> str | None: ...
+
+
 class RefereeAuth:
-    def __init__(self, pin: str):
+    """`pin` is the profile's; `referees`, when any are enrolled, stand in for it."""
+
+    def __init__(self, pin: str, referees: Enrolled | None = None):
         if not isinstance(pin, str) or not pin.strip():
             raise ValueError("the referee PIN must be a non-empty text")
         problem = secret_problem(pin)
         if problem:
             raise ValueError(problem)
-        self._pin = pin.encode()
+        self._pin, self.referees = pin.encode(), referees
         self._wrong: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (n, last)
-        self._sessions: set[str] = set()
+        self._sessions: dict[str, str | None] = {}  # token -> the referee's name (None: PIN)
 
     @property
     def tracked(self) -> int:
@@ -90,32 +104,52 @@ class RefereeAuth:
     def check_pin(self, pin: str, t: float, client: str | None) -> tuple[int, float]:
         """(OK, 0), (WRONG, seconds before this client's next try) or (THROTTLED, seconds
         left to wait; the PIN is not even compared) for a PIN from `client` (its address)."""
+        status, wait, _ = self.check(pin, t, client)
+        return status, wait
+
+    def check(self, pin: str, t: float, client: str | None) -> tuple[int, float, str | None]:
+        """check_pin's answer and, on OK, the enrolled referee whose secret it is (None: the
+        profile's PIN). An unreadable referees file raises (firmware/referees.py's
+        RefereeError, a ValueError): nobody is let in by the profile's PIN instead."""
         key = client_key(client)
         wrong, last = self._wrong.get(key, (0, t))
         left = last + wait_after(wrong) - t
         if left > 0:
-            return THROTTLED, left
+            return THROTTLED, left, None
+        referees = self.referees
+        enrolled = referees.load() if referees is not None else {}
         # a text from JSON may hold a lone surrogate: it passes encoding and matches nothing
-        if hmac.compare_digest(pin.encode("utf-8", "surrogatepass"), self._pin):
+        if referees is not None and enrolled:
+            who = referees.who(pin, enrolled)
+            right = who is not None
+        else:
+            who, right = None, hmac.compare_digest(pin.encode("utf-8", "surrogatepass"), self._pin)
+        if right:
             self._wrong.pop(key, None)
-            return OK, 0.0
+            return OK, 0.0, who
         self._wrong.pop(key, None)
         self._wrong[key] = (wrong + 1, t)  # the most recent last: the oldest is forgotten
         if len(self._wrong) > CLIENTS:
             self._wrong.popitem(last=False)
-        return WRONG, wait_after(wrong + 1)
+        return WRONG, wait_after(wrong + 1), None
 
-    def open_session(self) -> str:
+    def open_session(self, who: str | None = None) -> str:
+        """A session for the referee `who` (None: opened by the profile's PIN)."""
         token = secrets.token_urlsafe(32)
-        self._sessions.add(token)
+        self._sessions[token] = who
         return token
+
+    def session_referee(self, token: str | None) -> str | None:
+        """The referee whose session `token` is (None: the profile's PIN's, or no session)."""
+        return self._sessions.get(token) if token is not None else None
 
     def has_session(self, token: str | None) -> bool:
         return token in self._sessions
 
     def close_session(self, token: str | None) -> None:
         """The referee logs out: the token opens nothing any more."""
-        self._sessions.discard(token)
+        if token is not None:
+            self._sessions.pop(token, None)
 
 
 class BroadcastAuth:

@@ -2,7 +2,9 @@
 one way for both apps, so the throttle, the cookie and the refusals are the same everywhere.
 
 A session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) once logged in, or the secret
-as a bearer token for scripts; wrong secrets are throttled per device (auth.py).
+as a bearer token for scripts; wrong secrets are throttled per device (auth.py). At the table,
+the referees enrolled there (firmware/referees.py) log in each with his own secret, and a
+request let in says whose it was: `referee(request)`, for the desk to journal who acted.
 """
 
 import math
@@ -11,7 +13,7 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from firmware.display.auth import OK, THROTTLED, RefereeAuth
+from firmware.display.auth import OK, THROTTLED, Enrolled, RefereeAuth
 from firmware.display.guard import json_body
 
 
@@ -26,14 +28,33 @@ def client(request: Request) -> str | None:
 
 class Login:
     """`whose` names the secret in refusals ("the referee's PIN"); `cookie` is the session's
-    cookie name; `clock` times the wrong secrets."""
+    cookie name; `clock` times the wrong secrets; `referees`, the table's enrolled ones."""
 
-    def __init__(self, secret: str, cookie: str, whose: str, clock: Callable[[], float]):
-        self.auth, self.cookie, self.whose, self.clock = RefereeAuth(secret), cookie, whose, clock
+    def __init__(
+        self,
+        secret: str,
+        cookie: str,
+        whose: str,
+        clock: Callable[[], float],
+        referees: Enrolled | None = None,
+    ):
+        self.auth, self.cookie, self.whose, self.clock = (
+            RefereeAuth(secret, referees),
+            cookie,
+            whose,
+            clock,
+        )
+
+    @staticmethod
+    def referee(request: Request) -> str | None:
+        """The enrolled referee a request `refused` let in is from (None: the profile's PIN)."""
+        return getattr(request.state, "referee", None)
 
     def refused(self, request: Request) -> JSONResponse | None:
         """None when the request carries the session cookie or the secret as a bearer."""
-        if self.auth.has_session(request.cookies.get(self.cookie)):
+        token = request.cookies.get(self.cookie)
+        if self.auth.has_session(token):
+            request.state.referee = self.auth.session_referee(token)
             return None
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
@@ -52,8 +73,9 @@ class Login:
         refusal = self._refusal(given, request)
         if refusal:
             return refusal
-        response = JSONResponse({"ok": True})
-        response.set_cookie(self.cookie, self.auth.open_session(), **self._flags(request))
+        who = self.referee(request)
+        response = JSONResponse({"ok": True, **({"referee": who} if who else {})})
+        response.set_cookie(self.cookie, self.auth.open_session(who), **self._flags(request))
         return response
 
     async def logout(self, request: Request) -> JSONResponse:
@@ -68,8 +90,12 @@ class Login:
         return {"httponly": True, "samesite": "strict", "secure": request.url.scheme == "https"}
 
     def _refusal(self, given: str, request: Request) -> JSONResponse | None:
-        status, wait = self.auth.check_pin(given, self.clock(), client(request))
+        try:
+            status, wait, who = self.auth.check(given, self.clock(), client(request))
+        except ValueError as err:  # the referees file unreadable (firmware/referees.py)
+            return error(503, f"the referees' secrets cannot be read: {err}")
         if status == OK:
+            request.state.referee = who
             return None
         seconds = math.ceil(wait)
         if status == THROTTLED:

@@ -85,12 +85,14 @@ def _tls(display: Section, folder: Path) -> tuple[Path, Path] | None:
 
 
 def listener_problem(
-    host: str, referee_pin: str, tls: tuple[Path, Path] | None
+    host: str, referee_pin: str, tls: tuple[Path, Path] | None, enrolled: bool = False
 ) -> tuple[str, str] | None:
-    """(key, why) when the display may not listen on `host` so; None on this machine alone."""
+    """(key, why) when the display may not listen on `host` so; None on this machine alone.
+    With referees `enrolled` (each his own secret, firmware/referees.py) the profile's PIN
+    opens nothing, so the shipped one is no danger."""
     if loopback(host):
         return None
-    if referee_pin == SHIPPED_REFEREE_PIN:
+    if referee_pin == SHIPPED_REFEREE_PIN and not enrolled:
         return "referee_pin", (
             f"the shipped PIN {SHIPPED_REFEREE_PIN} is known to everyone and the display "
             f"listens on {host}, beyond this machine: set a PIN of your own ({PIN_DIGITS} "

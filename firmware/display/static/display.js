@@ -352,6 +352,12 @@ function buildControls() {
           .trim().toUpperCase());
         if (seat >= 0) act("ask_scores", {seat});
       }}, "Scores asked"),
+    el("button", {id: "new-session", title: "issue 19: between hands, the next session's "
+      + "journal is begun and the table starts again on it", onclick: () => {
+        if (confirm("End this session and begin the next? The table restarts on it.")) {
+          act("new_session", {});
+        }
+      }}, "New session"),
     el("button", {id: "redeal", title: "seed 000 配牌時的犯規 7: a re-deal, until all four "
       + "have discarded once", onclick: () => {
         const reason = prompt("Re-deal this hand: why? (the journal keeps the reason)");
