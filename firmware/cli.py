@@ -24,6 +24,7 @@ from firmware import (
     venue,
     verify,
 )
+from firmware.profile import ProfileError
 
 
 def main(argv=None) -> int:
@@ -45,6 +46,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except ProfileError as err:  # a command's --profile that cannot be loaded
+        print(f"mjtable {args.command}: --profile: {err}", file=sys.stderr)
+        return 2
     except ConfigError as err:
         print(f"mjtable {args.command}: config: {err}", file=sys.stderr)
         return 2

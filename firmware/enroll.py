@@ -34,7 +34,7 @@ from engine.tiles import CHINESE, KINDS, NAMES, TileError, kind_of, parse, physi
 from firmware import cli_args
 from firmware.config import load_ruleset
 from firmware.enroll_sources import ReadingFailed, antenna_tags, simulated_stacker, stacker_tags
-from firmware.profile import ProfileError, load_profile
+from firmware.profile import load_profile
 from firmware.tags import TILE_SETS, RegistryError, load_registry, registry_text
 from firmware.tile_registries import registry_digests
 
@@ -197,11 +197,7 @@ def _faults(text: str) -> tuple[str, ...]:
 
 
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as err:
-        print(f"mjtable enroll: --profile: {err}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)  # refused by firmware/cli.py, exit 2
     flowers = load_ruleset(args.ruleset or profile.ruleset).table_rules.flowers
     if args.order:
         print(sorted_order(flowers))

@@ -27,10 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from firmware import cli_args
 from firmware.display.auth import SHIPPED_REFEREE_PIN, secret_problem
-from firmware.profile import Profile, ProfileError, load_profile
-from firmware.sessions import PI_DATA_DIR, SIM_DATA_DIR, data_dir
+from firmware.profile import Profile, load_profile
+from firmware.sessions import add_table_options, data_dir
 
 FILE = "referees.json"
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # scrypt paper: interactive logins (16 MiB, 60 ms on x86)
@@ -188,19 +187,7 @@ def add_parser(commands) -> None:
                 action="store_true",
                 help="read the secret from standard input, one line (scripts), not asked twice",
             )
-        v.add_argument(
-            "--profile",
-            type=cli_args.path,
-            default="sim",
-            help="table profile: a name in config/tables/ or a TOML file (default sim)",
-        )
-        v.add_argument(
-            "--data-dir",
-            type=cli_args.path,
-            metavar="DIR",
-            help="the table's data directory (default: the profile's [journal] data_dir, else "
-            f"{PI_DATA_DIR} on a table, ./{SIM_DATA_DIR} on the simulated table)",
-        )
+        add_table_options(v)
         v.set_defaults(run=run)
 
 
@@ -214,11 +201,7 @@ def _secret(args) -> str:
 
 
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as err:
-        print(f"mjtable referee: --profile: {err}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)  # refused by firmware/cli.py, exit 2
     referees = Referees(referees_file(profile, args.data_dir))
     try:
         if args.verb == "list":

@@ -106,11 +106,7 @@ def _fault(text: str) -> tuple[str, str]:
 
 
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as err:
-        print(f"mjtable selftest: --profile: {err}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)  # refused by firmware/cli.py, exit 2
     if args.fault and not profile.simulated:
         print(
             f"mjtable selftest: --fault: {profile.path} is a real table's profile; faults are "

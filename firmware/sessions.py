@@ -177,28 +177,30 @@ def add_parser(commands) -> None:
         ("list", "list the sessions: hands, table time, rule book, open or closed, current"),
     ):
         v = verbs.add_parser(verb, help=text)
-        v.add_argument(
-            "--profile",
-            type=cli_args.path,
-            default="sim",
-            help="table profile: a name in config/tables/ or a TOML file (default sim)",
-        )
-        v.add_argument(
-            "--data-dir",
-            type=cli_args.path,
-            metavar="DIR",
-            help="the sessions' folder (default: the profile's [journal] data_dir, else "
-            f"{PI_DATA_DIR} on a table, ./{SIM_DATA_DIR} on the simulated table)",
-        )
+        add_table_options(v)
         v.set_defaults(run=run)
 
 
+def add_table_options(parser) -> None:
+    """`--profile` and `--data-dir`, for the commands that work on a table's data directory
+    (sessions, referees)."""
+    parser.add_argument(
+        "--profile",
+        type=cli_args.path,
+        default="sim",
+        help="table profile: a name in config/tables/ or a TOML file (default sim)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=cli_args.path,
+        metavar="DIR",
+        help="the table's data directory (default: the profile's [journal] data_dir, else "
+        f"{PI_DATA_DIR} on a table, ./{SIM_DATA_DIR} on the simulated table)",
+    )
+
+
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as err:
-        print(f"mjtable session: --profile: {err}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)  # refused by firmware/cli.py, exit 2
     folder = data_dir(profile, args.data_dir)
     if folder.exists() and not folder.is_dir():
         print(f"mjtable session: {folder} is a file, not a folder", file=sys.stderr)

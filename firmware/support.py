@@ -33,7 +33,7 @@ from pathlib import Path
 from firmware import cli_args
 from firmware.journal import JournalError
 from firmware.journal_cli import CopyMismatch, backup
-from firmware.profile import Profile, ProfileError, load_profile
+from firmware.profile import Profile, load_profile
 from firmware.selftest import add_journal_dir, run_checks
 from firmware.sessions import data_dir
 
@@ -66,11 +66,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as err:
-        print(f"mjtable logs export: --profile: {err}", file=sys.stderr)
-        return 2
+    profile = load_profile(args.profile)  # refused by firmware/cli.py, exit 2
     dest = Path(args.output or f"mjtable-logs-{profile.name}-{datetime.now():%Y%m%d-%H%M%S}.tar.gz")
     problem = _new_file_problem(dest)
     if problem:

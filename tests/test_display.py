@@ -248,6 +248,29 @@ def running_server(app, tls=None):
         thread.join(10)
 
 
+@contextmanager
+def referee_page(app):
+    """The app served, and Debian's chromium on it at 1280x800 with the referee logged in
+    (PIN): yields the page."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.chromium import ARGS, CHROMIUM
+
+    with (
+        sync_playwright() as playwright,  # its own: the browser modules' others use asyncio.run
+        running_server(app) as (base, _server),
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(base + "/")
+        page.fill("#login #pin", PIN)
+        page.press("#login #pin", "Enter")
+        try:
+            yield page
+        finally:
+            browser.close()
+
+
 @pytest.fixture
 def scene(wsom):
     return wsom_scene(wsom)

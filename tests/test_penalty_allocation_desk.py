@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal import Journal
-from tests.chromium import ARGS, CHROMIUM, NEEDED
+from tests.chromium import NEEDED
 from tests.servicekit import act
 from tests.tablekit import N, S, W
 from tests.test_ccm_chipless_win import DeskGame
@@ -20,7 +20,7 @@ from tests.test_display import (
     FakeSource,
     ccm_scene,
     referee,
-    running_server,
+    referee_page,
     view_of,
     wsom_scene,
 )
@@ -150,22 +150,12 @@ def test_the_referee_page_offers_the_payee_for_a_ccm_penalty_of_points(ccm, wsom
     and Waive, a button for each player but the offender ("to the player disadvantaged") and
     "as dead points", which send `to` / `dead` with the ruling; a WSOM penalty (seed 000:
     deducted from the offender alone) has none."""
-    from playwright.sync_api import sync_playwright
-
     game = scene(ccm if scene is ccm_scene else wsom)
     source = FakeSource(view_of(game))
     waiting = next(a for a in source.view.alerts if a["state"] == "open" and a["penalty"])
     offender = "ESWN"[waiting["penalty"]["seat"]]
     payee = next(s for s in "ESWN" if s != offender)
-    with (
-        sync_playwright() as playwright,  # its own: the module's other tests use asyncio.run
-        running_server(create_app(source, PIN)) as (base, _server),
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(base + "/")
-        page.fill("#login #pin", PIN)
-        page.press("#login #pin", "Enter")
+    with referee_page(create_app(source, PIN)) as page:
         item = page.locator(f"#alerts [data-alert-id='{waiting['id']}']")
         item.locator("button.waive").wait_for()
         assert item.locator("button.to").count() == (3 if offered else 0)
@@ -176,7 +166,6 @@ def test_the_referee_page_offers_the_payee_for_a_ccm_penalty_of_points(ccm, wsom
             page.evaluate("document.querySelector('#notice').textContent = ''")
             item.locator("button.dead").click()
             page.wait_for_selector("#notice:text('rule: done')")
-        browser.close()
     if offered:
         assert source.acts[:2] == [
             ("rule", {"alert": waiting["id"], "apply": True, "to": payee}),

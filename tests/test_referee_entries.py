@@ -25,10 +25,10 @@ from firmware.profile import load_profile
 from firmware.replay import replay
 from firmware.service import Service
 from firmware.walls import STACKER_WAIT
-from tests.chromium import ARGS, CHROMIUM, NEEDED
+from tests.chromium import NEEDED
 from tests.servicekit import Clock, StillShuffler, act, play_out
 from tests.tablekit import E, Game, N, S, W, of, stacked_walls
-from tests.test_display import BASE, PIN, FakeSource, referee, running_server, view_of, wsom_scene
+from tests.test_display import BASE, PIN, FakeSource, referee, referee_page, view_of, wsom_scene
 
 WSOM_DICE = ((3, 4), (2, 3))
 
@@ -434,20 +434,11 @@ def test_the_referee_page_reports_an_offence_with_its_seconds_and_tiles(wsom):
     """Issue 12 item 4: the page's form sends `report` with the seat, the rule book's offence
     (its list from /api/referee/offences), the seconds, and tiles typed as faces, found in
     the seat's hand."""
-    from playwright.sync_api import sync_playwright
 
     game = wsom_scene(wsom)
     source = OffenceSource(view_of(game), wsom)
     face = tiles.NAMES[tiles.kind_of(game.table.hands[S][0])]
-    with (
-        sync_playwright() as playwright,  # its own: the module's other tests use asyncio.run
-        running_server(create_app(source, PIN)) as (base, _server),
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(base + "/")
-        page.fill("#login #pin", PIN)
-        page.press("#login #pin", "Enter")
+    with referee_page(create_app(source, PIN)) as page:
         page.wait_for_selector("#report-offence option[value='exposed']", state="attached")
         page.select_option("#report-seat", "1")
         page.select_option("#report-offence", "timeout")
@@ -460,7 +451,6 @@ def test_the_referee_page_reports_an_offence_with_its_seconds_and_tiles(wsom):
         page.fill("#report-tiles", face)
         page.click("#sheet form:has(#report-seat) button[type='submit']")
         page.wait_for_function("document.querySelector('#notice').textContent === 'report: done'")
-        browser.close()
     assert source.acts[0] == ("report", {"seat": S, "offence": "timeout", "seconds": 45})
     assert source.acts[1] == (
         "report",
