@@ -127,8 +127,12 @@ def zero_sum(table: TableBoard) -> dict:
         )
         if sum(changes) != 0:
             problems.append(f"hand {hand}: the payments add up to {sum(changes)}, not 0")
-        if book.penalties_paid and sum(fines) != 0:
-            problems.append(f"hand {hand}: the penalties add up to {sum(fines)}, not 0")
+        dead = row.get("dead", 0)  # CCM: paid to nobody (seed 004 §38 一 6); older sheets: 0
+        if book.penalties_paid and sum(fines) + dead != 0:
+            problems.append(
+                f"hand {hand}: the penalties add up to {sum(fines)}, not 0"
+                + (f" with {dead} dead points" if dead else "")
+            )
         moved = [c + f for c, f in zip(changes, fines, strict=True)]
         if totals not in (
             [b + m for b, m in zip(before, moved, strict=True)],

@@ -293,7 +293,8 @@ def test_a_release_lasts_for_the_round_the_organiser_saw():
 
 def test_the_zero_sum_check_finds_a_sheet_that_does_not_add_up():
     """Issue 15 (VENUE.md §1.2): every hand's payments add up to nothing, so do CCM's
-    penalties (WSOM deducts them), each line's totals follow from the one before."""
+    penalties (WSOM deducts them) but for the dead points the referee made of them (seed 004
+    §38 一 6), each line's totals follow from the one before."""
     board = VenueBoard(VENUE)
     finish(board, "T1")
     assert zero_sum(board.tables["T1"]) == {"ok": True, "problems": [], "hands": 3}
@@ -312,6 +313,9 @@ def test_the_zero_sum_check_finds_a_sheet_that_does_not_add_up():
     assert zero_sum(board.tables["C1"])["problems"] == [
         "hand 1: the penalties add up to -10, not 0"
     ]
+    dead = [line(1, (0, 0, 0, 0), (70, 100, 100, 100), (-30, 0, 0, 0)) | {"dead": 30}]
+    finish(board, "C2", dead, [70, 100, 100, 100], ruleset="ccm2012")
+    assert zero_sum(board.tables["C2"])["problems"] == []  # seed 004 §38 一 6: dead points
     feed(board, "T3", "events", signed("T3", 9, [{"number": 1, "changes": "x"}]))
     assert not zero_sum(board.tables["T3"])["ok"]
 
