@@ -165,14 +165,25 @@ class Ruling(Event):
     he names instead of the table's proposal (seed 000 空鳴: 裁判有權指定), none for its own.
     Where the rule book lets him give the points elsewhere (seed 004 §38 一 6 罰分可以判給明顯
     虧損方 ... 或處理成盤外的死分): `to`, the seat of the disadvantaged player who is paid them
-    all, or `dead`, paid to nobody; neither: as the rule book's config says."""
+    all, or `dead`, paid to nobody; neither: as the rule book's config says. `reason`: why, in
+    the referee's words (the desk requires one, issue 16; older journals have none)."""
 
     alert: int = 0
     apply: bool = True
     tiles: tuple[int, ...] = ()
     to: int | None = None
     dead: bool = False
-    ADDED = ("tiles", "to", "dead")
+    reason: str = ""
+    ADDED = ("tiles", "to", "dead", "reason")
+
+
+@_event
+class PenaltyRevoked(Event):
+    """The referee revokes the penalty applied under `alert` of the hand on the table (in
+    play, or the last one finished while its row can be settled again), for `reason`."""
+
+    alert: int = 0
+    reason: str = ""
 
 
 @_event
@@ -227,6 +238,7 @@ INPUTS = (
     TableAccepted,
     WallTouched,
     DealerKept,
+    PenaltyRevoked,
 )
 
 
@@ -365,7 +377,21 @@ class PenaltyWaived(Event):
     alert: int = 0
 
 
+@_event
+class PenaltyLifted(Event):
+    """A penalty revoked (PenaltyRevoked): its points leave the hand's settlement; the right to
+    win or to call it took is given back (unless another penalty in force takes it too); the
+    `freed` tiles, its penalty tiles still held, are ordinary tiles again."""
+
+    alert: int = 0
+    offence: str = ""
+    points: int = 0
+    freed: tuple[int, ...] = ()
+    reason: str = ""
+
+
 RULED = (PenaltyApplied, PenaltyWaived, WinRescored)  # the outputs that answer a ruling's alert
+RESETTLED = (WinRescored, PenaltyLifted)  # the outputs that change a finished hand's settlement
 
 
 # Records: what the machinery and the referee report beside the hand, journaled as 'device'
@@ -531,6 +557,18 @@ class ScoresAsked(Event):
     totals: tuple[int, ...] = ()
 
 
+@_event
+class RefereeActed(Event):
+    """Who carried out the referee's action whose rows it follows (issue 16): `action` its
+    name (/api/referee/ACTION), `referee` the enrolled referee's name (None: the profile's
+    PIN, no referee enrolled), `wall_time` the time of day it was done (UTC, ISO 8601): `t`
+    is the table's own clock."""
+
+    action: str
+    referee: str | None
+    wall_time: str
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -547,4 +585,5 @@ RECORDS = (
     SeatsDrawn,
     SeatsChanged,
     ScoresAsked,
+    RefereeActed,
 )

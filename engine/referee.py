@@ -47,7 +47,7 @@ class Referee:
         self.rescorings: dict[int, Rescoring] = {}
         self.fines_asked: dict[int, chipless.ChiplessFine] = {}  # wins off a chip-less player
         self.fine_called: chipless.ChiplessFine | None = None  # the refused win's, for its alert
-        self.applied: list[Penalty] = []
+        self.in_force: dict[int, Penalty] = {}  # the penalties applied, by their alert's id
         self.no_win = [False] * 4
         self.no_calls = [False] * 4
         self.mechanical = [False] * 4  # CCM 相公: draws and discards the drawn tile
@@ -57,6 +57,11 @@ class Referee:
         self.alerts = 0
         self.held: list[ev.ViolationReported] = []  # entered after the hand's end, for the next
         self.carried = 0  # reports of the hand before carried into this one (engine/reports.py)
+
+    @property
+    def applied(self) -> list[Penalty]:
+        """The penalties in force, in the order applied."""
+        return list(self.in_force.values())
 
     def alert(self, t, seat, rule, message, needs_ruling=False, penalty=None) -> ev.Alert:
         self.alerts += 1
@@ -212,7 +217,7 @@ class Referee:
 
     def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:
         seat = penalty.seat
-        self.applied.append(penalty)
+        self.in_force[alert_id] = penalty
         self.hand.paid_now("penalty", seat, penalty=penalty)
         no_win, no_calls, mechanical = EFFECTS[penalty.effect]
         self.no_win[seat] |= no_win
@@ -249,6 +254,50 @@ class Referee:
                     "finds it justified",
                 )
         return out
+
+    def revoke(self, revoked: ev.PenaltyRevoked) -> list[ev.Event]:
+        """Lift the penalty applied under `revoked.alert` (issue 16): it leaves the hand's
+        spot payments, so every later check and the settlement go without it; what it took
+        away is given back where no other penalty in force takes it too; its penalty tiles
+        still held are ordinary again (those discarded stay discarded); its offence no longer
+        counts towards the next one's penalty, nor its time towards a serious overtime."""
+        penalty = self.in_force.pop(revoked.alert, None)
+        if penalty is None:
+            return [
+                self.alert(
+                    revoked.t,
+                    None,
+                    "",
+                    f"no penalty applied under alert {revoked.alert} is in force in this hand "
+                    "(an earlier hand's penalty cannot be revoked: its table is gone)",
+                )
+            ]
+        seat = penalty.seat
+        self.hand.spot = [s for s in self.hand.spot if s.penalty is not penalty]
+        others = [p for p in self.in_force.values() if p.seat == seat]
+        self.no_win[seat], self.no_calls[seat], self.mechanical[seat] = (
+            any(EFFECTS[p.effect][n] for p in others) for n in range(3)
+        )
+        kept = {tile for p in others for tile in p.penalty_tiles}
+        freed = tuple(
+            t for t in penalty.penalty_tiles if t in self.penalty_tiles[seat] and t not in kept
+        )
+        for tile in freed:
+            del self.penalty_tiles[seat][tile]
+        self.counts[(seat, penalty.offence)] -= 1
+        if penalty.offence.startswith("overtime"):
+            self.time_points[seat] -= penalty.points
+        return [
+            ev.PenaltyLifted(
+                revoked.t,
+                seat,
+                revoked.alert,
+                penalty.offence,
+                penalty.points,
+                freed,
+                revoked.reason,
+            )
+        ]
 
     # -- penalty tiles (RULES.md 3.9) ---------------------------------------------------------
 

@@ -75,6 +75,7 @@ class Session:
     passes: int = 0  # deals passed in this game
     game_first_row: int = 0  # its first line on the sheet
     conduct: list[int] = field(default_factory=lambda: [0] * 4)  # per player, this half-session
+    conduct_before: tuple[int, ...] = (0, 0, 0, 0)  # before the last hand recorded added its
     forfeits: list[Forfeit] = field(default_factory=list)
     last: Table | None = None  # the hand last recorded, whose held reports the next carries
     # CCM seat changes between games (RULES.md 4.3): the person sitting on each side (E S W N)
@@ -110,7 +111,10 @@ class Session:
         self.held += held
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
-        self._conduct(outcome.penalties)
+        if len(self.sheet) % HALF_SESSION_HANDS == 0:
+            self.conduct = [0] * 4
+        self.conduct_before = tuple(self.conduct)
+        self._conduct(outcome.penalties, self.dealer)
         self.last = table
         winners = tuple(self.player_at(result.winner) for result in outcome.results)
         row = HandRecord(
@@ -141,16 +145,25 @@ class Session:
         held = [tuple(by_player(payments)) for payments in settled.held]
         return by_player(settled.payments), by_player(settled.penalties), held
 
+    def settles_again(self, table: Table) -> bool:
+        """The table's hand is the last recorded, in a game still going: its row may change."""
+        return bool(self.sheet) and self.last is table and len(self.sheet) != self.game_first_row
+
     def settle_again(self, table: Table) -> HandRecord:
         """The last hand's row settled again from its table, once an input to the ended table
         changed its results (a win scored again by the referee's ruling: the follow-tile
-        claim, seed 000 和牌的計分 8; the drawn tile mixed in, 九蓮寶燈自摸規條): the row's
-        changes taken back and the new ones recorded, same number. Who deals next does not
-        change: the winners are the same."""
-        row = self.sheet[-1] if self.sheet else None
-        if row is None or self.last is not table or len(self.sheet) == self.game_first_row:
+        claim, seed 000 和牌的計分 8; the drawn tile mixed in, 九蓮寶燈自摸規條; a penalty
+        revoked, issue 16): the row's changes taken back and the new ones recorded, same
+        number, its conduct points counted again. Who deals next does not change: the
+        winners are the same; nor does a forfeit proposed, told to the head referee."""
+        if not self.settles_again(table):
             raise ValueError("only the last hand recorded, in a game still going, settles again")
-        changes, penalties, _ = self._payments(table.outcome(), row.dealer)
+        row = self.sheet[-1]
+        outcome = table.outcome()
+        changes, penalties, _ = self._payments(outcome, row.dealer)
+        self.conduct, told = list(self.conduct_before), len(self.forfeits)
+        self._conduct(outcome.penalties, row.dealer)
+        del self.forfeits[told:]  # a forfeit proposed stays proposed (the head referee's)
         for player in range(4):
             self.scores[player] += (
                 changes[player] + penalties[player] - row.changes[player] - row.penalties[player]
@@ -172,17 +185,15 @@ class Session:
             if report.seat is not None  # never None: the table checks the seat first
         ]
 
-    def _conduct(self, applied) -> None:
-        """Add up the half-session's conduct points (before this hand's row is on the
-        sheet, so the dealer is still this hand's); propose a forfeit once over the limit."""
-        if len(self.sheet) % HALF_SESSION_HANDS == 0:
-            self.conduct = [0] * 4
+    def _conduct(self, applied, dealer: int) -> None:
+        """Add up the half-session's conduct points of a hand East being `dealer`; propose
+        a forfeit once over the limit."""
         catalogue = self.ruleset.table_rules.penalties
         for penalty in applied:
             offence = catalogue.offences.get(penalty.offence) if catalogue else None
             if offence is None or offence.session_limit is None:
                 continue
-            player = self.player_at(penalty.seat)
+            player = (dealer + penalty.seat) % 4
             before = self.conduct[player]
             self.conduct[player] += penalty.points
             if before <= offence.session_limit < self.conduct[player]:

@@ -60,6 +60,7 @@ REFEREE_INPUTS = (
     ev.Ruling,
     ev.ViolationReported,
     ev.DealerKept,
+    ev.PenaltyRevoked,
 )
 
 Check = Callable[[Any], Refusal | None]  # an input's event -> why a rule refuses it, or None
@@ -228,11 +229,14 @@ class Table(HandState):
         return [self._alert(event, refusal.situation, refusal.message, refusal.needs_ruling)]
 
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
-        """Pause and resume the clocks, rule on a proposed penalty, or report an offence."""
+        """Pause and resume the clocks, rule on a proposed penalty or revoke one, report an
+        offence."""
         if isinstance(event, ev.Ruling):
             if event.alert in self.referee.rescorings:
                 return self.winning.rescore(event)
             return self.referee.rule(event, self.hands)
+        if isinstance(event, ev.PenaltyRevoked):
+            return self.referee.revoke(event)
         if isinstance(event, ev.DealerKept):
             return self.turns.keep_dealer(event, self.ended, self.state)
         if isinstance(event, ev.ViolationReported):

@@ -11,6 +11,7 @@ from engine.schema import ConfigError
 from firmware import (
     bench,
     enroll,
+    export,
     journal_cli,
     referees,
     replay,
@@ -43,6 +44,7 @@ def main(argv=None) -> int:
     enroll.add_parser(commands), sessions.add_parser(commands)
     referees.add_parser(commands)
     update.add_parser(commands)
+    export.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -69,6 +69,8 @@ def describe(event, ruleset=None) -> str:
         return f"PENALTY {who}: {e['offence']} under {e['rule']}, {e['points']} points"
     if kind == "PenaltyWaived":
         return f"penalty of alert #{e['alert']} waived"
+    if kind == "PenaltyLifted":
+        return f"penalty of alert #{e['alert']} revoked ({e['offence']}, {e['points']} points)"
     if kind == "HandRealigned":
         then = "to discard" if e["state"] == "discard" else "has discarded: calls open"
         return f"the table accepted as it lies ({e['moved']} tiles moved): {who} {then}"

@@ -7,7 +7,8 @@ An action is submitted to the service's actor and carried out in its turn, so it
 overtakes a device record stamped before it nor is overtaken by one stamped after. An action
 that changes the game is an engine input, journaled and applied like any other; the others
 (acknowledging, confirming a score, signing the sheet, correcting the tracking, voiding the
-hand) are journaled as record events.
+hand) are journaled as record events. The rows of each action are followed in the journal by
+a RefereeActed record: which referee did it, and the time of day (issue 16).
 
 Each seat's shanten and waits (engine/waits.py) are worked out once per update that changed
 the hand (engine outputs, a new hand), for every referee page and the broadcast alike, and
@@ -16,8 +17,11 @@ back for its delay (firmware/display/broadcast.py).
 """
 
 import asyncio
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from functools import partial
 
 from drivers.dice import ElectronicDice
@@ -25,7 +29,7 @@ from engine import events as ev
 from engine.seats import LETTERS, ZONES
 from engine.tracking import TrackingError
 from engine.turns import REFEREE_ROLL
-from firmware import seat_drawing, sessions, stage_desk
+from firmware import export_sheet, seat_drawing, sessions, stage_desk
 from firmware.deal_errors import dice_stand, redeal, remove_excess
 from firmware.desk_entries import Entries
 from firmware.display import ActionRefused
@@ -38,10 +42,16 @@ LOG_LENGTH = 40
 
 class Desk:
     """`broadcast_delay` (seconds of table time): keep a broadcast feed that late; None for
-    no broadcast."""
+    no broadcast. `wall` is the wall clock the referees' actions are journaled with."""
 
-    def __init__(self, service, table_name: str, broadcast_delay: float | None = None):
-        self.service, self.table_name = service, table_name
+    def __init__(
+        self,
+        service,
+        table_name: str,
+        broadcast_delay: float | None = None,
+        wall: Callable[[], float] = time.time,
+    ):
+        self.service, self.table_name, self.wall = service, table_name, wall
         self.alerts: dict[int, dict] = {}  # this hand's engine alerts by id
         self.acknowledged: set[int] = set()  # fault ids
         self.log: deque = deque(maxlen=LOG_LENGTH)
@@ -69,19 +79,8 @@ class Desk:
             status.session,
             status.table,
             status.t,
-            list(self.alerts.values()),
-            [
-                {
-                    "id": f.id,
-                    "t": f.t,
-                    "device": f.device,
-                    "kind": f.kind,
-                    "message": f.message,
-                    "advice": f.advice,
-                    "cleared": f.cleared or f.id in self.acknowledged,
-                }
-                for f in status.faults[-LOG_LENGTH:]
-            ],
+            self._alerts(status),
+            self._faults(status.faults[-LOG_LENGTH:]),
             list(self.log),
             status.shuffler.to_json(),
             self.dice,
@@ -94,6 +93,43 @@ class Desk:
             seal=self.service.hands.walls.seal_json(),  # issue 17
             game_clock=game.to_json(status.t) if (game := self.service.sitting.game) else None,
         )
+
+    def _alerts(self, status) -> list[dict]:
+        """This hand's alerts, each saying whether a ruling on it is awaited (the page keeps
+        its buttons until ruled, issue 16) and whether its penalty may be revoked."""
+        table = status.table
+        if table is None:
+            return [a | {"awaits_ruling": False, "revocable": False} for a in self.alerts.values()]
+        referee = table.referee
+        waiting = {*referee.pending, *referee.rescorings, *referee.fines_asked}
+        settled = table.ended and not status.session.settles_again(table)
+        return [
+            a
+            | {
+                "awaits_ruling": a["id"] in waiting,
+                "revocable": a["id"] in referee.in_force and not settled,
+            }
+            for a in self.alerts.values()
+        ]
+
+    def _faults(self, records) -> list[dict]:
+        """Each fault once, as first reported: `seen` once the referee has acknowledged it,
+        `cleared` only once the device's record says so (issue 16: seen is not fixed)."""
+        cleared = {f.id for f in records if f.cleared}
+        firsts = {f.id: f for f in reversed(records)}  # the earliest record of each id
+        return [
+            {
+                "id": f.id,
+                "t": f.t,
+                "device": f.device,
+                "kind": f.kind,
+                "message": f.message,
+                "advice": f.advice,
+                "seen": f.id in self.acknowledged,
+                "cleared": f.id in cleared,
+            }
+            for f in sorted(firsts.values(), key=records.index)
+        ]
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
         """The waits of the hand in play, worked out again only when it has changed."""
@@ -108,6 +144,9 @@ class Desk:
 
     def offences(self) -> dict:
         return self.entries.offences()
+
+    def score_sheet(self) -> dict:
+        return export_sheet.sheet(self.service.journal.path)  # its own read-only connection
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view(waits=referee), referee)
@@ -174,11 +213,14 @@ class Desk:
                 "needs_ruling": event.needs_ruling,
                 "penalty": event.penalty,
                 "state": "open",
+                "reason": "",  # the ruling's, in the referee's words
             }
         elif isinstance(event, ev.RULED) and event.alert in self.alerts:
             self.alerts[event.alert]["state"] = (
                 "waived" if isinstance(event, ev.PenaltyWaived) else "applied"
             )
+        elif isinstance(event, ev.PenaltyLifted) and event.alert in self.alerts:
+            self.alerts[event.alert] |= {"state": "revoked", "revoked": event.reason}
         elif isinstance(event, ev.WallBroken):
             self.dice = {
                 "dice": list(event.dice),
@@ -188,8 +230,10 @@ class Desk:
 
     # -- the referee's actions ------------------------------------------------------------
 
-    async def act(self, action: str, body: dict) -> dict:
-        """Stamp the action now, and carry it out in its turn on the service's actor."""
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
+        """Stamp the action now, and carry it out in its turn on the service's actor; `who`
+        is the referee logged in (None: the profile's PIN), journaled after the action's own
+        rows (a RefereeActed record)."""
         perform = {
             "ack": self._ack,
             "void_hand": self._void_hand,
@@ -197,6 +241,7 @@ class Desk:
             "remove_excess": partial(remove_excess, self.service),  # 配牌時的犯規 6
             "accept_table": self._accept_table,
             "rule": partial(self._game_input, "rule"),
+            "revoke": self._revoke,  # a penalty applied, lifted with a reason (issue 16)
             "report": self.entries.report,
             "pause": partial(self._game_input, "pause"),
             "roll": partial(self._game_input, "roll"),
@@ -214,12 +259,33 @@ class Desk:
         if perform is None:
             raise ActionRefused(f"unknown action {action!r}")
         try:
-            answer = await self.service.actor.submit(partial(_answered, perform, body))
+            answer = await self.service.actor.submit(
+                partial(_answered, partial(self._signed, perform, action, who), body)
+            )
         except StorageFailure as failure:  # its journaling failed: it was not carried out
             raise ActionRefused(f"not done: the table is not refereeing ({failure})") from None
         if isinstance(answer, ActionRefused):
             raise answer
         return answer
+
+    def _signed(self, perform, action: str, who: str | None, t, body) -> dict:
+        """The action carried out, then who did it and when (a RefereeActed record); also
+        after an input the engine refused (journaled with its Alert), not after a refusal
+        that journaled nothing."""
+        journal = self.service.journal
+        before = journal.seq
+        try:
+            answer = perform(t, body)
+        except ActionRefused:
+            if journal.seq > before:
+                self._journal_who(t, action, who)
+            raise
+        self._journal_who(t, action, who)
+        return answer
+
+    def _journal_who(self, t, action: str, who: str | None) -> None:
+        wall_time = datetime.fromtimestamp(self.wall(), UTC).isoformat(timespec="milliseconds")
+        self.service.journal.record(ev.RefereeActed(t, None, action, who, wall_time))
 
     def _ack(self, t, body) -> dict:
         if "fault" in body:
@@ -267,7 +333,9 @@ class Desk:
                 tuple(body.get("tiles", ())),
                 self._payee(body),
                 body.get("dead", False),
+                _reason(body, "a ruling"),
             ),
+            "revoke": lambda: ev.PenaltyRevoked(t, None, body["alert"], _reason(body, "revoking")),
             "pause": lambda: ev.ClocksPaused(t, None),
             "roll": lambda: _referee_roll(t, body),
             "resume": lambda: ev.ClocksResumed(t, None),
@@ -278,7 +346,22 @@ class Desk:
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
         if refusal is not None:
             raise ActionRefused(refusal.message)
+        if action == "rule" and body["alert"] in self.alerts:
+            self.alerts[body["alert"]]["reason"] = event.reason
+            self.service.publish([])
         return {"done": action, "events": [o.to_json() for o in outputs]}
+
+    def _revoke(self, t, body) -> dict:
+        """Revoke a penalty applied in the hand on the table: in play, or the last finished
+        while its row can still be settled again (not once its game has ended)."""
+        status = self.service.status()
+        table = status.table
+        if table is not None and table.ended and not status.session.settles_again(table):
+            raise ActionRefused(
+                f"hand {status.hand_number}'s row can no longer be settled again (its game has "
+                "ended): its penalties stand"
+            )
+        return self._game_input("revoke", t, body)
 
     @staticmethod
     def _payee(body) -> int | None:
@@ -350,6 +433,14 @@ class Desk:
         self.service.journal.record(record)
         self.service.publish([])
         return record.to_json()
+
+
+def _reason(body, what: str) -> str:
+    """The referee's written reason, which `what` needs (issue 16)."""
+    reason = body.get("reason", "")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ActionRefused(f"{what} needs a written reason (the field 'reason')")
+    return reason.strip()
 
 
 def _referee_roll(t, body) -> ev.DiceRolled:

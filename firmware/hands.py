@@ -280,7 +280,7 @@ class Hands:
             line = describe(out, self.ruleset)
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
-        if self.recorded and any(isinstance(out, ev.WinRescored) for out in outputs):
+        if self.recorded and any(isinstance(out, ev.RESETTLED) for out in outputs):
             row = self.session.settle_again(table)  # on the sheet already: before it is shown
             self.out(
                 f"{event.t:9.1f}  hand {row.number} settled again: scores "

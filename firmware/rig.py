@@ -12,6 +12,7 @@ from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import SHIPPED_BROADCAST_TOKEN, loopback
 from firmware.referees import Referees, referees_file
 from firmware.service import assemble
+from firmware.sessions import data_dir
 from firmware.shuffle_watch import follow
 
 LAST_WORD_SECONDS = 1.0  # at most, for the open pages and the venue to take the last state
@@ -37,7 +38,12 @@ class Rig:
             self.desk = desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
             referees = Referees(referees_file(profile))  # each his own secret (issue 19)
             app = create_app(
-                desk, profile.referee_pin, profile.broadcast_token, profile.host, referees=referees
+                desk,
+                profile.referee_pin,
+                profile.broadcast_token,
+                profile.host,
+                referees=referees,
+                data_dir=data_dir(profile),  # the signing key of referee sessions (issue 16)
             )
             self.display = DisplayServer(app, profile.host, args.port, profile.tls)
             self.serving = asyncio.create_task(self.display.serve())

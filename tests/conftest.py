@@ -29,6 +29,12 @@ def pytest_addoption(parser):
         help="write the broadcast view's screenshot there (README's docs/broadcast.png); "
         "by default it goes to a temporary folder too",
     )
+    parser.addoption(
+        "--result-screenshot",
+        metavar="PATH",
+        help="write the result panel's screenshot there (README's docs/result.png); "
+        "by default it goes to a temporary folder too",
+    )
 
 
 @pytest.fixture
@@ -41,6 +47,12 @@ def screenshot_path(request, tmp_path) -> Path:
 def broadcast_screenshot_path(request, tmp_path) -> Path:
     path = request.config.getoption("--broadcast-screenshot")
     return Path(path).resolve() if path else tmp_path / "broadcast.png"
+
+
+@pytest.fixture
+def result_screenshot_path(request, tmp_path) -> Path:
+    path = request.config.getoption("--result-screenshot")
+    return Path(path).resolve() if path else tmp_path / "result.png"
 
 
 @pytest.fixture(scope="session")

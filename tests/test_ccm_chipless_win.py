@@ -177,7 +177,9 @@ def test_seed_004_the_fine_ruled_at_the_desk_is_journaled_and_replays_to_the_sam
         game.start()
         [alert] = south_calls_on_east(game)
         total = hand_score(game)
-        result = act(game.desk, "rule", {"alert": alert.id, "apply": True})
+        result = act(
+            game.desk, "rule", {"reason": "seen by the referee", "alert": alert.id, "apply": True}
+        )
         assert any(e["type"] == "PenaltyApplied" for e in result["events"])
         assert game.desk.alerts[alert.id]["state"] == "applied"
         game.close()

@@ -183,6 +183,7 @@ class FakeSource:
         self.view = view
         self.table_name = view.table_name
         self.acts: list[tuple[str, dict]] = []
+        self.actors: list[str | None] = []  # who did each of `acts` (None: the profile's PIN)
         self.refusal: str | None = None  # the message of ActionRefused, when set
         self.seq = 0
         self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
@@ -199,8 +200,9 @@ class FakeSource:
     def unsubscribe(self, queue) -> None:
         self.subscribers = [s for s in self.subscribers if s[0] is not queue]
 
-    async def act(self, action: str, body: dict) -> dict:
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
         self.acts.append((action, body))
+        self.actors.append(who)
         if self.refusal:
             raise ActionRefused(self.refusal)
         for alert in self.view.alerts:
@@ -547,7 +549,7 @@ def test_login_without_a_pin_text_names_the_pin(client, login):
 ACTIONS = [
     ("ack", {"alert": 3}),
     ("ack", {"fault": 1}),
-    ("rule", {"alert": 3, "apply": False}),
+    ("rule", {"alert": 3, "apply": False, "reason": "the player was not in turn"}),
     ("pause", {}),
     ("resume", {}),
     ("correct", {"tile": 17, "zone": "river S"}),
@@ -561,10 +563,10 @@ ACTIONS = [
 @pytest.mark.parametrize("action, body", ACTIONS)
 def test_each_action_goes_to_the_source(client, source, action, body):
     """Issue 6: each referee action is passed to the source with its body; its answer is
-    the reply."""
+    the reply, saying who acted (issue 16; None: the profile's PIN)."""
     response = client.post(f"/api/referee/{action}", json=body, headers=referee())
-    assert response.status_code == 200 and response.json() == {"done": action}
-    assert source.acts == [(action, body)]
+    assert response.status_code == 200 and response.json() == {"done": action, "by": None}
+    assert source.acts == [(action, body)] and source.actors == [None]
 
 
 def test_actions_need_the_referee(client, source):
@@ -593,9 +595,12 @@ def test_unknown_action_is_404(client, source):
 @pytest.mark.parametrize(
     "action, body, field",
     [
-        ("rule", {"alert": 3}, "apply"),
-        ("rule", {"alert": 3, "apply": 1}, "apply"),
-        ("rule", {"alert": "3", "apply": True}, "alert"),
+        ("rule", {"alert": 3, "reason": "seen"}, "apply"),
+        ("rule", {"alert": 3, "apply": 1, "reason": "seen"}, "apply"),
+        ("rule", {"alert": "3", "apply": True, "reason": "seen"}, "alert"),
+        ("rule", {"alert": 3, "apply": True}, "reason"),
+        ("rule", {"alert": 3, "apply": True, "reason": " "}, "reason"),
+        ("revoke", {"alert": 3}, "reason"),
         ("ack", {}, "alert"),
         ("ack", {"alert": 3, "fault": 1}, "alert"),
         ("ack", {"alert": -1}, "alert"),
@@ -660,7 +665,8 @@ def read_event(lines) -> dict:
 
 def test_stream_sends_the_document_then_each_update(client, source):
     """Issue 6, SOFTWARE.md §6: the stream opens with the current document, then brings each
-    update as `data:` JSON with `id:` = seq; a closed page unsubscribes."""
+    update as `data:` JSON with `id:` = seq (after this start's epoch, issue 16: the document's
+    is the seq it is as of); a closed page unsubscribes (the view's backlog stays)."""
     with client.stream("GET", "/api/stream") as response:
         assert response.headers["content-type"].startswith("text/event-stream")
         lines = response.iter_lines()
@@ -669,11 +675,12 @@ def test_stream_sends_the_document_then_each_update(client, source):
         discard = ev.Discarded(99.0, S, 17).to_json()
         source.publish([discard])
         update = read_event(lines)
-        assert update["id"] == "1"
+        epoch, _, seq = first["id"].rpartition("-")
+        assert epoch and seq == "0" and update["id"] == f"{epoch}-1"
         assert json.loads(update["data"]) == as_sent(
             {"seq": 1, "state": source.snapshot(False), "events": [discard]}
         )
-    assert source.subscribers == []
+    assert [s[0] for s in source.subscribers] == [client.app.state.backlogs[False].queue]
 
 
 def test_referee_stream_needs_the_pin_and_carries_the_hands(client, source):
@@ -706,7 +713,8 @@ def test_stopping_the_server_ends_open_streams(source):
         read_event(lines)
         server.should_exit = True
         assert list(lines) == []  # the end of the body, without an error
-    assert source.subscribers == [] and app.state.streams == set()
+    assert [s[0] for s in source.subscribers] == [app.state.backlogs[False].queue]
+    assert app.state.streams == set()
 
 
 # -- issue 18: the waits, the values and the win check in the referee's document --------------

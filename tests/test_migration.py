@@ -125,6 +125,7 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.SeatsDrawn,
             ev.SeatsChanged,
             ev.ScoresAsked,
+            ev.RefereeActed,
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -200,6 +201,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.SeatsDrawn(13.0, None, (2, 0, 3, 1), "tiles"),
         ev.SeatsChanged(14.0, None, 2, (3, 0, 1, 2), "table"),
         ev.ScoresAsked(15.0, 1, 2, 4, (100, 100, 100, 100), (100, 500, 500, 500)),
+        ev.RefereeActed(16.0, None, "ack", "Li Wei", "2026-12-02T03:30:00.000+00:00"),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:

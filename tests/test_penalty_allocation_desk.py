@@ -53,7 +53,11 @@ def test_seed_004_38_1_6_points_given_to_the_player_disadvantaged(ccm_desk, to, 
     """Seed 004 §38 一 6 判給明顯虧損方: the ruling names the seat, as a letter or 0..3; the
     journal's Ruling holds it (and not dead), and the penalty is applied to that seat."""
     alert = proposed(ccm_desk)
-    answer = act(ccm_desk.desk, "rule", {"alert": alert, "apply": True, "to": to})
+    answer = act(
+        ccm_desk.desk,
+        "rule",
+        {"reason": "seen by the referee", "alert": alert, "apply": True, "to": to},
+    )
     (penalty,) = answer["events"]
     assert (penalty["type"], penalty["to"]) == ("PenaltyApplied", seat)
     (row,) = rulings(ccm_desk)
@@ -63,7 +67,11 @@ def test_seed_004_38_1_6_points_given_to_the_player_disadvantaged(ccm_desk, to, 
 def test_seed_004_38_1_6_points_made_dead_points(ccm_desk):
     """Seed 004 §38 一 6 處理成盤外的死分: `dead` is journaled with the Ruling, no seat paid."""
     alert = proposed(ccm_desk)
-    act(ccm_desk.desk, "rule", {"alert": alert, "apply": True, "dead": True})
+    act(
+        ccm_desk.desk,
+        "rule",
+        {"reason": "seen by the referee", "alert": alert, "apply": True, "dead": True},
+    )
     (row,) = rulings(ccm_desk)
     assert (row["to"], row["dead"]) == (None, True)
 
@@ -71,7 +79,7 @@ def test_seed_004_38_1_6_points_made_dead_points(ccm_desk):
 def test_a_plain_ruling_leaves_the_choice_to_the_rule_book(ccm_desk):
     """Neither given: the Ruling has no `to` and no `dead` (the config's default applies)."""
     alert = proposed(ccm_desk)
-    act(ccm_desk.desk, "rule", {"alert": alert, "apply": True})
+    act(ccm_desk.desk, "rule", {"reason": "seen by the referee", "alert": alert, "apply": True})
     (row,) = rulings(ccm_desk)
     assert (row["to"], row["dead"]) == (None, False)
 
@@ -96,8 +104,16 @@ def test_a_choice_of_payee_that_cannot_stand_is_refused_and_the_penalty_waits(
     still be ruled on."""
     alert = proposed(ccm_desk)
     with pytest.raises(ActionRefused, match=why):
-        act(ccm_desk.desk, "rule", {"alert": alert, "apply": True} | choice)
-    answer = act(ccm_desk.desk, "rule", {"alert": alert, "apply": True, "to": "E"})
+        act(
+            ccm_desk.desk,
+            "rule",
+            {"reason": "seen by the referee", "alert": alert, "apply": True} | choice,
+        )
+    answer = act(
+        ccm_desk.desk,
+        "rule",
+        {"reason": "seen by the referee", "alert": alert, "apply": True, "to": "E"},
+    )
     (penalty,) = answer["events"]
     assert (penalty["type"], penalty["to"]) == ("PenaltyApplied", 0)
     assert rulings(ccm_desk)[-1]["to"] == 0
@@ -108,15 +124,23 @@ def test_a_penalty_without_points_has_no_payee_to_choose(ccm_desk):
     refused; the warning is still confirmed."""
     alert = proposed(ccm_desk, W, "suspicious_gestures")
     with pytest.raises(ActionRefused, match="has no points to give"):
-        act(ccm_desk.desk, "rule", {"alert": alert, "apply": True, "to": "E"})
-    act(ccm_desk.desk, "rule", {"alert": alert, "apply": True})
+        act(
+            ccm_desk.desk,
+            "rule",
+            {"reason": "seen by the referee", "alert": alert, "apply": True, "to": "E"},
+        )
+    act(ccm_desk.desk, "rule", {"reason": "seen by the referee", "alert": alert, "apply": True})
 
 
 def test_a_payee_for_an_alert_with_no_penalty_waiting_is_refused(ccm_desk):
     alert = proposed(ccm_desk)
-    act(ccm_desk.desk, "rule", {"alert": alert, "apply": True})
+    act(ccm_desk.desk, "rule", {"reason": "seen by the referee", "alert": alert, "apply": True})
     with pytest.raises(ActionRefused, match=f"no penalty awaits a ruling under alert {alert}"):
-        act(ccm_desk.desk, "rule", {"alert": alert, "apply": True, "dead": True})
+        act(
+            ccm_desk.desk,
+            "rule",
+            {"reason": "seen by the referee", "alert": alert, "apply": True, "dead": True},
+        )
 
 
 @pytest.mark.parametrize("choice", [{"to": "E"}, {"dead": True}])
@@ -126,8 +150,8 @@ def test_seed_000_a_wsom_penalty_has_no_payee_to_choose(desk, choice):
     answer = act(desk, "report", {"seat": S, "offence": "naming_discard"})
     (alert,) = [e["id"] for e in answer["events"] if e["type"] == "Alert"]
     with pytest.raises(ActionRefused, match=r"no choice of who is paid a penalty \(seed 000 "):
-        act(desk, "rule", {"alert": alert, "apply": True} | choice)
-    act(desk, "rule", {"alert": alert, "apply": True})
+        act(desk, "rule", {"reason": "seen by the referee", "alert": alert, "apply": True} | choice)
+    act(desk, "rule", {"reason": "seen by the referee", "alert": alert, "apply": True})
 
 
 @pytest.mark.parametrize(
@@ -137,7 +161,7 @@ def test_a_malformed_payee_is_422_naming_the_field(desk, choice, field):
     """Issue 6's rule for every action: a `rule` body with a `to` that is no seat, or a `dead`
     that is not true or false, is 422 naming the field."""
     client = TestClient(create_app(desk, PIN), base_url=BASE)
-    body = {"alert": 1, "apply": True} | choice
+    body = {"alert": 1, "apply": True, "reason": "seen by the referee"} | choice
     response = client.post("/api/referee/rule", json=body, headers=referee())
     assert response.status_code == 422 and response.json()["field"] == field
 
@@ -147,27 +171,33 @@ def test_a_malformed_payee_is_422_naming_the_field(desk, choice, field):
 @pytest.mark.parametrize("scene, offered", [(ccm_scene, True), (wsom_scene, False)])
 def test_the_referee_page_offers_the_payee_for_a_ccm_penalty_of_points(ccm, wsom, scene, offered):
     """Seed 004 §38 一 6 at the referee's page: a CCM alert proposing points has, beside Apply
-    and Waive, a button for each player but the offender ("to the player disadvantaged") and
-    "as dead points", which send `to` / `dead` with the ruling; a WSOM penalty (seed 000:
-    deducted from the offender alone) has none."""
+    and Waive, under "Other ruling" (issue 16), a button for each player but the offender ("to
+    the player disadvantaged") and "as dead points", which send `to` / `dead` with the ruling
+    and its reason; a WSOM penalty (seed 000: deducted from the offender alone) has none."""
     game = scene(ccm if scene is ccm_scene else wsom)
     source = FakeSource(view_of(game))
     waiting = next(a for a in source.view.alerts if a["state"] == "open" and a["penalty"])
+    waiting["awaits_ruling"] = True  # as the desk says of a penalty it holds (firmware/desk.py)
     offender = "ESWN"[waiting["penalty"]["seat"]]
     payee = next(s for s in "ESWN" if s != offender)
+    reason = "seen by the referee"
     with referee_page(create_app(source, PIN)) as page:
-        item = page.locator(f"#alerts [data-alert-id='{waiting['id']}']")
+        item = page.locator(f"#ruling[data-alert-id='{waiting['id']}']")
         item.locator("button.waive").wait_for()
+        item.locator("button.other").click()  # "Other ruling": the rule book's alternatives
         assert item.locator("button.to").count() == (3 if offered else 0)
         assert item.locator(f"button.to-{offender}").count() == 0
         if offered:
+            item.locator("select.reason-choice").select_option(reason)
             item.locator(f"button.to-{payee}").click()
-            page.wait_for_selector("#notice:text('rule: done')")
-            page.evaluate("document.querySelector('#notice').textContent = ''")
+            page.wait_for_selector("#ruling .feedback:text('rule: done')")
+            item.locator("button.close").click()  # the fake source's alert still awaits
+            item.locator("select.reason-choice").select_option(reason)
+            item.locator("button.other").click()
             item.locator("button.dead").click()
-            page.wait_for_selector("#notice:text('rule: done')")
+            page.wait_for_selector("#ruling .feedback:text('rule: done')")
     if offered:
         assert source.acts[:2] == [
-            ("rule", {"alert": waiting["id"], "apply": True, "to": payee}),
-            ("rule", {"alert": waiting["id"], "apply": True, "dead": True}),
+            ("rule", {"alert": waiting["id"], "apply": True, "reason": reason, "to": payee}),
+            ("rule", {"alert": waiting["id"], "apply": True, "reason": reason, "dead": True}),
         ]

@@ -355,11 +355,19 @@ def test_the_desk_passes_the_referees_tiles_with_the_ruling(desk):
     service.hands.apply(ev.ClaimDeclared(service.clock(), S, "pung", ()))
     alert = next(a for a in desk.alerts.values() if a["needs_ruling"])
     chosen = service.hands.table.hands[S][-2:]
-    answer = act(desk, "rule", {"alert": alert["id"], "apply": True, "tiles": chosen})
+    answer = act(
+        desk,
+        "rule",
+        {"reason": "seen by the referee", "alert": alert["id"], "apply": True, "tiles": chosen},
+    )
     (penalty,) = [e for e in answer["events"] if e["type"] == "PenaltyApplied"]
     assert penalty["penalty_tiles"] == chosen
     with pytest.raises(ActionRefused, match="no penalty awaits"):
-        act(desk, "rule", {"alert": alert["id"], "apply": True, "tiles": chosen})
+        act(
+            desk,
+            "rule",
+            {"reason": "seen by the referee", "alert": alert["id"], "apply": True, "tiles": chosen},
+        )
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,8 @@ def test_issue_19_the_display_lets_an_enrolled_referee_in_and_names_him(wsom, en
     auth = RefereeAuth(PIN, enrolled)
     assert auth.check(ALICE_SECRET, 0.0, TABLET[0]) == (OK, 0.0, ALICE)
     token = auth.open_session(ALICE)
-    assert auth.has_session(token) and auth.session_referee(token) == ALICE
+    session = auth.session(token)
+    assert session is not None and session.referee == ALICE
     assert auth.check(PIN, 0.0, TABLET[0])[0] != OK
 
 

@@ -34,5 +34,9 @@ class DisplaySource(Protocol):
     def offences(self) -> dict:
         """The rule book's offences the referee may report, for the page's form (issue 12)."""
 
-    async def act(self, action: str, body: dict) -> dict:
-        """Carry out a referee action; raise ActionRefused when it cannot be done."""
+    def score_sheet(self) -> dict:
+        """The session's score sheet (firmware/export_sheet.py) from its journal; blocking."""
+
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
+        """Carry out a referee action for the referee `who` (None: the profile's PIN); raise
+        ActionRefused when it cannot be done."""

@@ -62,8 +62,9 @@ FIELDS = {  # what each field must be, and how a wrong one is named
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
-    "rule": ("alert", "apply", "tiles", "to", "dead"),  # tiles: the penalty tiles he chooses;
-    # to / dead: who is paid its points (seed 004 §38 一 6)
+    "rule": ("alert", "apply", "reason", "tiles", "to", "dead"),  # tiles: the penalty tiles
+    # he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why (issue 16)
+    "revoke": ("alert", "reason"),  # a penalty applied under the alert, lifted (issue 16)
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles

@@ -8,9 +8,11 @@ needs the broadcast token. guard.py checks every request first: its size, and fo
 where it comes from and that it is JSON.
 SSE is written here on Starlette's StreamingResponse: one update per change and a ping are
 a few lines, and it spares a dependency (sse-starlette) and its global shutdown patching.
+A page that reconnects with Last-Event-ID gets the updates it missed (sse.py's Backlog).
 """
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,10 +21,11 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from firmware import export, export_sheet
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.actions import ACTIONS, body_problem
@@ -30,7 +33,9 @@ from firmware.display.auth import Enrolled
 from firmware.display.broadcast import broadcast_routes
 from firmware.display.guard import Guard, Refused, answer, json_body
 from firmware.display.login import Login, error
-from firmware.display.sse import data, event_stream
+from firmware.display.sse import Backlog, data, event_stream
+from firmware.journal import JournalError
+from firmware.replay import ReplayError
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
@@ -45,14 +50,27 @@ def create_app(
     host: str = "127.0.0.1",
     clock: Callable[[], float] = time.monotonic,
     referees: Enrolled | None = None,
+    data_dir: Path | None = None,
+    wall: Callable[[], float] = time.time,
 ) -> Starlette:
     """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`.
     `host` is the address it listens on, which a request's Host must name (guard.py);
     `clock` times the wrong PINs (a test's stands still); `referees` are the table's
-    enrolled ones (firmware/referees.py), whose secrets stand in for `referee_pin`."""
-    login = Login(referee_pin, COOKIE, "the referee's PIN", clock, referees)
+    enrolled ones (firmware/referees.py), whose secrets stand in for `referee_pin`.
+    `data_dir` (firmware/sessions.py's) keeps the key that signs the referees' sessions, so
+    they outlive a restart (None: they end with the process); `wall` is the wall clock they
+    expire on (issue 16)."""
+    login = Login(referee_pin, COOKIE, "the referee's PIN", clock, referees, data_dir, wall)
     refused_credentials = login.refused
     streams: set[asyncio.Event] = set()  # one per open stream, set when the server stops
+    epoch = secrets.token_hex(4)  # this start's: an event id of an earlier one is too old
+    backlogs: dict[bool, Backlog] = {}  # by view (referee or not): made with its first page
+
+    def stream(request: Request, referee: bool) -> StreamingResponse:
+        if referee not in backlogs:
+            backlogs[referee] = Backlog(epoch, source.subscribe(referee))
+        last_id = request.headers.get("last-event-id")
+        return _event_stream(source, referee, streams, backlogs[referee], last_id)
 
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -61,17 +79,34 @@ def create_app(
         return JSONResponse(source.snapshot(referee=False))
 
     async def public_stream(request: Request) -> StreamingResponse:
-        return _event_stream(source, False, streams)
+        return stream(request, False)
 
     async def referee_state(request: Request) -> JSONResponse:
         return refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
 
     async def referee_stream(request: Request):
-        return refused_credentials(request) or _event_stream(source, True, streams)
+        return refused_credentials(request) or stream(request, True)
 
     async def referee_offences(request: Request) -> JSONResponse:
         """The rule book's offences for the page's report form (issue 12)."""
         return refused_credentials(request) or JSONResponse(source.offences())
+
+    async def referee_sheet(request: Request) -> Response:
+        """The session's score sheet to download (issue 16): what `mjtable export sheet`
+        makes of the journal, built off the event loop."""
+        fmt = request.path_params["format"]
+        refusal = refused_credentials(request)
+        if refusal or fmt not in export_sheet.MEDIA:
+            return refusal or error(404, f"no sheet.{fmt} (formats: csv, json, pdf)")
+        try:
+            document = await asyncio.to_thread(source.score_sheet)
+            body = await asyncio.to_thread(export.rendered, document, fmt)
+        except (JournalError, ReplayError, export_sheet.ExportError) as err:
+            return error(409, f"the score sheet cannot be made: {err}")
+        table = "".join(c for c in source.table_name if c.isascii() and c.isalnum())
+        name = f"sheet-{table}.{fmt}"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(body, media_type=export_sheet.MEDIA[fmt], headers=disposition)
 
     async def action(request: Request) -> JSONResponse:
         refusal = refused_credentials(request)
@@ -85,7 +120,8 @@ def create_app(
         if problem:
             return error(422, problem[1], field=problem[0])
         try:
-            return JSONResponse(await source.act(name, body))
+            who = login.referee(request)
+            return JSONResponse({**await source.act(name, body, who=who), "by": who})
         except ActionRefused as refused:
             return error(409, str(refused))
 
@@ -101,35 +137,50 @@ def create_app(
             Route("/api/referee/state", referee_state),
             Route("/api/referee/stream", referee_stream),
             Route("/api/referee/offences", referee_offences),
+            Route("/api/referee/sheet.{format}", referee_sheet),
             Route("/api/referee/{action}", action, methods=["POST"]),
         ]
         + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else []),
         middleware=[Middleware(Guard, host=host)],
         exception_handlers={Refused: answer},
     )
-    app.state.streams = streams
+    app.state.streams, app.state.backlogs = streams, backlogs
     return app
 
 
 def _event_stream(
-    source: DisplaySource, referee: bool, streams: set[asyncio.Event]
+    source: DisplaySource,
+    referee: bool,
+    streams: set[asyncio.Event],
+    backlog: Backlog,
+    last_id: str | None,
 ) -> StreamingResponse:
-    """The current document first (a page that connects or reconnects is whole at once), then
-    each update with its seq as the event id, and a comment line as a ping when idle."""
+    """The updates a page reconnecting with `last_id` missed (from `backlog`, the view's), or
+    else the current document first (a page that connects or reconnects is whole at once),
+    then each update with its id (Backlog.id_of its seq), and a comment line as a ping when
+    idle. The page's queue is opened and the backlog read at once, so no update falls
+    between them."""
+
+    def identified(update: dict) -> str:
+        return f"id: {backlog.id_of(update['seq'])}\n" + data(update)
 
     async def updates():
         stop = asyncio.Event()
         streams.add(stop)
         queue = source.subscribe(referee)
         try:
-            yield f"retry: {RECONNECT_MS}\n" + data(
-                {"seq": None, "state": source.snapshot(referee), "events": []}
-            )
+            missed = backlog.missed(last_id)
+            if missed is None:
+                now = {"seq": None, "state": source.snapshot(referee), "events": []}
+                yield f"retry: {RECONNECT_MS}\nid: {backlog.id_of(backlog.latest())}\n" + data(now)
+            else:
+                yield f"retry: {RECONNECT_MS}\n\n" + "".join(map(identified, missed))
             while True:
                 update = await _next(queue, stop)
                 if stop.is_set():
                     return
-                yield ": ping\n\n" if update is None else f"id: {update['seq']}\n" + data(update)
+                backlog.take()  # kept up as pages take theirs (Desk.delivered waits for all)
+                yield ": ping\n\n" if update is None else identified(update)
         finally:
             source.unsubscribe(queue)
             streams.discard(stop)

@@ -10,22 +10,41 @@ client is ever held up: one stranger's wrong PINs leave the referee's tablet and
 own screen as they were. An IPv6 client counts by its /64, whose addresses any host there
 may take at will. The clients held are at most CLIENTS (the one whose last wrong PIN is
 oldest forgotten first), so a flood of addresses costs no more memory. A right secret
-opens a session: a random token in an HttpOnly, SameSite=Strict cookie (Secure over TLS), so
+opens a session: a signed token in an HttpOnly, SameSite=Strict cookie (Secure over TLS), so
 the page's later requests need no PIN; cross-site requests are guard.py's.
 The referees enrolled at the table (firmware/referees.py, issue 19) each have their own
 secret: any of them opens a session, which remembers whose it is (the name the desk journals);
 the profile's referee_pin then opens nothing. With none enrolled, the profile's PIN, as before.
 Times are passed in (`t`, seconds on a monotonic clock).
 
+A session survives a restart of the service (issue 16): its token holds whose it is, when it
+was issued and when it expires (SESSION_SECONDS on the wall clock, a session of play), and an
+HMAC-SHA256 over that with a key kept in the data directory (SESSION_KEY, mode 0600, made from
+`secrets` on first use), so nothing of it is kept in memory but the logouts. It also holds a
+digest of the secret's record (the referee's salted hash, or the profile's PIN), so a
+new secret ends the sessions the old one opened, and a referee removed has none. A logout
+ends its token in this process only (the revoked ones are kept in memory until they expire):
+after a restart a token logged out before opens again until its expiry, though its page has
+deleted the cookie. Without a key folder (the venue's dashboard), the key lives in memory and
+sessions end with the process.
+
 The broadcast token is typed once into a stream's URL (OBS cannot type a PIN); it is long
 (BROADCAST_TOKEN_LENGTH, the profile refuses less), so it is not throttled. The token the
 profiles ship with is known to everyone: it opens the broadcast only from this machine.
 """
 
+import base64
+import hashlib
 import hmac
 import ipaddress
+import json
+import os
 import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 FREE = 3  # wrong PINs in a row that cost a client nothing
@@ -37,6 +56,9 @@ SHIPPED_REFEREE_PIN = "246810"  # in config/tables/*.toml: known to everyone
 OK, WRONG, THROTTLED = 200, 403, 429
 MISSING = 401
 BROADCAST_TOKEN_LENGTH = 16
+SESSION_SECONDS = 12 * 3600.0  # a referee's session lasts a session of play
+SESSION_KEY = "session.key"  # in the data directory (firmware/sessions.py data_dir)
+KEY_BYTES = 32
 SHIPPED_BROADCAST_TOKEN = "change-this-broadcast-token"  # in config/tables/*.toml
 
 
@@ -83,18 +105,70 @@ class Enrolled(Protocol):
     def who(self, secret: str, enrolled: dict[str, dict] | None = None) -> str | None: ...
 
 
-class RefereeAuth:
-    """`pin` is the profile's; `referees`, when any are enrolled, stand in for it."""
+@dataclass(frozen=True)
+class Session:
+    """A referee's session, as its token says: whose (None: the profile's PIN), until when."""
 
-    def __init__(self, pin: str, referees: Enrolled | None = None):
+    referee: str | None
+    expires: float  # wall clock, seconds since the epoch
+
+
+def session_key(folder: Path | None) -> bytes:
+    """The key that signs the sessions: SESSION_KEY in `folder`, made on first use (mode
+    0600, written beside it and renamed: whole or not at all); one that is not KEY_BYTES in
+    hex is replaced (its sessions end). Without a folder, a new one in memory."""
+    if folder is None:
+        return secrets.token_bytes(KEY_BYTES)
+    path = Path(folder) / SESSION_KEY
+    try:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        if len(key) == KEY_BYTES:
+            return key
+    except (FileNotFoundError, ValueError):
+        pass
+    key = secrets.token_bytes(KEY_BYTES)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{SESSION_KEY}.{secrets.token_hex(4)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(key.hex() + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    if os.geteuid() == 0:  # made by root (a trial run): the service's user reads it
+        folder_stat = path.parent.stat()
+        os.chown(temporary, folder_stat.st_uid, folder_stat.st_gid)
+    os.replace(temporary, path)
+    return key
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class RefereeAuth:
+    """`pin` is the profile's; `referees`, when any are enrolled, stand in for it. `key`
+    signs the sessions (session_key); `wall` is the wall clock their expiry is on."""
+
+    def __init__(
+        self,
+        pin: str,
+        referees: Enrolled | None = None,
+        key: bytes | None = None,
+        wall: Callable[[], float] = time.time,
+    ):
         if not isinstance(pin, str) or not pin.strip():
             raise ValueError("the referee PIN must be a non-empty text")
         problem = secret_problem(pin)
         if problem:
             raise ValueError(problem)
         self._pin, self.referees = pin.encode(), referees
+        self._key, self.wall = key or session_key(None), wall
         self._wrong: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (n, last)
-        self._sessions: dict[str, str | None] = {}  # token -> the referee's name (None: PIN)
+        self._revoked: dict[str, float] = {}  # nonce -> expiry: logged out in this process
 
     @property
     def tracked(self) -> int:
@@ -134,22 +208,65 @@ class RefereeAuth:
         return WRONG, wait_after(wrong + 1), None
 
     def open_session(self, who: str | None = None) -> str:
-        """A session for the referee `who` (None: opened by the profile's PIN)."""
-        token = secrets.token_urlsafe(32)
-        self._sessions[token] = who
-        return token
+        """A signed token for the referee `who` (None: opened by the profile's PIN)."""
+        now = self.wall()
+        payload = {
+            "referee": who,
+            "issued": now,
+            "expires": now + SESSION_SECONDS,
+            "secret": self._digest(who, self._enrolled()),
+            "nonce": secrets.token_urlsafe(12),
+        }
+        text = _b64(json.dumps(payload, separators=(",", ":")).encode())
+        return f"{text}.{self._sign(text)}"
 
-    def session_referee(self, token: str | None) -> str | None:
-        """The referee whose session `token` is (None: the profile's PIN's, or no session)."""
-        return self._sessions.get(token) if token is not None else None
-
-    def has_session(self, token: str | None) -> bool:
-        return token in self._sessions
+    def session(self, token: str | None) -> Session | None:
+        """The session `token` opens, or None: not signed with this table's key, expired,
+        logged out, or opened by a secret that is no longer the one (a new one set, the
+        referee removed, referees enrolled since a PIN's session). An unreadable referees
+        file raises, as in check."""
+        payload = self._payload(token)
+        if payload is None or self.wall() >= payload["expires"]:
+            return None
+        who, enrolled = payload["referee"], self._enrolled()
+        if (who is None) != (not enrolled) or (who is not None and who not in enrolled):
+            return None
+        if not hmac.compare_digest(payload["secret"], self._digest(who, enrolled)):
+            return None
+        return Session(who, payload["expires"])
 
     def close_session(self, token: str | None) -> None:
-        """The referee logs out: the token opens nothing any more."""
-        if token is not None:
-            self._sessions.pop(token, None)
+        """The referee logs out: the token opens nothing any more (in this process)."""
+        now = self.wall()
+        self._revoked = {n: e for n, e in self._revoked.items() if e > now}
+        payload = self._payload(token)
+        if payload is not None:
+            self._revoked[payload["nonce"]] = payload["expires"]
+
+    def _payload(self, token: str | None) -> dict | None:
+        """What a token signed with this table's key says, unless logged out; else None."""
+        text, _, signature = (token or "").partition(".")
+        given = signature.encode("utf-8", "surrogatepass")
+        if not hmac.compare_digest(given, self._sign(text).encode()):
+            return None
+        payload = json.loads(_unb64(text))
+        return None if payload["nonce"] in self._revoked else payload
+
+    def _enrolled(self) -> dict[str, dict]:
+        return self.referees.load() if self.referees is not None else {}
+
+    def _sign(self, text: str) -> str:
+        signed = hmac.new(self._key, text.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        return _b64(signed.digest())
+
+    def _digest(self, who: str | None, enrolled: dict[str, dict]) -> str:
+        """Of the secret that opened the session (keyed: the PIN cannot be guessed back)."""
+        if who is None:
+            material = b"pin\0" + self._pin
+        else:
+            record = json.dumps([who, enrolled.get(who, {}).get("secret")], sort_keys=True)
+            material = b"referee\0" + record.encode("utf-8", "surrogatepass")
+        return _b64(hmac.new(self._key, material, hashlib.sha256).digest()[:16])
 
 
 class BroadcastAuth:

@@ -1,19 +1,29 @@
 """Logging in with a secret (the referee's PIN at the table, the organiser's at the venue):
 one way for both apps, so the throttle, the cookie and the refusals are the same everywhere.
 
-A session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) once logged in, or the secret
-as a bearer token for scripts; wrong secrets are throttled per device (auth.py). At the table,
-the referees enrolled there (firmware/referees.py) log in each with his own secret, and a
-request let in says whose it was: `referee(request)`, for the desk to journal who acted.
+A session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS; a token signed with the key
+in `key_folder`, so it outlives a restart of the service, auth.py) once logged in, or the
+secret as a bearer token for scripts; wrong secrets are throttled per device (auth.py). At
+the table, the referees enrolled there (firmware/referees.py) log in each with his own secret,
+and a request let in says whose it was: `referee(request)`, for the desk to journal who acted.
 """
 
 import math
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from firmware.display.auth import OK, THROTTLED, Enrolled, RefereeAuth
+from firmware.display.auth import (
+    OK,
+    SESSION_SECONDS,
+    THROTTLED,
+    Enrolled,
+    RefereeAuth,
+    session_key,
+)
 from firmware.display.guard import json_body
 
 
@@ -28,7 +38,9 @@ def client(request: Request) -> str | None:
 
 class Login:
     """`whose` names the secret in refusals ("the referee's PIN"); `cookie` is the session's
-    cookie name; `clock` times the wrong secrets; `referees`, the table's enrolled ones."""
+    cookie name; `clock` times the wrong secrets; `referees`, the table's enrolled ones;
+    `key_folder` keeps the key that signs the sessions (None: in memory); `wall`, the wall
+    clock they expire on."""
 
     def __init__(
         self,
@@ -37,9 +49,11 @@ class Login:
         whose: str,
         clock: Callable[[], float],
         referees: Enrolled | None = None,
+        key_folder: Path | None = None,
+        wall: Callable[[], float] = time.time,
     ):
         self.auth, self.cookie, self.whose, self.clock = (
-            RefereeAuth(secret, referees),
+            RefereeAuth(secret, referees, session_key(key_folder), wall),
             cookie,
             whose,
             clock,
@@ -53,9 +67,14 @@ class Login:
     def refused(self, request: Request) -> JSONResponse | None:
         """None when the request carries the session cookie or the secret as a bearer."""
         token = request.cookies.get(self.cookie)
-        if self.auth.has_session(token):
-            request.state.referee = self.auth.session_referee(token)
-            return None
+        if token is not None:
+            try:
+                session = self.auth.session(token)
+            except ValueError as err:  # the referees file unreadable (firmware/referees.py)
+                return error(503, f"the referees' secrets cannot be read: {err}")
+            if session is not None:
+                request.state.referee = session.referee
+                return None
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
             return JSONResponse(
@@ -75,7 +94,10 @@ class Login:
             return refusal
         who = self.referee(request)
         response = JSONResponse({"ok": True, **({"referee": who} if who else {})})
-        response.set_cookie(self.cookie, self.auth.open_session(who), **self._flags(request))
+        token = self.auth.open_session(who)
+        response.set_cookie(
+            self.cookie, token, max_age=int(SESSION_SECONDS), **self._flags(request)
+        )
         return response
 
     async def logout(self, request: Request) -> JSONResponse:

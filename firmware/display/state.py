@@ -8,7 +8,9 @@ stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7).
 venue sent (issue 15: the seating's names, its message, a referee on the way) is public, and
 so is the sitting's time left with the head referee's notice (RULES.md 4.3; a CCM game's
 clock and break instead, seed 004 第五條, firmware/game_clock.py), and the walls'
-seals (issue 17): a digest tells nothing of the order before its reveal.
+seals (issue 17): a digest tells nothing of the order before its reveal. A hand won is no longer
+concealed: the result of the hand (firmware/display/result.py, issue 16) lays the winner's
+hand out on both views, and no other seat's.
 
 Seats are the winds of the hand ("E" deals); `player` is the seat a player drew for the
 sitting (engine/session.py). Tiles are {"id", "tile", "zh"}: the physical id, the notation of
@@ -23,14 +25,14 @@ from engine import tiles
 from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
+from firmware.display.faces import BACK, SEATS, meld_json, tile_json
 from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
+from firmware.display.result import hand_result
 from firmware.sitting import notice, seconds_left
 from firmware.stage_desk import last_hand_seating, shown_answer, standings_of
 from firmware.storage import Stopped
 from firmware.venue_commands import VenueNotes
 
-SEATS = "ESWN"
-BACK = {"back": True}
 # What the public view passes on of the service's records: nothing a record may add (a
 # fault's tile, say) reaches a public screen unless it is named here.
 ALERT_FIELDS = ("id", "t", "seat", "rule", "message", "needs_ruling", "penalty", "state")
@@ -89,6 +91,7 @@ def table_state(view: TableView, referee: bool) -> dict:
         else {"live": wall.live_count, "dead": len(wall.dead_wall_tiles)},
         "seats": [_seat(view, seat, referee) for seat in range(4)],
         "last_hand": session.sheet[-1].to_json() if session.sheet else None,
+        "result": hand_result(session, table, view.venue.players),  # issue 16, both views
         "last_hand_seating": last_hand_seating(session),  # its sides' people (seed 004 換位)
         "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
         "faults": view.faults if referee else [_public_fault(f) for f in view.faults],
@@ -173,11 +176,6 @@ def win_check(table: Table | None, view: TableView) -> list[dict] | None:
     return checks or None
 
 
-def tile_json(tile_id: int) -> dict:
-    kind = tiles.kind_of(tile_id)
-    return {"id": tile_id, "tile": tiles.NAMES[kind], "zh": tiles.CHINESE[kind]}
-
-
 def _seat(view: TableView, seat: int, referee: bool) -> dict:
     session, table = view.session, view.table
     player, players = session.player_at(seat), view.venue.players
@@ -201,7 +199,7 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
         held = table.referee.penalty_tiles[seat]
         out.update(
             river=[tile_json(t) for t in table.rivers[seat]],
-            melds=[_meld(meld, referee) for meld in table.melds[seat]],
+            melds=[meld_json(meld, referee) for meld in table.melds[seat]],
             flowers=[tile_json(t) for t in table.flowers[seat]],
             penalty_tiles=[dict(tile_json(t), state=state) for t, state in held.items()],
             hand_count=len(table.hands[seat]),
@@ -225,17 +223,6 @@ def _penalty_points(table, seat: int) -> int:
         elif penalty.paid_to_others:
             change += penalty.points
     return change
-
-
-def _meld(meld, referee: bool) -> dict:
-    hidden = meld.concealed and not referee
-    return {
-        "kind": meld.kind,
-        "concealed": meld.concealed,
-        "tiles": [BACK] * len(meld.tiles) if hidden else [tile_json(t) for t in meld.tiles],
-        "claimed": None if meld.claimed is None else tile_json(meld.claimed),
-        "from": None if meld.from_seat is None else SEATS[meld.from_seat],
-    }
 
 
 def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:

@@ -22,7 +22,9 @@ function render(state) {
   table.querySelectorAll(".seat").forEach((node) => node.remove());
   for (const seat of state.seats) table.append(renderSeat(seat, state));
   renderCentre(state);
+  renderResult(state);  // result.js (issue 16)
   renderAlerts(state.alerts);
+  renderRulings(state);  // rulings.js (issue 16)
   renderFaults(state.faults, state.referee_on_way);
   renderShuffler(state.shuffler);
   renderLog(state.log);
@@ -155,34 +157,20 @@ function renderInterruption(cut) {
 
 // -- the side panel ----------------------------------------------------------------------
 
-function renderAlerts(alerts) {
+function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
   fill("alerts", [...alerts].reverse().map((a) => {
     const open = a.state === "open";
-    const awaits = open && a.penalty && a.penalty.confirm;
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
       "data-alert-id": a.id},
     el("div", {class: "meta"}, [a.seat == null ? "" : WINDS[SEATS[a.seat]][1], a.rule, a.state]
       .filter(Boolean).join(" · ")),
     el("div", {class: "message"}, a.message),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    !PUBLIC && a.awaits_ruling ? el("div", {class: "awaits"}, "awaits your ruling (centre)")
+      : null,
     PUBLIC || !open ? null : el("div", {class: "buttons"},
-      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, "Acknowledge"),
-      awaits ? ruling(a.id, true, "Apply") : null, awaits ? ruling(a.id, false, "Waive") : null),
-    PUBLIC || !awaits || !a.penalty.points || !latest.penalties_allocatable ? null : payees(a));
+      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, "Acknowledge")));
   }));
-}
-
-function ruling(alert, apply, label, more = {}, cls = label.toLowerCase()) {
-  return el("button", {class: cls, onclick: () => act("rule", {alert, apply, ...more})}, label);
-}
-
-// CCM: the referee may give a penalty's points all to the player it disadvantaged, or make them
-// dead points (seed 004 §38 一 6 罰分可以判給明顯虧損方 ... 或處理成盤外的死分).
-function payees(a) {
-  const others = [...SEATS].filter((s, i) => i !== a.penalty.seat);
-  return el("div", {class: "buttons payees"}, "to the player disadvantaged: ",
-    ...others.map((s) => ruling(a.id, true, WINDS[s][1], {to: s}, `to to-${s}`)),
-    ruling(a.id, true, "as dead points", {dead: true}, "dead"));
 }
 
 function penaltyText(p) {
@@ -257,12 +245,14 @@ function onWay(coming) {
 
 function renderFaults(faults, coming) {
   fill("faults", [...faults].reverse().map((f) =>
-    el("li", {class: `fault${f.cleared ? " cleared" : ""}`, "data-fault-id": f.id},
-      el("div", {class: "meta"}, `${f.device} · ${f.kind}${f.cleared ? " · cleared" : ""}`),
+    el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
+      "data-fault-id": f.id},  // seen: acknowledged; cleared: by the device (issue 16)
+      el("div", {class: "meta"}, `${f.device} · ${f.kind}` +
+        (f.cleared ? " · cleared" : f.seen ? " · seen, not yet cleared" : "")),
       el("div", {class: "message"}, f.message),
       el("div", {class: "advice"}, f.advice),
       coming && coming.alert === f.id && !f.cleared ? onWay(coming) : null,
-      PUBLIC || f.cleared ? null
+      PUBLIC || f.cleared || f.seen ? null
         : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})}, "Acknowledge"))));
 }
 
@@ -301,6 +291,7 @@ function describe(e) {
     case "Alert": return `alert: ${e.message}`;
     case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
     case "PenaltyWaived": return `ruling on alert ${e.alert}: waived`;
+    case "PenaltyLifted": return `${who} penalty revoked (alert ${e.alert}): ${e.reason}`;
     case "WinRescored": return `${who}'s win scored again: ` + (e.responsible === null
       ? "nobody pays alone" : `${"ESWN"[e.responsible]} pays`) + ` (ruling on alert ${e.alert})`;
     case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
@@ -388,12 +379,12 @@ function buildControls() {
         zone: document.getElementById("correct-zone").value});
     }}, field("correct-tile", "tile id ", "number"), field("correct-zone", "zone ", "text"),
     el("button", {type: "submit"}, "Correct")));
-  document.getElementById("sheet").append(...entryForms());
+  document.getElementById("sheet").append(entryForms());
 }
 
-// What the referee enters (issue 12): an offence the sensors cannot see, and his own choice of
-// a proposed penalty's tiles. Tiles are typed as faces ("1m 2m", found in the seat's hand)
-// or physical ids.
+// What the referee enters (issue 12): an offence the sensors cannot see (the penalty tiles he
+// chooses are an "Other ruling", rulings.js). Tiles are typed as faces ("1m 2m", found in the
+// seat's hand) or physical ids.
 function entryForms() {
   const value = (id) => document.getElementById(id).value.trim();
   const offence = el("select", {id: "report-offence"});
@@ -417,18 +408,7 @@ function entryForms() {
   el("label", {}, "seconds ", el("input", {id: "report-seconds", type: "number", min: 1})),
   el("label", {}, "tiles ", el("input", {id: "report-tiles", type: "text", size: 12})),
   el("button", {type: "submit"}, "Report"));
-  const choose = el("form", {class: "buttons", onsubmit: (event) => {
-    event.preventDefault();
-    const alert = Number(value("choose-alert"));
-    const proposed = latest.alerts.find((a) => a.id === alert && a.penalty);
-    if (!proposed) return notice(`no penalty is proposed under alert ${alert}`, true);
-    const tiles = tileIds(value("choose-tiles"), proposed.penalty.seat);
-    if (tiles && tiles.length) act("rule", {alert, apply: true, tiles});
-  }}, el("h3", {}, "Apply a penalty with the tiles you choose"),
-  el("label", {}, "alert ", el("input", {id: "choose-alert", type: "number", min: 1})),
-  el("label", {}, "tiles ", el("input", {id: "choose-tiles", type: "text", size: 12})),
-  el("button", {type: "submit"}, "Apply"));
-  return [report, choose];
+  return report;
 }
 
 function tileIds(text, seatIndex) {
@@ -452,6 +432,7 @@ function updateControls(state) {
     buildControls();
     controls.hidden = false;
     document.getElementById("sheet").hidden = false;
+    document.getElementById("sheet-download").hidden = false;  // issue 16: the referee's only
   }
   document.getElementById("pause").disabled = state.clocks_paused;
   const onBreak = state.game_clock && state.game_clock.break_left !== null;
@@ -463,8 +444,10 @@ async function act(action, body) {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const reply = await response.json().catch(() => ({}));
   if (response.status === 401) return showLogin();
-  notice(response.ok ? `${action.replaceAll("_", " ")}: done`
-    : `${action.replaceAll("_", " ")} refused: ${reply.error || response.status}`, !response.ok);
+  const text = response.ok ? `${action.replaceAll("_", " ")}: done`
+    : `${action.replaceAll("_", " ")} refused: ${reply.error || response.status}`;
+  notice(text, !response.ok);
+  return {ok: response.ok, text};  // for an answer shown beside its buttons (rulings.js)
 }
 
 function notice(text, bad = false) {
@@ -476,6 +459,7 @@ function notice(text, bad = false) {
 // -- connecting ----------------------------------------------------------------------------
 
 function showLogin() {
+  document.body.classList.remove("offline");  // the table answers: it asks for the PIN
   document.getElementById("display").hidden = true;
   document.getElementById("login").hidden = false;
   document.getElementById("pin").focus();
@@ -485,6 +469,8 @@ function connect() {
   document.getElementById("login").hidden = true;
   document.getElementById("display").hidden = false;
   const stream = new EventSource(`${API}/stream`);
+  // reconnected (Last-Event-ID: only the missed updates follow, maybe none): back online
+  stream.onopen = () => document.body.classList.remove("offline");
   stream.onmessage = (message) => {
     document.body.classList.remove("offline");
     render(JSON.parse(message.data).state);
@@ -516,5 +502,6 @@ document.getElementById("login").addEventListener("submit", async (event) => {
 });
 
 document.body.classList.toggle("public", PUBLIC);
+document.getElementById("to-referee").hidden = !PUBLIC;  // the kiosk's way to the login
 setInterval(tick, 100);
 start();

@@ -1,0 +1,165 @@
+"use strict";
+// Rulings that cannot go wrong (issue 16), on the referee's view only: the first alert that
+// awaits a ruling (the desk's `awaits_ruling`) takes the centre of the table in large type,
+// with the proposed penalty and its rule; Apply, Waive and "Other ruling" (the rule book's
+// alternatives: the penalty tiles he names, the player paid or dead points) stay until it is
+// ruled, acknowledged or not. Every ruling needs a reason, chosen or written. The penalties
+// in force are listed in the side panel, each with Revoke (a reason again). Each action's
+// answer is shown beside the buttons that sent it.
+
+const USUAL_REASONS = [
+  "seen by the referee",
+  "confirmed by the players at the table",
+  "the table's record is right",
+  "not seen: no player confirms it",
+  "a fault of the table, not of the player",
+];
+
+let ruled = null;        // the centre panel's alert being ruled, or ruled: {key, text, ok}
+let penaltiesKey = null; // what the penalties list shows, so a reason being typed stays
+const revokeAnswers = {};  // "hand:alert" -> the answer of its Revoke, shown beside it
+
+function renderRulings(state) {
+  if (PUBLIC) return;
+  document.getElementById("penalties-head").hidden = false;
+  const waiting = state.alerts.filter((a) => a.awaits_ruling);
+  renderRulingPanel(waiting[0] || null, waiting.length, state);
+  renderPenalties(state);
+}
+
+function alertKey(state, a) {
+  return `${state.hand_number}:${a.id}`;
+}
+
+function renderRulingPanel(a, count, state) {
+  const old = document.getElementById("ruling");
+  const key = a ? alertKey(state, a) : null;
+  const keep = old && (old.dataset.key === key || (ruled && ruled.key === old.dataset.key
+    && (ruled.text === undefined || !a)));  // its answer not in yet, or shown until closed
+  if (keep) {
+    old.querySelector(".more").textContent = count > 1 ? `${count - 1} more waiting` : "";
+    return;
+  }
+  if (old) old.remove();
+  if (a) document.getElementById("table").append(rulingPanel(a, count, state, key));
+}
+
+function rulingPanel(a, count, state, key) {
+  const feedback = el("p", {class: "feedback", role: "status"});
+  const reason = reasonPicker();
+  const buttons = el("div", {class: "buttons"});
+  const send = (body) => {
+    const why = reason.value();
+    if (!why) return say(feedback, "choose or write the reason first", true);
+    ruled = {key};
+    buttons.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    act("rule", {alert: a.id, reason: why, ...body}).then((answer) => {
+      if (!answer) return;  // logged out: the login is shown
+      ruled = {key, ...answer};
+      say(feedback, answer.text, !answer.ok);
+      if (answer.ok) buttons.replaceChildren(el("button", {class: "close", onclick: () => {
+        ruled = null;
+        document.getElementById("ruling").remove();
+        renderRulings(latest);
+      }}, "Close"));
+      else buttons.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+    });
+  };
+  const other = el("div", {class: "other-ruling", hidden: true}, otherRulings(a, state, send));
+  buttons.append(
+    el("button", {class: "apply", onclick: () => send({apply: true})}, "Apply"),
+    el("button", {class: "waive", onclick: () => send({apply: false})}, "Waive"),
+    el("button", {class: "other", onclick: () => { other.hidden = !other.hidden; }},
+      "Other ruling"));
+  const seat = a.seat == null ? "" : `${WINDS[SEATS[a.seat]][1]} ${WINDS[SEATS[a.seat]][0]}`;
+  return el("section", {id: "ruling", "data-key": key, "data-alert-id": a.id,
+    role: "alertdialog", "aria-label": "a ruling is needed"},
+  el("header", {class: "ruling-head"}, el("span", {}, `Ruling needed · alert ${a.id}`),
+    el("span", {class: "ruling-seat"}, seat),
+    el("span", {class: "more"}, count > 1 ? `${count - 1} more waiting` : "")),
+  el("div", {class: "ruling-message"}, a.message),
+  a.penalty ? el("div", {class: "ruling-penalty"}, penaltyText(a.penalty)) : null,
+  el("div", {class: "ruling-rule"}, `rule ${a.penalty ? a.penalty.rule : a.rule || "—"}`),
+  reason.node, buttons, other, feedback);
+}
+
+// The rule book's alternatives to the proposal: the points to the player disadvantaged or
+// dead (seed 004 §38 一 6), the penalty tiles the referee names (seed 000 錯鳴 3: 裁判有權指定).
+function otherRulings(a, state, send) {
+  const p = a.penalty;
+  const options = [];
+  if (p && p.points && state.penalties_allocatable) {
+    const others = [...SEATS].filter((s, i) => i !== p.seat);
+    options.push(el("div", {class: "buttons payees"}, "all the points to the player "
+      + "disadvantaged: ", ...others.map((s) => el("button", {class: `to to-${s}`,
+      onclick: () => send({apply: true, to: s})}, WINDS[s][1])),
+    el("button", {class: "dead", onclick: () => send({apply: true, dead: true})},
+      "as dead points")));
+  }
+  if (p && p.penalty_tiles.length) {
+    const named = el("input", {class: "tiles", type: "text", size: 14,
+      placeholder: `${p.penalty_tiles.length} of ${WINDS[SEATS[p.seat]][1]}'s tiles, e.g. 1m 2m`});
+    options.push(el("div", {class: "buttons"}, el("label", {}, "penalty tiles ", named),
+      el("button", {class: "with-tiles", onclick: () => {
+        const tiles = tileIds(named.value.trim(), p.seat);
+        if (tiles && tiles.length) send({apply: true, tiles});
+      }}, "Apply with these tiles")));
+  }
+  return options.length ? options
+    : [el("p", {class: "none"}, "the rule book offers no other ruling here: apply or waive")];
+}
+
+function reasonPicker() {
+  const choice = el("select", {class: "reason-choice"},
+    el("option", {value: ""}, "— the reason —"),
+    ...USUAL_REASONS.map((r) => el("option", {value: r}, r)));
+  const words = el("input", {class: "reason-text", type: "text", maxlength: 200,
+    placeholder: "or in your own words"});
+  return {
+    node: el("div", {class: "reason"}, el("label", {}, "reason ", choice), words),
+    value: () => [choice.value, words.value.trim()].filter(Boolean).join(": "),
+  };
+}
+
+function say(node, text, bad) {
+  node.textContent = text;
+  node.classList.toggle("bad", bad);
+}
+
+// The penalties of this hand: in force (with Revoke while the hand's row may still change),
+// or revoked, with the reasons given.
+function renderPenalties(state) {
+  const shown = state.alerts.filter((a) => a.state === "applied" || a.state === "revoked");
+  const key = JSON.stringify(shown.map((a) => [alertKey(state, a), a.state, a.revocable,
+    a.reason, revokeAnswers[alertKey(state, a)]]));
+  if (key === penaltiesKey) return;
+  penaltiesKey = key;
+  fill("penalties", shown.map((a) => penaltyItem(a, state)));
+}
+
+function penaltyItem(a, state) {
+  const key = alertKey(state, a);
+  const feedback = el("span", {class: "feedback", role: "status"});
+  const answer = revokeAnswers[key];
+  if (answer) say(feedback, answer.text, !answer.ok);
+  const reason = reasonPicker();
+  const form = el("div", {class: "revoke-form", hidden: true}, reason.node,
+    el("button", {class: "revoke-confirm", onclick: () => {
+      const why = reason.value();
+      if (!why) return say(feedback, "choose or write the reason first", true);
+      act("revoke", {alert: a.id, reason: why}).then((reply) => {
+        if (!reply) return;
+        revokeAnswers[key] = reply;
+        renderPenalties(latest);  // the answer beside its item, drawn again or not
+      });
+    }}, "Revoke the penalty"));
+  return el("li", {class: `penalty-item ${a.state}`, "data-alert-id": a.id},
+    el("div", {class: "meta"}, [a.seat == null ? "" : WINDS[SEATS[a.seat]][1], a.state]
+      .filter(Boolean).join(" · ")),
+    a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    a.reason ? el("div", {class: "reason-given"}, `ruled: ${a.reason}`) : null,
+    a.revoked ? el("div", {class: "reason-given"}, `revoked: ${a.revoked}`) : null,
+    a.revocable ? el("div", {class: "buttons"}, el("button", {class: "revoke",
+      onclick: () => { form.hidden = !form.hidden; }}, "Revoke…")) : null,
+    a.revocable ? form : null, feedback);
+}
