@@ -8,7 +8,9 @@ overtakes a device record stamped before it nor is overtaken by one stamped afte
 that changes the game is an engine input, journaled and applied like any other; the others
 (acknowledging, confirming a score, signing the sheet, correcting the tracking, voiding the
 hand) are journaled as record events. The rows of each action are followed in the journal by
-a RefereeActed record: which referee did it, and the time of day (issue 16).
+a RefereeActed record: which referee did it, and the time of day (issue 16). The inputs to the
+game are firmware/desk_inputs.py's; what the documents show of alerts and faults,
+firmware/desk_views.py's.
 
 Each seat's shanten and waits (engine/waits.py) are worked out once per update that changed
 the hand (engine outputs, a new hand), for every referee page and the broadcast alike, and
@@ -24,14 +26,14 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 
-from drivers.dice import ElectronicDice
 from engine import events as ev
-from engine.seats import LETTERS, ZONES
+from engine.seats import ZONES
 from engine.tracking import TrackingError
-from engine.turns import REFEREE_ROLL
 from firmware import export_sheet, seat_drawing, sessions, stage_desk
-from firmware.deal_errors import dice_stand, redeal, remove_excess
+from firmware.deal_errors import redeal, remove_excess
 from firmware.desk_entries import Entries
+from firmware.desk_inputs import game_input, revoke
+from firmware.desk_views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
@@ -79,8 +81,8 @@ class Desk:
             status.session,
             status.table,
             status.t,
-            self._alerts(status),
-            self._faults(status.faults[-LOG_LENGTH:]),
+            alerts_view(self.alerts, status),
+            faults_view(status.faults[-LOG_LENGTH:], self.acknowledged),
             list(self.log),
             status.shuffler.to_json(),
             self.dice,
@@ -93,43 +95,6 @@ class Desk:
             seal=self.service.hands.walls.seal_json(),  # issue 17
             game_clock=game.to_json(status.t) if (game := self.service.sitting.game) else None,
         )
-
-    def _alerts(self, status) -> list[dict]:
-        """This hand's alerts, each saying whether a ruling on it is awaited (the page keeps
-        its buttons until ruled, issue 16) and whether its penalty may be revoked."""
-        table = status.table
-        if table is None:
-            return [a | {"awaits_ruling": False, "revocable": False} for a in self.alerts.values()]
-        referee = table.referee
-        waiting = {*referee.pending, *referee.rescorings, *referee.fines_asked}
-        settled = table.ended and not status.session.settles_again(table)
-        return [
-            a
-            | {
-                "awaits_ruling": a["id"] in waiting,
-                "revocable": a["id"] in referee.in_force and not settled,
-            }
-            for a in self.alerts.values()
-        ]
-
-    def _faults(self, records) -> list[dict]:
-        """Each fault once, as first reported: `seen` once the referee has acknowledged it,
-        `cleared` only once the device's record says so (issue 16: seen is not fixed)."""
-        cleared = {f.id for f in records if f.cleared}
-        firsts = {f.id: f for f in reversed(records)}  # the earliest record of each id
-        return [
-            {
-                "id": f.id,
-                "t": f.t,
-                "device": f.device,
-                "kind": f.kind,
-                "message": f.message,
-                "advice": f.advice,
-                "seen": f.id in self.acknowledged,
-                "cleared": f.id in cleared,
-            }
-            for f in sorted(firsts.values(), key=records.index)
-        ]
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
         """The waits of the hand in play, worked out again only when it has changed."""
@@ -176,7 +141,7 @@ class Desk:
         if status.hand_number != self.hand:
             self.hand, self.alerts, self.dice = status.hand_number, {}, None
         for event in events:
-            self._follow(event, status.dice_source)
+            follow(self, event, status.dice_source)
             self.log.append(event.to_json())
         if any(not isinstance(e, ev.RECORDS) for e in events):
             self._waits = None  # the engine's outputs: a hand may have changed
@@ -202,32 +167,6 @@ class Desk:
         if self.broadcast is not None:
             self.broadcast.add(self.seq, views[True]["state"])
 
-    def _follow(self, event, dice_source: str) -> None:
-        if isinstance(event, ev.Alert):
-            self.alerts[event.id] = {
-                "id": event.id,
-                "t": event.t,
-                "seat": event.seat,
-                "rule": event.rule,
-                "message": event.message,
-                "needs_ruling": event.needs_ruling,
-                "penalty": event.penalty,
-                "state": "open",
-                "reason": "",  # the ruling's, in the referee's words
-            }
-        elif isinstance(event, ev.RULED) and event.alert in self.alerts:
-            self.alerts[event.alert]["state"] = (
-                "waived" if isinstance(event, ev.PenaltyWaived) else "applied"
-            )
-        elif isinstance(event, ev.PenaltyLifted) and event.alert in self.alerts:
-            self.alerts[event.alert] |= {"state": "revoked", "revoked": event.reason}
-        elif isinstance(event, ev.WallBroken):
-            self.dice = {
-                "dice": list(event.dice),
-                "source": dice_source,
-                "break": {"seat": "ESWN"[event.seat], "stacks": event.stacks},
-            }
-
     # -- the referee's actions ------------------------------------------------------------
 
     async def act(self, action: str, body: dict, who: str | None = None) -> dict:
@@ -240,13 +179,13 @@ class Desk:
             "redeal": partial(redeal, self.service),  # seed 000 配牌時的犯規 7
             "remove_excess": partial(remove_excess, self.service),  # 配牌時的犯規 6
             "accept_table": self._accept_table,
-            "rule": partial(self._game_input, "rule"),
-            "revoke": self._revoke,  # a penalty applied, lifted with a reason (issue 16)
+            "rule": partial(game_input, self, "rule"),
+            "revoke": partial(revoke, self),  # a penalty applied, lifted with a reason (issue 16)
             "report": self.entries.report,
-            "pause": partial(self._game_input, "pause"),
-            "roll": partial(self._game_input, "roll"),
-            "wall_touched": partial(self._game_input, "wall_touched"),
-            "dealer_kept": partial(self._game_input, "dealer_kept"),  # seed 000 做錯莊 3
+            "pause": partial(game_input, self, "pause"),
+            "roll": partial(game_input, self, "roll"),
+            "wall_touched": partial(game_input, self, "wall_touched"),
+            "dealer_kept": partial(game_input, self, "dealer_kept"),  # seed 000 做錯莊 3
             "draw_seats": self._draw_seats,
             "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
             "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分
@@ -319,63 +258,6 @@ class Desk:
             raise ActionRefused(refusal.message)
         return {"done": "accept_table", "events": [o.to_json() for o in outputs]}
 
-    def _game_input(self, action, t, body) -> dict:
-        if self.service.status().table is None:
-            raise ActionRefused("no hand is on the table")
-        if action == "roll":
-            dice_stand(self.service)  # the wall is broken: the referee's answer
-        event = {
-            "rule": lambda: ev.Ruling(
-                t,
-                None,
-                body["alert"],
-                body["apply"],
-                tuple(body.get("tiles", ())),
-                self._payee(body),
-                body.get("dead", False),
-                _reason(body, "a ruling"),
-            ),
-            "revoke": lambda: ev.PenaltyRevoked(t, None, body["alert"], _reason(body, "revoking")),
-            "pause": lambda: ev.ClocksPaused(t, None),
-            "roll": lambda: _referee_roll(t, body),
-            "resume": lambda: ev.ClocksResumed(t, None),
-            "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
-            "dealer_kept": lambda: ev.DealerKept(t, body["seat"]),
-        }[action]()
-        outputs = self.service.hands.apply(event)
-        refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
-        if refusal is not None:
-            raise ActionRefused(refusal.message)
-        if action == "rule" and body["alert"] in self.alerts:
-            self.alerts[body["alert"]]["reason"] = event.reason
-            self.service.publish([])
-        return {"done": action, "events": [o.to_json() for o in outputs]}
-
-    def _revoke(self, t, body) -> dict:
-        """Revoke a penalty applied in the hand on the table: in play, or the last finished
-        while its row can still be settled again (not once its game has ended)."""
-        status = self.service.status()
-        table = status.table
-        if table is not None and table.ended and not status.session.settles_again(table):
-            raise ActionRefused(
-                f"hand {status.hand_number}'s row can no longer be settled again (its game has "
-                "ended): its penalties stand"
-            )
-        return self._game_input("revoke", t, body)
-
-    @staticmethod
-    def _payee(body) -> int | None:
-        """The seat `to` of a ruling, the referee's choice of who is paid a penalty's points
-        (seed 004 §38 一 6), as a seat: E S W N or 0..3 (the request's form is checked before,
-        firmware/display/actions.py). Whether the choice stands is the engine's
-        (Referee._allocation_problem): refused, the desk answers with its message."""
-        to = body.get("to")
-        if not isinstance(to, str):
-            return to
-        if to not in LETTERS:
-            raise ActionRefused(f"`to` names the seat paid: E S W N or 0..3, not {to!r}")
-        return LETTERS.index(to)
-
     def _resume(self, t, body) -> dict:
         """The hand's clocks go on (a journaled input); the venue's pause, if it holds this
         table, is lifted here too (a HallResumed record), between hands as well (issue 15),
@@ -384,7 +266,7 @@ class Desk:
         clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
         game = self.service.sitting.game
         hall = self.service.venue.paused or (game is not None and game.break_left(t) is not None)
-        answer = self._game_input("resume", t, body) if clocks_paused or not hall else None
+        answer = game_input(self, "resume", t, body) if clocks_paused or not hall else None
         if hall:
             self.service.venue = replace(self.service.venue, paused=False)
             if game is not None:
@@ -433,21 +315,6 @@ class Desk:
         self.service.journal.record(record)
         self.service.publish([])
         return record.to_json()
-
-
-def _reason(body, what: str) -> str:
-    """The referee's written reason, which `what` needs (issue 16)."""
-    reason = body.get("reason", "")
-    if not isinstance(reason, str) or not reason.strip():
-        raise ActionRefused(f"{what} needs a written reason (the field 'reason')")
-    return reason.strip()
-
-
-def _referee_roll(t, body) -> ev.DiceRolled:
-    """East's second roll thrown by the referee (seed 000 開門 6): the dice he threw, or, if he
-    names none, two from the OS's cryptographic source; the engine says when it may be."""
-    dice = tuple(body["dice"]) if "dice" in body else ElectronicDice().roll().values
-    return ev.DiceRolled(t, 0, dice, REFEREE_ROLL)
 
 
 def _answered(perform, body, t):
