@@ -251,9 +251,9 @@ def running_server(app, tls=None):
 
 
 @contextmanager
-def referee_page(app):
-    """The app served, and Debian's chromium on it at 1280x800 with the referee logged in
-    (PIN): yields the page."""
+def referee_page(app, viewport=(1280, 800)):
+    """The app served, and Debian's chromium on it at `viewport` (width, height) with the
+    referee logged in (PIN): yields the page."""
     from playwright.sync_api import sync_playwright
 
     from tests.chromium import ARGS, CHROMIUM
@@ -263,7 +263,7 @@ def referee_page(app):
         running_server(app) as (base, _server),
     ):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
         page.goto(base + "/")
         page.fill("#login #pin", PIN)
         page.press("#login #pin", "Enter")

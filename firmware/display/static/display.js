@@ -373,12 +373,7 @@ function buildControls() {
       field("referee-name", "referee ", "text"),
       el("button", {id: "sign", onclick: () => act("sign_sheet", {hand: latest.hand_number,
         referee: document.getElementById("referee-name").value})}, "Sign sheet")),
-    el("form", {class: "buttons", onsubmit: (event) => {
-      event.preventDefault();
-      act("correct", {tile: Number(document.getElementById("correct-tile").value),
-        zone: document.getElementById("correct-zone").value});
-    }}, field("correct-tile", "tile id ", "number"), field("correct-zone", "zone ", "text"),
-    el("button", {type: "submit"}, "Correct")));
+    correctionMode());  // correct.js (issue 16): by tapping the tile, no tile numbers
   document.getElementById("sheet").append(entryForms());
 }
 
