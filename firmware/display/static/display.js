@@ -34,6 +34,10 @@ function render(state) {
   tick();
 }
 
+function redraw() {  // the language switched (i18n.js): the same document in the other
+  if (latest) render(latest);
+}
+
 function renderSeat(seat, state) {
   const [zh, en] = WINDS[seat.seat];
   const turn = state.turn === seat.seat;
@@ -496,6 +500,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
     ? reply.error || "Too many wrong PINs: wait and try again." : "Wrong PIN.";
 });
 
+translateStatic();  // i18n.js: the fixed labels in the remembered language
 document.body.classList.toggle("public", PUBLIC);
 document.getElementById("to-referee").hidden = !PUBLIC;  // the kiosk's way to the login
 setInterval(tick, 100);
