@@ -2,9 +2,9 @@
 hand's end, so a journal (or its export) shows whether it is the one this table wrote.
 
 The key lives in one file, PEM (PKCS 8), that only the service's user may read: made at the
-first start with O_CREAT | O_EXCL and mode 0600 (never over another file), and refused, as
-ssh refuses a private key others can read, when its mode lets the group or others read it,
-or when it cannot be read or is not an Ed25519 key. Where it is: the profile's [journal]
+first start, mode 0600, written whole and then linked in (never over another file), and
+refused, as ssh refuses a private key others can read, when its mode lets the group or others
+read it, or when it cannot be read or is not an Ed25519 key. Where it is: the profile's [journal]
 device_key; "" (the simulated table) puts it beside the run's journal file.
 
 A later option: on a Raspberry Pi whose OTP holds a customer private key
@@ -13,6 +13,7 @@ A later option: on a Raspberry Pi whose OTP holds a customer private key
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
@@ -58,26 +59,37 @@ class DeviceKey:
 
 
 def load(path: Path) -> DeviceKey:
-    """The key in `path`, made there first if there is none (DeviceKeyError if refused)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+    """The key in `path`, made there first if there is none (DeviceKeyError if refused).
+    A new key is written whole to a file of its own, then linked in under `path`: a second
+    table starting at the same moment reads either no key or the whole of it, never a half
+    (the link fails on a file that exists, so no key is ever put over another)."""
+    if path.exists():
         return DeviceKey(_read(path), path)
-    except OSError as err:
-        raise DeviceKeyError(f"{path}: cannot make the device key: {err.strerror}") from None
-    except ValueError as err:  # a NUL in the path
-        raise DeviceKeyError(f"{path!r}: not a file's path ({err})") from None
     private = Ed25519PrivateKey.generate()
     pem = private.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
+    draft = None
     try:
-        os.write(fd, pem)
-        os.fsync(fd)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
+        draft = Path(name)
+        try:
+            os.write(fd, pem)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.link(draft, path)
+    except FileExistsError:
+        return DeviceKey(_read(path), path)  # another start made it first: that one holds
+    except OSError as err:
+        raise DeviceKeyError(f"{path}: cannot make the device key: {err.strerror}") from None
+    except ValueError as err:  # a NUL in the path
+        raise DeviceKeyError(f"{path!r}: not a file's path ({err})") from None
     finally:
-        os.close(fd)
+        if draft is not None:
+            draft.unlink(missing_ok=True)
     return DeviceKey(private, path)
 
 

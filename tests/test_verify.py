@@ -10,6 +10,8 @@ signatures, the seals and the replay can catch him.
 import json
 import os
 import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 
@@ -261,6 +263,23 @@ def test_issue_17_a_missing_device_key_is_made_0600_and_a_readable_one_refused(t
     path.write_text("not a key")
     with pytest.raises(DeviceKeyError, match=rf"{path}: not an Ed25519 private key"):
         load(path)
+
+
+def test_issue_17_tables_starting_together_read_one_whole_device_key(tmp_path):
+    """Two tables started at the same moment on one key file (a fleet's test, a double start
+    of the service) both sign with the one key made, neither reads it half-written as a
+    garbled key (issue 15's outage test met that), and no draft file is left beside it."""
+    path = tmp_path / "device.key"
+    start = threading.Barrier(8)
+
+    def starting():
+        start.wait()
+        return load(path).public_hex
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: starting(), range(8)))
+    assert keys == {load(path).public_hex}
+    assert [p.name for p in tmp_path.iterdir()] == ["device.key"]
 
 
 def test_issue_17_mjtable_run_refuses_a_key_others_can_read(capsys, tmp_path):
