@@ -14,6 +14,7 @@ not an event of its kind.
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import events as ev
@@ -21,7 +22,7 @@ from engine.schema import ConfigError
 from engine.table import Table
 from firmware import cli_args
 from firmware.config import load_ruleset
-from firmware.journal import Journal, JournalError, canonical
+from firmware.journal import Journal, JournalError, Row, canonical
 
 
 def add_parser(commands) -> None:
@@ -99,8 +100,13 @@ class ReplayError(Exception):
     """The journal cannot be replayed: a broken chain, rows out of order or unreadable."""
 
 
-def replay(journal: Journal) -> ReplayResult:
-    """Re-apply every input of the journal; count and describe mismatches."""
+def replay(
+    journal: Journal, watch: Callable[[Row, Played | None, list], None] | None = None
+) -> ReplayResult:
+    """Re-apply every input of the journal; count and describe mismatches. `watch(row,
+    played, outputs)`, if given, sees each hand, device and input row once it is taken in,
+    with its hand (None before the first) and an input's outputs: the hand history's frames
+    (firmware/history.py) come from this one loop."""
     broken = journal.verify()
     if broken:
         raise ReplayError(f"{journal.path}: hash chain broken at {broken}")
@@ -152,6 +158,8 @@ def replay(journal: Journal) -> ReplayResult:
             except (KeyError, TypeError, ValueError) as err:
                 raise ReplayError(f"row {row.seq}: bad hand row ({err!r})") from None
             result.hands += 1
+            if watch:
+                watch(row, played, [])
         elif row.kind == "device":
             record = _event(row, ev.RECORDS)
             result.device += 1  # for the audit; the engine does not make them
@@ -159,6 +167,8 @@ def replay(journal: Journal) -> ReplayResult:
                 result.last_fault = max(result.last_fault, record.id)
             if isinstance(record, ev.HandVoided) and result.played:
                 result.played[-1].voided = True
+            if watch:
+                watch(row, result.played[-1] if result.played else None, [])
         elif row.kind == "input":
             close_input(False)
             if table is None:
@@ -174,6 +184,8 @@ def replay(journal: Journal) -> ReplayResult:
             result.played[-1].outputs += produced
             if table.ended and result.played[-1].ended is None:
                 result.played[-1].ended = event.t
+            if watch:
+                watch(row, result.played[-1], produced)
         else:
             result.outputs += 1
             if current_input is None or matched >= len(produced):

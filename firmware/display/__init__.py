@@ -37,6 +37,13 @@ class DisplaySource(Protocol):
     def score_sheet(self) -> dict:
         """The session's score sheet (firmware/export_sheet.py) from its journal; blocking."""
 
+    def history(self, referee: bool) -> dict:
+        """The session's hands (firmware/history.py `hands`) from its journal; blocking."""
+
+    def hand_replay(self, number: int, referee: bool) -> dict:
+        """Hand `number`'s step-by-step replay (history.py `steps`); blocking; raises
+        history.UnknownHand when the view has no such hand."""
+
     async def act(self, action: str, body: dict, who: str | None = None) -> dict:
         """Carry out a referee action for the referee `who` (None: the profile's PIN); raise
         ActionRefused when it cannot be done."""
