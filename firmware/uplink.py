@@ -10,6 +10,10 @@ away the rows wait in the journal, and the uplink tries again, from RETRY_FIRST 
 seconds apart, telling the log once per outage. It runs as a task on the service's loop and
 never holds up the refereeing: its reads of the journal are short and never span an await, and
 nothing it meets on the network leaves `run()`.
+
+The score sheet (issue 16) goes up retained whenever a row that changes it is published, and
+on each connection, built in a thread (firmware/uplink_sheet.py) and published between the
+rows' messages.
 """
 
 import asyncio
@@ -32,7 +36,9 @@ from firmware.uplink_messages import (
     state_message,
     status_message,
 )
+from firmware.uplink_rulings import Rulings
 from firmware.uplink_settings import UplinkSettings
+from firmware.uplink_sheet import SheetBuilds, sheet_message
 
 log = logging.getLogger("mjtable.uplink")
 
@@ -96,10 +102,12 @@ class Uplink:
         self.alerts = AlertBoard()
         self.since = journal.seq  # rows after it are this run's: its alerts may be open
         self.sent = self.saved = journal.uplink_seq()  # acknowledged; written in the journal
+        self.rulings = Rulings(journal.rows_after(0, self.sent))  # as the rows sent had them
         self.saved_at = time.monotonic()
         self.state_due, self.state_at = True, -math.inf
         self.shown: dict | None = None  # the last state published, but for its CLOCKS
         self.wake, self.closing = asyncio.Event(), asyncio.Event()
+        self.sheets = SheetBuilds(journal.path, lambda: journal.seq, self.wake.set)
         self.tls = ssl.create_default_context(cafile=settings.ca_file) if settings.tls else None
 
     def changed(self) -> None:
@@ -168,6 +176,7 @@ class Uplink:
         online = _payload(status_message(self.venue, self.table, True))
         await client.publish(f"{self.topic}/status", online, QOS, retain=True)
         self.state_due, self.shown = True, None  # a new broker may not hold the last one
+        self.sheets.due = True
         if self.on_command is not None:
             await client.subscribe([(f"{self.topic}/cmd", QOS), (f"mjtable/{self.venue}/cmd", QOS)])
         try:
@@ -192,6 +201,7 @@ class Uplink:
         while True:
             self.wake.clear()
             await self._rows(client)
+            await self._sheet(client, last=self.closing.is_set())
             wait = await self._state(client, last=self.closing.is_set())
             if self.closing.is_set():
                 offline = _payload(status_message(self.venue, self.table, False))
@@ -205,17 +215,41 @@ class Uplink:
 
     async def _rows(self, client: aiomqtt.Client) -> None:
         """Every row after the cursor, in order, each with its alert if it is one."""
+        envelope = {"v": 1, "venue": self.venue, "table": self.table, "session": self.session}
         while rows := self.journal.rows_after(self.sent, BATCH):
             for chunk, payload in self._packed(rows):
                 await client.publish(f"{self.topic}/events", payload, QOS)
                 for row in chunk:
-                    alert = alert_message(row, self.venue, self.table, self.session)
+                    self.rulings.follow(row)
+                    self.sheets.follow(row)
+                    alert = alert_message(
+                        row, self.venue, self.table, self.session
+                    ) or self.rulings.message(row, self._after(rows, row), envelope)
                     if alert is not None:
                         await client.publish(f"{self.topic}/alerts", _payload(alert), QOS)
                     if row.seq > self.since:
                         self.alerts.follow(row, alert)
                 self.sent = chunk[-1].seq
                 self._save(due=True)
+
+    def _after(self, rows: list[Row], row: Row) -> Iterator[Row]:
+        """The rows after `row` of the batch `rows`, then of the journal, read as needed."""
+        yield from rows[rows.index(row) + 1 :]
+        seq = rows[-1].seq
+        while later := self.journal.rows_after(seq, 8):
+            yield from later
+            seq = later[-1].seq
+
+    async def _sheet(self, client: aiomqtt.Client, last: bool = False) -> None:
+        """Publish the sheets built, retained (`last`: the table's last, so all that are due)."""
+        try:
+            async for seq, document in self.sheets.built(last):
+                message = sheet_message(document, self.venue, self.table, self.session, seq)
+                await client.publish(f"{self.topic}/sheet", _payload(message), QOS, retain=True)
+        except aiomqtt.MqttError:
+            raise
+        except Exception:  # a bug in the sheet's making: the rows go on all the same
+            log.exception("uplink: the score sheet could not be made")
 
     def _packed(self, rows: list[Row]) -> Iterator[tuple[list[Row], bytes]]:
         """The rows in `events` messages of EVENTS_BYTES at most (a batch over it is halved;

@@ -87,7 +87,7 @@ def alert_message(row: Row, venue: str, table: str, session: str | None) -> dict
 class AlertBoard:
     """The alerts that wait for a person, followed from the rows as they are published: a
     call for the referee or a fault until it is cleared or acknowledged, a ruling until it is
-    ruled on or acknowledged, or its hand is over."""
+    ruled on (its `ruled` alert) or acknowledged, or its hand is over."""
 
     def __init__(self) -> None:
         self.waiting: OrderedDict[tuple[str, int], str] = OrderedDict()  # (of, id) -> kind
@@ -105,6 +105,8 @@ class AlertBoard:
         if alert is None:
             return
         kind, number = alert["kind"], alert["id"]
+        if kind in ("ruled", "revoked"):  # ruled: its waiting ruling closed above
+            return
         if kind in ("call_referee", "fault", "ruling"):
             self.waiting[("ruling" if kind == "ruling" else "fault", number)] = kind
             if len(self.waiting) > WAITING_KEPT:

@@ -116,6 +116,19 @@ def create_app(
             return error(404, f"no table {request.path_params['table'][:40]!r} has reported")
         return JSONResponse(drill_down(found, now()))
 
+    async def table_sheet(request: Request) -> JSONResponse:
+        """The score sheet the table's current session published last (docs/uplink.md)."""
+        refusal = refused(request)
+        if refusal:
+            return refusal
+        name = request.path_params["table"]
+        found = board.tables.get(name)
+        if found is None:
+            return error(404, f"no table {name[:40]!r} has reported")
+        if found.score_sheet is None:
+            return error(404, f"table {name[:40]!r} has published no score sheet yet")
+        return JSONResponse(found.score_sheet)
+
     async def send(table: str, name: str, args: dict) -> JSONResponse:
         try:
             command = await bus.send(table, name, args)
@@ -224,6 +237,7 @@ def create_app(
             Route("/api/board", board_state),
             Route("/api/board/stream", board_stream),
             Route("/api/tables/{table}", table),
+            Route("/api/tables/{table}/sheet", table_sheet),
             Route("/api/tables/{table}/alerts/{key}/acknowledge", acknowledge, methods=["POST"]),
             Route("/api/tables/{table}/message", message, methods=["POST"]),
             Route("/api/pause", every_table("pause"), methods=["POST"]),

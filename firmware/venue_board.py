@@ -1,14 +1,14 @@
 """What the venue knows of each table, from the bus (docs/uplink.md): its latest state and
 status (both retained, so a venue that starts late still sees every table at once), its
 journal rows by session in seq order, a row seen twice dropped and a row never seen counted
-as a gap, its signed score sheets, and the alerts that wait for a referee.
+as a gap, its signed score sheets and the latest score sheet it published, the alerts that
+wait for a referee and its latest rulings.
 
 The model takes messages and nothing else: the MQTT client (venue_bus.py), an in-process
 fleet or a test feed it alike. Memory stays bounded whatever a table sends: a session keeps
 its seqs as runs and only its latest rows, a table its latest sessions and alerts.
 """
 
-import bisect
 import logging
 import time
 from collections import OrderedDict
@@ -17,78 +17,16 @@ from collections.abc import Callable
 from engine import events as ev
 from firmware.venue_fairness import VenueFairness
 from firmware.venue_messages import Malformed, Message, parse
+from firmware.venue_sessions import SessionLog
 
 log = logging.getLogger("mjtable.venue")
 
-ROWS_KEPT = 200  # per session: the drill-down shows the latest; the sheet is kept apart
 SESSIONS_KEPT = 8  # per table: a day's sessions
 ALERTS_KEPT = 100  # per table, the oldest forgotten first
-RUNS_KEPT = 10_000  # runs of seqs per session; beyond, the oldest run is forgotten
+RULINGS_KEPT = 50  # per table: the referee's latest rulings and revocations
 MAX_TABLES = 2000  # a hall holds 500: more names are a stranger's flood
 RULED = {kind.__name__ for kind in ev.RULED}  # a row of one answers a ruling
 MALFORMED_LOGGED = 100  # each logged up to this many, then one line per thousand
-
-
-class SeqRuns:
-    """The seqs seen of one session as runs [first, last]: rows in order keep one run."""
-
-    def __init__(self):
-        self.runs: list[list[int]] = []
-
-    def add(self, seq: int) -> bool:
-        """False when `seq` was seen before."""
-        runs = self.runs
-        i = bisect.bisect_right(runs, seq, key=lambda run: run[0]) - 1
-        if i >= 0 and seq <= runs[i][1]:
-            return False
-        joins_left = i >= 0 and runs[i][1] == seq - 1
-        joins_right = i + 1 < len(runs) and runs[i + 1][0] == seq + 1
-        if joins_left and joins_right:
-            runs[i][1] = runs.pop(i + 1)[1]
-        elif joins_left:
-            runs[i][1] = seq
-        elif joins_right:
-            runs[i + 1][0] = seq
-        else:
-            runs.insert(i + 1, [seq, seq])
-            if len(runs) > RUNS_KEPT:
-                runs.pop(0)
-        return True
-
-    @property
-    def missing(self) -> int:
-        """Seqs not seen between the first and the last seen: the gaps."""
-        if not self.runs:
-            return 0
-        seen = sum(last - first + 1 for first, last in self.runs)
-        return self.runs[-1][1] - self.runs[0][0] + 1 - seen
-
-
-class SessionLog:
-    """One journal session of a table: its seqs, its latest rows, its latest signed sheet."""
-
-    def __init__(self):
-        self.seqs = SeqRuns()
-        self.rows: list[dict] = []  # {"seq", "kind", "event"}, by seq
-        self.sheet: dict | None = None
-
-    def add(self, row: dict) -> None:
-        bisect.insort(self.rows, row, key=lambda r: r["seq"])
-        if len(self.rows) > ROWS_KEPT:
-            del self.rows[0]
-        event = row["event"]
-        if row["kind"] == "device" and event.get("type") == "SheetSigned":
-            hand = event.get("hand")
-            if not isinstance(hand, int) or isinstance(hand, bool):
-                return
-            if self.sheet is None or hand >= self.sheet["hand"]:
-                rows, referee = event.get("rows"), event.get("referee")
-                self.sheet = {
-                    "seq": row["seq"],
-                    "hand": hand,
-                    "referee": referee if isinstance(referee, str) else None,
-                    "rows": rows if isinstance(rows, list) else [],
-                }
 
 
 class TableBoard:
@@ -102,6 +40,7 @@ class TableBoard:
         self.sessions: OrderedDict[str, SessionLog] = OrderedDict()
         self.alerts: OrderedDict[str, dict] = OrderedDict()  # key -> alert, see alert_key
         self.alert_seqs: OrderedDict[str, int] = OrderedDict()  # key -> latest seq taken
+        self.rulings: OrderedDict[str, dict] = OrderedDict()  # "ruled:<seq>" -> the alert
         self.hand_seq = 0  # the current session's latest hand row: rulings before it are over
         self.version = 0
 
@@ -124,6 +63,12 @@ class TableBoard:
         """The latest signed score sheet of the current session."""
         current = self.sessions.get(self.session or "")
         return current.sheet if current else None
+
+    @property
+    def score_sheet(self) -> dict | None:
+        """The latest score sheet the current session published ({"seq", "sheet"})."""
+        current = self.sessions.get(self.session or "")
+        return current.score_sheet if current else None
 
     def waiting(self) -> list[dict]:
         """The current session's alerts that no one has acknowledged yet."""
@@ -195,6 +140,7 @@ class VenueBoard:
             return False  # an older state sent again after a newer one
         if known and known["session"] != state["session"]:
             table.alerts.clear()  # a new session: the last one's calls are over
+            table.rulings.clear()
             table.hand_seq = 0
         table.state, table.state_received = state, self.clock()
         table.log(state["session"])
@@ -258,10 +204,36 @@ class VenueBoard:
             if isinstance(number, int) and not isinstance(number, bool):
                 table.alerts.pop(alert_key("ruling", number), None)
 
+    def _sheet(self, table: TableBoard, body: dict) -> bool:
+        """The table's score sheet: the latest by seq of its session."""
+        session = table.log(body["session"])
+        if session.score_sheet is not None and session.score_sheet["seq"] > body["seq"]:
+            return False  # an older one, after a newer
+        session.score_sheet = {"seq": body["seq"], "sheet": body["sheet"]}
+        return True
+
+    def _ruling(self, table: TableBoard, alert: dict) -> bool:
+        """A ruling (`ruled`) or a revocation (`revoked`): kept among the table's latest; a
+        ruling closes the alert that waited for it, if of its hand."""
+        key = f"{alert['kind']}:{alert['seq']}"
+        if key in table.rulings:
+            return False  # sent again
+        self._counts["alerts"] += 1
+        table.rulings[key] = {**alert, "key": key, "received": self.clock()}
+        if len(table.rulings) > RULINGS_KEPT:
+            table.rulings.popitem(last=False)
+        waited = table.alerts.get(alert_key("ruling", alert["id"]))
+        of_its_hand = waited and table.hand_seq < waited["seq"] < alert["seq"]
+        if alert["kind"] == "ruled" and of_its_hand:
+            del table.alerts[alert_key("ruling", alert["id"])]
+        return True
+
     def _alerts(self, table: TableBoard, alert: dict) -> bool:
         if table.session not in (None, alert["session"]):
             return False  # a session over
         kind = alert["kind"]
+        if kind in ("ruled", "revoked"):
+            return self._ruling(table, alert)
         if kind == "acknowledged" and alert["of"] is not None:
             key = alert_key(alert["of"], alert["id"])
         elif kind == "acknowledged":  # a table that does not say which (before "of")

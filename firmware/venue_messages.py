@@ -11,7 +11,9 @@ from dataclasses import dataclass
 PHASES = ("playing", "between_hands", "fault", "paused", "not_refereeing")
 STATUSES = ("online", "offline")
 EVENT_KINDS = ("hand", "input", "output", "device")
-ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged")
+ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
+RULINGS = ("ruled", "revoked")  # a referee's ruling, with its offence, points, reason and who
+SHEET_LISTS = ("players", "hands", "games", "signatures", "player_signatures")
 MAX_PAYLOAD = 256 * 1024  # bytes: a signed sheet of a long session is well under this
 MAX_TEXT = 500  # characters of a text shown on the dashboard (an alert's, a message)
 MAX_NAME = 80  # characters of a player's name, a federation id, a referee's name
@@ -25,7 +27,7 @@ class Malformed(ValueError):
 @dataclass(frozen=True)
 class Message:
     table: str
-    leaf: str  # state, status, events, alerts
+    leaf: str  # state, status, events, alerts, sheet
     body: dict
 
 
@@ -115,7 +117,7 @@ def _alert(body: dict, where: str) -> dict:
     if body.get("kind") not in ALERT_KINDS:
         raise Malformed(f"{where}: no such alert as {str(body.get('kind'))[:40]!r}")
     seat = body.get("seat")
-    return {
+    alert = {
         "session": _session(body, where),
         "seq": _whole(body, "seq", where),
         "kind": body["kind"],
@@ -125,9 +127,39 @@ def _alert(body: dict, where: str) -> dict:
         "text": _scalar(body.get("text"), MAX_TEXT) or "",
         "t": body["t"] if _is_number(body.get("t")) else None,
     }
+    if body["kind"] not in RULINGS:
+        return alert
+    return alert | {
+        "offence": _scalar(body.get("offence")),
+        "points": body["points"] if _is_number(body.get("points")) else None,
+        "applied": body.get("applied") is not False,
+        "reason": _scalar(body.get("reason"), MAX_TEXT),
+        "referee": _scalar(body.get("referee"), MAX_NAME),
+    }
 
 
-_CHECKS = {"state": _state, "status": _status, "events": _events, "alerts": _alert}
+def _sheet(body: dict, where: str) -> dict:
+    """The score sheet as the table built it (firmware/export_sheet.py): its lists checked
+    to be lists, its fields kept as they are (the dashboard only shows them)."""
+    sheet = body.get("sheet")
+    if not isinstance(sheet, dict) or not all(
+        isinstance(sheet.get(name), list) for name in SHEET_LISTS
+    ):
+        raise Malformed(f"{where}: not a score sheet")
+    return {
+        "session": _session(body, where),
+        "seq": _whole(body, "seq", where),
+        "sheet": {name: value for name, value in sheet.items() if name != "journal"},
+    }
+
+
+_CHECKS = {
+    "state": _state,
+    "status": _status,
+    "events": _events,
+    "alerts": _alert,
+    "sheet": _sheet,
+}
 
 
 def _player(player, where: str) -> dict:
