@@ -15,6 +15,7 @@ from engine import events as ev
 from engine.penalties import EXPOSED
 from engine.reports import REFUSED
 from firmware.display import ActionRefused
+from firmware.display.notices import both, offence_text
 
 
 class Entries:
@@ -36,6 +37,7 @@ class Entries:
                     "rule": o.rule,
                     "timed": bool(o.per_seconds or o.forfeit_after),
                     "tiles": o.penalty_tiles == EXPOSED,
+                    "text": both(offence_text, o.name),  # in the page's language (issue 16)
                 }
                 for o in (catalogue.offences.values() if catalogue is not None else ())
             ],

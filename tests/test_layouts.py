@@ -83,22 +83,28 @@ MISFITS = """() => {
 }"""
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])  # issue 16: the Chinese fits as well
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("rules, scene", [("wsom", busy_wsom), ("ccm", busy_ccm)])
 def test_issue_16_both_views_fit_each_screen_without_clipping_or_overlap(
-    rules, scene, size, request, tmp_path
+    rules, scene, size, language, request, tmp_path
 ):
     game = scene(request.getfixturevalue(rules))
     table = game.table
     assert min(len(river) for river in table.rivers) > 12 and any(table.melds)
     source = FakeSource(view_of(game))
     with referee_page(create_app(source, PIN), viewport=size) as page:
+        if language == "zh":
+            page.wait_for_selector("#controls #pause")
+            page.locator("#language").click()
+            page.wait_for_selector("#pause:text('暫停')")
         for view in ("/", "/table"):
             if view == "/table":
                 page.goto(page.url.rstrip("/") + "/table")
             page.wait_for_selector("#table .seat .river .tile")
             page.wait_for_function("document.querySelectorAll('#table .seat').length === 4")
             page.screenshot(
-                path=tmp_path / f"{rules}-{size[0]}x{size[1]}{view.replace('/', '-')}.png"
+                path=tmp_path
+                / f"{rules}-{language}-{size[0]}x{size[1]}{view.replace('/', '-')}.png"
             )
             assert page.evaluate(MISFITS) == [], (view, size)

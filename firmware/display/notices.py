@@ -10,8 +10,10 @@ out: a seat's letter would read as a wind tile's name.
 """
 
 import re
+import sys
 
 from engine.seats import WORDS
+from firmware.display import notices_zh as zh
 from firmware.storage import Stopped
 
 # What each offence of the rule books (config/rules/*.toml) is, said of the offender.
@@ -134,51 +136,107 @@ STOPPED_ADVICE = {
     True: "stop play and call the technician: from here nothing is refereed or recorded; "
     "the journal holds the hand's record up to the failure",
 }
+# The sentences the functions below make of these words, by language (notices_zh.py the other).
+PHRASES = {
+    "table": "The table",
+    "unknown offence": "an offence ({name})",
+    "problem": "a problem with {what}",
+    "some rule": "a rule",
+    "refused": "an input was refused",
+    "where": " (RULES.md {section})",
+    "ruling": ", the referee rules",
+    "alert": "{who}: {what}{where}{ruling}",
+    "offline": "the {device} is offline",
+    "reader error": "the tile reader reports an error",
+    "device fault": "the {device} reports a fault ({kind})",
+    "cleared": "cleared: {what}",
+    "see to it": "the referee sees to it",
+}
+LANGUAGES = ("en", "zh")
 _SECTION = re.compile(r"\d+\.\d+")
 
 
-def alert_text(alert: dict) -> str:
+def _words(lang: str):
+    """The module holding a language's tables: this one for English."""
+    return zh if lang == "zh" else sys.modules[__name__]
+
+
+def both(text, *args) -> dict:
+    """A text in each language of the interface: {"en": ..., "zh": ...}."""
+    return {lang: text(*args, lang=lang) for lang in LANGUAGES}
+
+
+def alert_text(alert: dict, lang: str = "en") -> str:
     """ "North: drew out of turn (RULES.md 3.6), the referee rules"."""
+    words = _words(lang)
     seat = alert.get("seat")
-    who = WORDS[seat] if seat in range(4) else "The table"
+    seats = zh.SEATS if lang == "zh" else WORDS
+    who = seats[seat] if isinstance(seat, int) and seat in range(4) else None
     rule = str(alert.get("rule") or "")
     section = _SECTION.search(rule)
     offence = (alert.get("penalty") or {}).get("offence", "")
     if offence:
-        what = OFFENCES.get(offence, f"an offence ({offence.replace('_', ' ')})")
+        name = offence.replace("_", " ")
+        what = words.OFFENCES.get(offence, words.PHRASES["unknown offence"].format(name=name))
     elif section and alert.get("needs_ruling") and section.group() in RULED:
-        what = RULED[section.group()]
+        what = words.RULED[section.group()]
     elif section:
-        what = f"a problem with {SECTIONS.get(section.group(), 'a rule')}"
+        about = words.SECTIONS.get(section.group(), words.PHRASES["some rule"])
+        what = words.PHRASES["problem"].format(what=about)
     else:
-        what = "an input was refused"
-    where = f" (RULES.md {section.group()})" if section else ""
-    ruling = ", the referee rules" if alert.get("needs_ruling") else ""
-    return f"{who}: {what}{where}{ruling}"
+        what = words.PHRASES["refused"]
+    return words.PHRASES["alert"].format(
+        who=who or words.PHRASES["table"],
+        what=what,
+        where=words.PHRASES["where"].format(section=section.group()) if section else "",
+        ruling=words.PHRASES["ruling"] if alert.get("needs_ruling") else "",
+    )
 
 
-def fault_text(fault: dict) -> str:
+def offence_text(offence: str, lang: str = "en") -> str:
+    """A penalty's offence in the page's words: "declared a false win", "詐和"."""
+    name = offence.replace("_", " ")
+    return _words(lang).OFFENCES.get(offence, name)
+
+
+def fault_text(fault: dict, lang: str = "en") -> str:
     """ "the zone reader is offline", "cleared: a tile has gone missing from the table"."""
+    words = _words(lang)
     device, kind = str(fault.get("device", "")), str(fault.get("kind", ""))
+    named = zh.DEVICES.get(device, device) if lang == "zh" else device
     if kind == "offline":
-        what = f"the {device} is offline"
+        what = words.PHRASES["offline"].format(device=named)
     elif kind.startswith("error ") and device == "reader":
-        what = "the tile reader reports an error"
+        what = words.PHRASES["reader error"]
     else:
-        what = FAULTS.get((device, kind), f"the {device} reports a fault ({kind})")
-    return f"cleared: {what}" if fault.get("cleared") else what
+        unknown = words.PHRASES["device fault"].format(device=named, kind=kind)
+        what = words.FAULTS.get((device, kind), unknown)
+    return words.PHRASES["cleared"].format(what=what) if fault.get("cleared") else what
 
 
-def fault_advice(fault: dict) -> str:
+def fault_advice(fault: dict, lang: str = "en") -> str:
     """What the public is told to expect; the referee's advice is for the person fixing it."""
     if fault.get("cleared"):
         return ""
-    return ADVICE.get(str(fault.get("device", "")), "the referee sees to it")
+    words = _words(lang)
+    return words.ADVICE.get(str(fault.get("device", "")), words.PHRASES["see to it"])
+
+
+def shuffler_fault(lang: str = "en") -> str:
+    return _words(lang).SHUFFLER_FAULT
 
 
 def stopped(stop: Stopped | None, referee: bool) -> dict | None:
-    """The banner of a table that stopped refereeing, or None: why, and what to do."""
+    """The banner of a table that stopped refereeing, or None: why, and what to do; the
+    public's words in both languages (the referee's `why` is the storage's own, English)."""
     if stop is None:
         return None
     why = stop.why if referee else NOT_REFEREEING[stop.kind]
-    return {"t": stop.t, "kind": stop.kind, "message": why, "advice": STOPPED_ADVICE[referee]}
+    return {
+        "t": stop.t,
+        "kind": stop.kind,
+        "message": why,
+        "advice": STOPPED_ADVICE[referee],
+        "text": {"en": NOT_REFEREEING[stop.kind], "zh": zh.NOT_REFEREEING[stop.kind]},
+        "advice_text": {"en": STOPPED_ADVICE[referee], "zh": zh.STOPPED_ADVICE[referee]},
+    }

@@ -9,15 +9,25 @@ const AREAS = ["hand", "river", "melds", "wall"];
 const TAPPABLE = ".seat .hand .tile[data-id], .seat .exposed .tile[data-id], " +
   ".seat .river .tile[data-id]";
 
+words({  // i18n.js
+  "Correct the tracking": "更正追蹤", "Stop correcting": "停止更正",
+  "Tap the tile on the table, then choose where it really is (Escape cancels).":
+    "點選桌上的牌，再選它實際所在的位置（Esc 取消）。",
+  "the wall before {who}": "{who}家面前的牌牆", "{who}'s hand": "{who}家手牌",
+  "{who}'s river": "{who}家河牌", "{who}'s melds": "{who}家副露", "{who}'s flowers": "{who}家花牌",
+  "{tile} is now in {zone}": "{tile} 現在位於{zone}", "where the tile really is": "牌實際所在的位置",
+  " now in {zone}. Where is it really?": " 現在位於{zone}。它實際在哪裡？", "Cancel": "取消",
+});
+
 let correcting = false;
 
 // The button of the mode and the hint under it, for the referee's controls (display.js).
 function correctionMode() {
   return el("div", {class: "buttons correction"},
     el("button", {id: "correct-mode", "aria-pressed": "false", onclick: () => setCorrecting(
-      !correcting)}, "Correct the tracking"),
+      !correcting)}, tr("Correct the tracking")),
     el("span", {id: "correct-hint", hidden: true},
-      "Tap the tile on the table, then choose where it really is (Escape cancels)."));
+      tr("Tap the tile on the table, then choose where it really is (Escape cancels).")));
 }
 
 function setCorrecting(on) {
@@ -25,7 +35,7 @@ function setCorrecting(on) {
   document.body.classList.toggle("correcting", on);
   const button = document.getElementById("correct-mode");
   button.setAttribute("aria-pressed", String(on));
-  button.textContent = on ? "Stop correcting" : "Correct the tracking";
+  button.textContent = tr(on ? "Stop correcting" : "Correct the tracking");
   document.getElementById("correct-hint").hidden = !on;
   if (!on) closeCorrection();
 }
@@ -49,8 +59,8 @@ function placed(id) {
 }
 
 function zoneWords(area, wind) {
-  const who = WINDS[wind][1];
-  return area === "wall" ? `the wall before ${who}` : `${who}'s ${area}`;
+  const who = LANG === "zh" ? WINDS[wind][0] : WINDS[wind][1];
+  return tr(area === "wall" ? "the wall before {who}" : `{who}'s ${area}`, {who});
 }
 
 function openCorrection(id, anchor) {
@@ -63,7 +73,8 @@ function openCorrection(id, anchor) {
     answer.textContent = "…";
     const reply = await act("correct", {tile: id, zone});
     if (!reply) return;  // logged out: the login is shown
-    const said = reply.ok ? `${where.t.tile} is now in ${zoneWords(area, seat.seat)}`
+    const said = reply.ok ? tr("{tile} is now in {zone}",
+      {tile: where.t.tile, zone: zoneWords(area, seat.seat)})
       : reply.text.replace(new RegExp(`\\btile ${id}\\b`, "g"), where.t.tile);
     answer.textContent = said;
     answer.classList.toggle("bad", !reply.ok);
@@ -71,18 +82,17 @@ function openCorrection(id, anchor) {
   };
   const box = anchor.getBoundingClientRect();
   const menu = el("div", {id: "correct-menu", role: "dialog",
-    "aria-label": "where the tile really is", style: "position: fixed; z-index: 50; " +
+    "aria-label": tr("where the tile really is"), style: "position: fixed; z-index: 50; " +
       "background: #10202c; color: #f3f3f3; border: 2px solid #4d8fe8; border-radius: 8px; " +
       "padding: 8px; max-width: 420px; max-height: calc(100vh - 16px); overflow: auto; " +
       "box-shadow: 0 4px 16px #0006;"},
   el("div", {class: "correct-tile"}, tile({tile: where.t.tile, zh: where.t.zh}, "small"),
-    ` now in ${where.area === "flowers" ? `${WINDS[where.seat][1]}'s flowers`
-      : zoneWords(where.area, where.seat)}. Where is it really?`),
+    tr(" now in {zone}. Where is it really?", {zone: zoneWords(where.area, where.seat)})),
   answer,
   latest.seats.map((seat) => el("div", {class: "correct-seat buttons"},
     AREAS.map((area) => el("button", {type: "button", "data-zone": area,
       "data-seat": seat.seat, onclick: () => choose(area, seat)}, zoneWords(area, seat.seat))))),
-  el("button", {type: "button", class: "correct-cancel", onclick: closeCorrection}, "Cancel"));
+  el("button", {type: "button", class: "correct-cancel", onclick: closeCorrection}, tr("Cancel")));
   document.body.append(menu);
   const left = Math.min(box.left, window.innerWidth - menu.offsetWidth - 8);
   const below = box.bottom + 6 + menu.offsetHeight <= window.innerHeight;

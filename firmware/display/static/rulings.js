@@ -15,6 +15,25 @@ const USUAL_REASONS = [
   "a fault of the table, not of the player",
 ];
 
+words({  // i18n.js
+  "seen by the referee": "裁判親眼所見",
+  "confirmed by the players at the table": "經同桌選手確認",
+  "the table's record is right": "牌桌的紀錄正確",
+  "not seen: no player confirms it": "未看到：無選手確認",
+  "a fault of the table, not of the player": "是牌桌的故障，不是選手的過失",
+  "choose or write the reason first": "請先選擇或填寫理由", "Close": "關閉", "Apply": "執行",
+  "Waive": "免除", "Other ruling": "其他裁定", "a ruling is needed": "需要裁定",
+  "Ruling needed · alert {id}": "需要裁定 · 警示 {id}", "{n} more waiting": "另有 {n} 項等待",
+  "rule {rule}": "規則 {rule}",
+  "all the points to the player disadvantaged: ": "全部分數給受損的選手：",
+  "as dead points": "作為死分", "{n} of {seat}'s tiles, e.g. 1m 2m": "{seat} 的 {n} 張牌，如 1m 2m",
+  "penalty tiles ": "罰牌 ", "Apply with these tiles": "以這些牌執行",
+  "the rule book offers no other ruling here: apply or waive": "規則書此處沒有其他裁定：執行或免除",
+  "— the reason —": "— 理由 —", "or in your own words": "或用你自己的話", "reason ": "理由 ",
+  "Revoke the penalty": "撤銷罰則", "ruled: {reason}": "裁定：{reason}",
+  "revoked: {reason}": "撤銷：{reason}", "Revoke…": "撤銷…",
+});
+
 let ruled = null;        // the centre panel's alert being ruled, or ruled: {key, text, ok}
 let penaltiesKey = null; // what the penalties list shows, so a reason being typed stays
 const revokeAnswers = {};  // "hand:alert" -> the answer of its Revoke, shown beside it
@@ -34,10 +53,12 @@ function alertKey(state, a) {
 function renderRulingPanel(a, count, state) {
   const old = document.getElementById("ruling");
   const key = a ? alertKey(state, a) : null;
-  const keep = old && (old.dataset.key === key || (ruled && ruled.key === old.dataset.key
-    && (ruled.text === undefined || !a)));  // its answer not in yet, or shown until closed
+  // kept: the same alert, or the one just ruled, its answer not in yet or shown until closed
+  const keep = old && old.lang === LANG && (old.dataset.key === key || (ruled
+    && ruled.key === old.dataset.key && (ruled.text === undefined || !a)));
   if (keep) {
-    old.querySelector(".more").textContent = count > 1 ? `${count - 1} more waiting` : "";
+    old.querySelector(".more").textContent = count > 1 ? tr("{n} more waiting", {n: count - 1})
+      : "";
     return;
   }
   if (old) old.remove();
@@ -50,7 +71,7 @@ function rulingPanel(a, count, state, key) {
   const buttons = el("div", {class: "buttons"});
   const send = (body) => {
     const why = reason.value();
-    if (!why) return say(feedback, "choose or write the reason first", true);
+    if (!why) return say(feedback, tr("choose or write the reason first"), true);
     ruled = {key};
     buttons.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     act("rule", {alert: a.id, reason: why, ...body}).then((answer) => {
@@ -61,25 +82,29 @@ function rulingPanel(a, count, state, key) {
         ruled = null;
         document.getElementById("ruling").remove();
         renderRulings(latest);
-      }}, "Close"));
+      }}, tr("Close")));
       else buttons.querySelectorAll("button").forEach((b) => { b.disabled = false; });
     });
   };
   const other = el("div", {class: "other-ruling", hidden: true}, otherRulings(a, state, send));
   buttons.append(
-    el("button", {class: "apply", onclick: () => send({apply: true})}, "Apply"),
-    el("button", {class: "waive", onclick: () => send({apply: false})}, "Waive"),
+    el("button", {class: "apply", onclick: () => send({apply: true})}, tr("Apply")),
+    el("button", {class: "waive", onclick: () => send({apply: false})}, tr("Waive")),
     el("button", {class: "other", onclick: () => { other.hidden = !other.hidden; }},
-      "Other ruling"));
-  const seat = a.seat == null ? "" : `${WINDS[SEATS[a.seat]][1]} ${WINDS[SEATS[a.seat]][0]}`;
-  return el("section", {id: "ruling", "data-key": key, "data-alert-id": a.id,
-    role: "alertdialog", "aria-label": "a ruling is needed"},
-  el("header", {class: "ruling-head"}, el("span", {}, `Ruling needed · alert ${a.id}`),
+      tr("Other ruling")));
+  const seat = a.seat == null ? "" : LANG === "zh" ? `${WINDS[SEATS[a.seat]][0]}家`
+    : `${WINDS[SEATS[a.seat]][1]} ${WINDS[SEATS[a.seat]][0]}`;
+  return el("section", {id: "ruling", "data-key": key, "data-alert-id": a.id, lang: LANG,
+    role: "alertdialog", "aria-label": tr("a ruling is needed")},
+  el("header", {class: "ruling-head"}, el("span", {}, tr("Ruling needed · alert {id}",
+    {id: a.id})),
     el("span", {class: "ruling-seat"}, seat),
-    el("span", {class: "more"}, count > 1 ? `${count - 1} more waiting` : "")),
-  el("div", {class: "ruling-message"}, a.message),
+    el("span", {class: "more"}, count > 1 ? tr("{n} more waiting", {n: count - 1}) : "")),
+  el("div", {class: "ruling-message"}, inLanguage(a.text, a.message)),
+  LANG === "zh" && a.text ? el("div", {class: "detail", lang: "en"}, a.message) : null,
   a.penalty ? el("div", {class: "ruling-penalty"}, penaltyText(a.penalty)) : null,
-  el("div", {class: "ruling-rule"}, `rule ${a.penalty ? a.penalty.rule : a.rule || "—"}`),
+  el("div", {class: "ruling-rule"}, tr("rule {rule}",
+    {rule: a.penalty ? a.penalty.rule : a.rule || "—"})),
   reason.node, buttons, other, feedback);
 }
 
@@ -90,34 +115,35 @@ function otherRulings(a, state, send) {
   const options = [];
   if (p && p.points && state.penalties_allocatable) {
     const others = [...SEATS].filter((s, i) => i !== p.seat);
-    options.push(el("div", {class: "buttons payees"}, "all the points to the player "
-      + "disadvantaged: ", ...others.map((s) => el("button", {class: `to to-${s}`,
-      onclick: () => send({apply: true, to: s})}, WINDS[s][1])),
+    options.push(el("div", {class: "buttons payees"},
+      tr("all the points to the player disadvantaged: "), ...others.map((s) => el("button",
+        {class: `to to-${s}`, onclick: () => send({apply: true, to: s})}, tr(WINDS[s][1]))),
     el("button", {class: "dead", onclick: () => send({apply: true, dead: true})},
-      "as dead points")));
+      tr("as dead points"))));
   }
   if (p && p.penalty_tiles.length) {
     const named = el("input", {class: "tiles", type: "text", size: 14,
-      placeholder: `${p.penalty_tiles.length} of ${WINDS[SEATS[p.seat]][1]}'s tiles, e.g. 1m 2m`});
-    options.push(el("div", {class: "buttons"}, el("label", {}, "penalty tiles ", named),
+      placeholder: tr("{n} of {seat}'s tiles, e.g. 1m 2m",
+        {n: p.penalty_tiles.length, seat: tr(WINDS[SEATS[p.seat]][1])})});
+    options.push(el("div", {class: "buttons"}, el("label", {}, tr("penalty tiles "), named),
       el("button", {class: "with-tiles", onclick: () => {
         const tiles = tileIds(named.value.trim(), p.seat);
         if (tiles && tiles.length) send({apply: true, tiles});
-      }}, "Apply with these tiles")));
+      }}, tr("Apply with these tiles"))));
   }
   return options.length ? options
-    : [el("p", {class: "none"}, "the rule book offers no other ruling here: apply or waive")];
+    : [el("p", {class: "none"}, tr("the rule book offers no other ruling here: apply or waive"))];
 }
 
 function reasonPicker() {
   const choice = el("select", {class: "reason-choice"},
-    el("option", {value: ""}, "— the reason —"),
-    ...USUAL_REASONS.map((r) => el("option", {value: r}, r)));
-  const words = el("input", {class: "reason-text", type: "text", maxlength: 200,
-    placeholder: "or in your own words"});
+    el("option", {value: ""}, tr("— the reason —")),  // journaled in the language shown
+    ...USUAL_REASONS.map((r) => el("option", {value: tr(r)}, tr(r))));
+  const own = el("input", {class: "reason-text", type: "text", maxlength: 200,
+    placeholder: tr("or in your own words")});
   return {
-    node: el("div", {class: "reason"}, el("label", {}, "reason ", choice), words),
-    value: () => [choice.value, words.value.trim()].filter(Boolean).join(": "),
+    node: el("div", {class: "reason"}, el("label", {}, tr("reason "), choice), own),
+    value: () => [choice.value, own.value.trim()].filter(Boolean).join(": "),
   };
 }
 
@@ -130,7 +156,7 @@ function say(node, text, bad) {
 // or revoked, with the reasons given.
 function renderPenalties(state) {
   const shown = state.alerts.filter((a) => a.state === "applied" || a.state === "revoked");
-  const key = JSON.stringify(shown.map((a) => [alertKey(state, a), a.state, a.revocable,
+  const key = LANG + JSON.stringify(shown.map((a) => [alertKey(state, a), a.state, a.revocable,
     a.reason, revokeAnswers[alertKey(state, a)]]));
   if (key === penaltiesKey) return;
   penaltiesKey = key;
@@ -146,20 +172,21 @@ function penaltyItem(a, state) {
   const form = el("div", {class: "revoke-form", hidden: true}, reason.node,
     el("button", {class: "revoke-confirm", onclick: () => {
       const why = reason.value();
-      if (!why) return say(feedback, "choose or write the reason first", true);
+      if (!why) return say(feedback, tr("choose or write the reason first"), true);
       act("revoke", {alert: a.id, reason: why}).then((reply) => {
         if (!reply) return;
         revokeAnswers[key] = reply;
         renderPenalties(latest);  // the answer beside its item, drawn again or not
       });
-    }}, "Revoke the penalty"));
+    }}, tr("Revoke the penalty")));
   return el("li", {class: `penalty-item ${a.state}`, "data-alert-id": a.id},
-    el("div", {class: "meta"}, [a.seat == null ? "" : WINDS[SEATS[a.seat]][1], a.state]
+    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), tr(a.state)]
       .filter(Boolean).join(" · ")),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
-    a.reason ? el("div", {class: "reason-given"}, `ruled: ${a.reason}`) : null,
-    a.revoked ? el("div", {class: "reason-given"}, `revoked: ${a.revoked}`) : null,
+    a.reason ? el("div", {class: "reason-given"}, tr("ruled: {reason}", {reason: a.reason})) : null,
+    a.revoked ? el("div", {class: "reason-given"}, tr("revoked: {reason}", {reason: a.revoked}))
+      : null,
     a.revocable ? el("div", {class: "buttons"}, el("button", {class: "revoke",
-      onclick: () => { form.hidden = !form.hidden; }}, "Revoke…")) : null,
+      onclick: () => { form.hidden = !form.hidden; }}, tr("Revoke…"))) : null,
     a.revocable ? form : null, feedback);
 }

@@ -3,6 +3,24 @@
 // the DOM, and each seat's waits with the win check (issue 18), for the referee's page
 // (display.js) and the broadcast's (broadcast.js).
 
+const WAIT_TITLE = "{tile}: {unseen} unseen by this player, {wall} in the live wall; "
+  + "on a discard {discard}, self-drawn {self}";
+words({  // i18n.js: the tiles', waits' and seals' words (issue 16 "Every screen")
+  "concealed": "暗牌", "a tile": "一張牌", "{kind} from {seat}": "{kind}（{seat}家出）",
+  "{n} away": "差 {n} 向聽", "complete": "已成和", "ready 聽": "聽牌",
+  "ready after a discard": "打一張即聽",
+  [WAIT_TITLE]: "{tile}：此家未見 {unseen} 張，牌牆餘 {wall} 張；點和 {discard}，自摸 {self}",
+  "{n} left": "餘 {n} 張", "{discard} · self-drawn {self}": "{discard} · 自摸 {self}",
+  "self-drawn": "自摸", "on the discard": "點和",
+  "win check: legal, {total}": "和牌檢查：合規，{total} 分",
+  "win check: not legal": "和牌檢查：不合規", "wall sealed: {digest}": "牌牆已封：{digest}",
+  "wall revealed: {digest}": "牌牆已公開：{digest}", "matches the seal": "與封存相符",
+  "DOES NOT MATCH the seal": "與封存不符",
+  "next walls sealed: {digest}": "下一副牌牆已封：{digest}",
+  "chow": "吃", "pung": "碰", "kong": "槓", "East": "東", "South": "南", "West": "西",
+  "North": "北",
+});
+
 const SEATS = "ESWN";
 const WINDS = {E: ["東", "East"], S: ["南", "South"], W: ["西", "West"], N: ["北", "North"]};
 const PLACES = ["bottom", "right", "top", "left"];  // players 0..3 from above, in turn order
@@ -75,12 +93,12 @@ function face(t) {
 
 function tile(t, extra = "") {
   return el("span", {class: `tile ${extra}`, "data-tile": t.back ? "back" : t.tile,
-    "data-id": t.back ? null : t.id, title: t.back ? "concealed" : `${t.tile} ${t.zh}`},
+    "data-id": t.back ? null : t.id, title: t.back ? tr("concealed") : `${t.tile} ${t.zh}`},
   face(t), el("span", {class: "name"}, t.back ? "" : t.tile));
 }
 
 function tileName(id) {
-  if (id === null || id === undefined) return "a tile";
+  if (id === null || id === undefined) return tr("a tile");
   return NAMES[id < 136 ? Math.floor(id / 4) : id - 136 + 34];
 }
 
@@ -98,7 +116,8 @@ function handTiles(seat) {
 function meld(m) {
   const claimed = m.claimed ? m.claimed.id : null;
   return el("span", {class: `meld ${m.kind}${m.concealed ? " concealed" : ""}`,
-    title: m.from ? `${m.kind} from ${WINDS[m.from][1]}` : m.kind},
+    title: m.from ? tr("{kind} from {seat}", {kind: tr(m.kind), seat: tr(WINDS[m.from][1])})
+      : tr(m.kind)},
   m.tiles.map((t) => tile(t, !t.back && t.id === claimed ? "sideways" : "")));
 }
 
@@ -118,28 +137,31 @@ function worth(v) {   // a win's value, or a cross when the rule book refuses it
 // its value on a discard · self-drawn. `wordy` (the broadcast): what a viewer reads at once.
 function waitsView(seat, wordy = false) {
   if (seat.shanten === null || seat.shanten === undefined) return null;
-  const label = seat.shanten > 0 ? `${seat.shanten} away` : seat.shanten < 0 ? "complete"
-    : seat.waits.length ? "ready 聽" : "ready after a discard";
+  const label = seat.shanten > 0 ? tr("{n} away", {n: seat.shanten})
+    : seat.shanten < 0 ? tr("complete") : seat.waits.length ? tr("ready 聽")
+      : tr("ready after a discard");
   return el("div", {class: `waits${seat.waits.length ? " ready" : ""}`,
     "data-shanten": seat.shanten},
   el("span", {class: "shanten"}, label),
   seat.waits.map((w) => el("span", {class: "wait", "data-wait": w.tile,
-    title: `${w.tile}: ${w.unseen} unseen by this player, ${w.in_wall} in the live wall; ` +
-      `on a discard ${worth(w.discard)}, self-drawn ${worth(w.self_draw)}`},
+    title: tr(WAIT_TITLE, {tile: w.tile, unseen: w.unseen, wall: w.in_wall,
+      discard: worth(w.discard), self: worth(w.self_draw)})},
   tile({tile: w.tile, zh: w.zh}, "small"),
-  el("span", {class: "counts"}, wordy ? `${w.in_wall} left` : [el("b", {}, w.unseen), "/",
+  el("span", {class: "counts"}, wordy ? tr("{n} left", {n: w.in_wall})
+    : [el("b", {}, w.unseen), "/",
     w.in_wall]),
-  el("span", {class: "value"}, wordy ? `${worth(w.discard)} · self-drawn ${worth(w.self_draw)}`
+  el("span", {class: "value"}, wordy ? tr("{discard} · self-drawn {self}",
+    {discard: worth(w.discard), self: worth(w.self_draw)})
     : `${worth(w.discard)}·${worth(w.self_draw)}`))));
 }
 
 function winCheckView(checks) {   // "win check: legal, 24" for each win called or drawn
   return (checks || []).map((c) => el("div", {class: `win-check ${c.legal ? "legal" : "illegal"}`,
     "data-winner": c.seat},
-  `${WINDS[c.seat][1]} ${c.by === "self_draw" ? "self-drawn" : "on the discard"} `,
+  `${tr(WINDS[c.seat][1])} ${c.by === "self_draw" ? tr("self-drawn") : tr("on the discard")} `,
   tile(c.tile, "small"),
-  el("span", {class: "verdict"}, c.legal ? `win check: legal, ${c.total}`
-    : `win check: not legal${c.reason ? ` (${c.reason})` : ""}`),
+  el("span", {class: "verdict"}, c.legal ? tr("win check: legal, {total}", {total: c.total})
+    : tr("win check: not legal", {}) + (c.reason ? ` (${c.reason})` : "")),
   c.legal && c.patterns.length ? el("div", {class: "patterns"}, c.patterns.join(" · ")) : null));
 }
 
@@ -151,9 +173,12 @@ function sealView(seal) {
   const hand = seal.hand;
   return el("div", {class: "seal"},
     hand && hand.state === "sealed"
-      ? el("div", {class: "seal-hand", "data-state": "sealed"}, `wall sealed: ${hand.shown}`) : null,
+      ? el("div", {class: "seal-hand", "data-state": "sealed"},
+        tr("wall sealed: {digest}", {digest: hand.shown})) : null,
     hand && hand.state === "revealed"
-      ? el("div", {class: "seal-hand", "data-state": "revealed"}, `wall revealed: ${hand.digest} `,
-        el("b", {}, hand.matches ? "matches the seal" : "DOES NOT MATCH the seal")) : null,
-    seal.next ? el("div", {class: "seal-next"}, `next walls sealed: ${seal.next.shown}`) : null);
+      ? el("div", {class: "seal-hand", "data-state": "revealed"},
+        tr("wall revealed: {digest}", {digest: hand.digest}) + " ",
+        el("b", {}, hand.matches ? tr("matches the seal") : tr("DOES NOT MATCH the seal"))) : null,
+    seal.next ? el("div", {class: "seal-next"},
+      tr("next walls sealed: {digest}", {digest: seal.next.shown})) : null);
 }
