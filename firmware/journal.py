@@ -253,6 +253,16 @@ class Journal:
         """The schema version row `seq` was written in (schema_history is in order)."""
         return next(h["version"] for h in reversed(self.history) if h["first_seq"] <= seq)
 
+    @contextlib.contextmanager
+    def snapshot(self):
+        """Reads that see the journal as of one moment while the table goes on writing (WAL):
+        an export reads it twice (its replay, then its rows) and must see the same rows."""
+        self.conn.execute("BEGIN")
+        try:
+            yield self
+        finally:
+            self.conn.execute("COMMIT")
+
     def rows(self):
         try:
             for r in self.conn.execute(

@@ -104,6 +104,29 @@ def test_issue_16_sheet_json_is_the_sheet_the_session_had(which, request):
     assert document["signatures"][0]["referee"] == "Li Wei"
 
 
+def test_issue_16_a_sheet_made_while_the_table_deals_its_next_hand_is_whole(tmp_path, monkeypatch):
+    """The desk's download and the venue's sheet are made while the table plays on: a hand
+    dealt between the sheet's replay and its reading of the rows is in neither (the journal
+    is read as of one moment), so the sheet is made, not refused."""
+    path = tmp_path / "journal.sqlite"
+    played(path, "wsom2006", hands=1)
+    with Journal(path, readonly=True) as journal:
+        walls = next(r for r in journal.rows() if r.kind == "hand").data()["walls"]
+    before = export_sheet.sheet(path)
+    replayed = export_sheet.replay
+
+    def dealing_meanwhile(journal):
+        result = replayed(journal)
+        with Journal(path) as table:  # the table's own connection
+            table.hand("wsom2006", 2, walls, 1e6)
+        return result
+
+    monkeypatch.setattr(export_sheet, "replay", dealing_meanwhile)
+    assert export_sheet.sheet(path)["hands"] == before["hands"]
+    monkeypatch.undo()
+    assert export_sheet.sheet(path)["in_play"] == 2  # read again: the hand dealt is there
+
+
 def test_seed_004_5_a_game_ended_by_its_time_ends_on_the_rebuilt_sheet_too(tmp_path, ccm):
     """A CCM game whose time ran out ends with the hand in play (seed 004 第五條); the journal
     does not say so, but the next hand's fresh chips do: the rebuilt sheet ends it there, and
