@@ -461,6 +461,27 @@ class SheetSigned(Event):
 
 
 @_event
+class PlayersEntered(Event):
+    """The session's players entered at the desk (issue 16): four {"name", "federation_id"}
+    by person (P1..P4); the latest of these and the venue's start_session stands."""
+
+    players: tuple[dict[str, Any], ...]
+
+
+@_event
+class PlayerSigned(Event):
+    """A player signs the score sheet up to `hand` (issue 16): `person` 0..3, `via` "button"
+    (his side's 和 button) or "screen" (a tap on the desk); the journal's head then, and the
+    time of day (UTC, ISO 8601), for the signature line."""
+
+    person: int
+    hand: int
+    via: str
+    journal_head: str
+    wall_time: str
+
+
+@_event
 class VenueCommand(Event):
     """A command from the venue's bus (docs/uplink.md), taken or `refused` (why), without its
     hmac; `id` and `command` are None and "" when the payload had none to read."""
@@ -576,6 +597,8 @@ RECORDS = (
     HandVoided,
     ScoreConfirmed,
     SheetSigned,
+    PlayersEntered,
+    PlayerSigned,
     VenueCommand,
     HallResumed,
     WallSealed,

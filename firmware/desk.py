@@ -29,7 +29,7 @@ from functools import partial
 from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
-from firmware import export_sheet, seat_drawing, sessions, stage_desk
+from firmware import export_sheet, history, seat_drawing, sessions, stage_desk
 from firmware.deal_errors import redeal, remove_excess
 from firmware.desk_entries import Entries
 from firmware.desk_inputs import game_input, revoke
@@ -38,6 +38,7 @@ from firmware.display import ActionRefused
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
 from firmware.journal import StorageFailure
+from firmware.sheet_desk import SheetBook
 
 LOG_LENGTH = 40
 
@@ -69,6 +70,8 @@ class Desk:
         self._waits_of = None
         self.waits_computed = 0  # how many times: once per update that changed a hand
         self.entries = Entries(service)  # the offences the referee reports (issue 12)
+        self._acting_at: str | None = None  # the time of day of the action being carried out
+        self.sheet = SheetBook(service, self.wall_time)  # confirmed, signed (issue 16)
         service.listeners.append(self.publish)
 
     # -- documents -----------------------------------------------------------------------
@@ -94,6 +97,8 @@ class Desk:
             venue=status.venue,
             seal=self.service.hands.walls.seal_json(),  # issue 17
             game_clock=game.to_json(status.t) if (game := self.service.sitting.game) else None,
+            sheet=self.sheet.document(status.session, status.venue.players),
+            voided=self.service.hands.voided,
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -112,6 +117,12 @@ class Desk:
 
     def score_sheet(self) -> dict:
         return export_sheet.sheet(self.service.journal.path)  # its own read-only connection
+
+    def history(self, referee: bool) -> dict:
+        return history.hands(self.service.journal.path, referee)  # read-only, as the sheet
+
+    def hand_replay(self, number: int, referee: bool) -> dict:
+        return history.steps(self.service.journal.path, number, referee)
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view(waits=referee), referee)
@@ -192,8 +203,11 @@ class Desk:
             "new_session": partial(sessions.from_desk, self.service),  # issue 19
             "resume": self._resume,
             "correct": self._correct,
-            "confirm_score": self._confirm_score,
-            "sign_sheet": self._sign_sheet,
+            "confirm_score": self.sheet.confirm_score,  # the score sheet (issue 16)
+            "sign_sheet": self.sheet.sign_sheet,
+            "players": self.sheet.players,
+            "ask_signatures": self.sheet.ask_signatures,
+            "player_signs": self.sheet.player_signs,
         }.get(action)
         if perform is None:
             raise ActionRefused(f"unknown action {action!r}")
@@ -213,18 +227,28 @@ class Desk:
         that journaled nothing."""
         journal = self.service.journal
         before = journal.seq
+        self._acting_at = self.wall_time()  # one time of day for all the action journals
         try:
             answer = perform(t, body)
         except ActionRefused:
             if journal.seq > before:
                 self._journal_who(t, action, who)
             raise
-        self._journal_who(t, action, who)
+        else:
+            self._journal_who(t, action, who)
+        finally:
+            self._acting_at = None
         return answer
 
     def _journal_who(self, t, action: str, who: str | None) -> None:
-        wall_time = datetime.fromtimestamp(self.wall(), UTC).isoformat(timespec="milliseconds")
-        self.service.journal.record(ev.RefereeActed(t, None, action, who, wall_time))
+        self.service.journal.record(ev.RefereeActed(t, None, action, who, self.wall_time()))
+
+    def wall_time(self) -> str:
+        """The time of day, UTC, ISO 8601 to the millisecond, as the journal keeps it: the
+        action's own while one is carried out (its signature and its RefereeActed agree)."""
+        if self._acting_at is not None:
+            return self._acting_at
+        return datetime.fromtimestamp(self.wall(), UTC).isoformat(timespec="milliseconds")
 
     def _ack(self, t, body) -> dict:
         if "fault" in body:
@@ -287,21 +311,6 @@ class Desk:
             raise ActionRefused(str(err)) from None
         self.service.publish([])
         return record.to_json()
-
-    def _confirm_score(self, t, body) -> dict:
-        sheet = self.service.status().session.sheet
-        row = next((r for r in sheet if r.number == body["hand"]), None)
-        if row is None:
-            raise ActionRefused(f"hand {body['hand']} is not on the score sheet yet")
-        return self._record(ev.ScoreConfirmed(t, None, row.number, row.to_json()))
-
-    def _sign_sheet(self, t, body) -> dict:
-        sheet = self.service.status().session.sheet
-        rows = tuple(r.to_json() for r in sheet if r.number <= body["hand"])
-        if not rows:
-            raise ActionRefused("the score sheet has no hand to sign yet")
-        head = self.service.journal.head
-        return self._record(ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head))
 
     def _draw_seats(self, t, body) -> dict:
         """執位: journaled, in both views' log, and a line on the console."""

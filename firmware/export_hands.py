@@ -46,9 +46,7 @@ def export(path, fmt: str) -> bytes:
             result = replay(journal)
             rows = list(journal.rows())
             _, hands = export_sheet.settled(result, rows)
-            players = export_sheet.players_of(
-                [r.event().to_json() for r in rows if r.kind == "device"]
-            )
+            players = export_sheet.players_of([r.event() for r in rows if r.kind == "device"])
             lines = mjai(hands, players)
     return "".join(canonical(line) + "\n" for line in lines).encode("utf-8")
 

@@ -177,13 +177,29 @@ def _signatures(pdf: FPDF, font: str, document: dict) -> None:
     for s in document["signatures"]:
         _text(
             pdf,
-            f"Signed by referee {s['referee']} up to hand {s['hand']} "
+            f"Signed by referee {s['referee']} up to hand {s['hand']}{_at(s)} "
             f"(journal head {s['journal_head'][:16]})",
         )
     if not document["signatures"]:
         _text(pdf, "Not signed at the table.")
     pdf.ln(6)
-    for who in ["Referee"] + [p["name"] for p in document["players"]]:
+    last = {s["person"]: s for s in document["player_signatures"]}  # each one's latest
+    referee = document["signatures"][-1] if document["signatures"] else None
+    lines = [("Referee", referee and f"{referee['referee']}, up to hand {referee['hand']}")]
+    lines += [
+        (
+            f"P{n + 1} {p['name']}",
+            (s := last.get(n)) and f"signed up to hand {s['hand']} ({s['via']}){_at(s)}",
+        )
+        for n, p in enumerate(document["players"])
+    ]
+    for who, signed in lines:  # a line for each: who signed and when, or blank to sign
         _cell(pdf, 60, who, "L")
-        _cell(pdf, 80, "", "L")
+        _cell(pdf, 120, signed or "", "L")
         pdf.ln(ROW + 2)
+
+
+def _at(signature: dict) -> str:
+    """ " at 2026-12-02 14:05 UTC", from the time of day journaled with it, if any."""
+    when = signature.get("wall_time")
+    return f" at {when[:10]} {when[11:16]} UTC" if when else ""

@@ -3,10 +3,12 @@
 The sheet is rebuilt from the journal, opened read-only: its hands replayed as `mjtable replay`
 does (firmware/replay.py) and settled in order on a Session, as a resumed table settles them
 (firmware/resume.py), so a hand the referee has not confirmed is on it too. Beside each row:
-the players by name and federation id (the venue's last `start_session`, else P1..P4), each
+the players by name and federation id (the latest of the venue's `start_session` and the
+desk's PlayersEntered, else P1..P4), each
 penalty with its offence, rule, the referee's reason and whether it was revoked, CCM's dead
 points and held amounts, the zero-sum check (payments sum 0, penalties 0 or the dead points)
-and whether the referee confirmed it (ScoreConfirmed) and who signed the sheet (SheetSigned).
+and whether the referee confirmed it (ScoreConfirmed) and who signed the sheet (SheetSigned:
+the referee, with the time of day of the RefereeActed after it; PlayerSigned: each player).
 The desk's download (/api/referee/sheet.csv, .json, .pdf) serves the same document.
 
 A CCM game ended by its time (seed 004 第五條) is not journaled as such: a hand whose next hand
@@ -21,6 +23,7 @@ import io
 import os
 from dataclasses import dataclass
 
+from engine import events as ev
 from engine.session import HandRecord, Session
 from firmware.journal import Journal
 from firmware.replay import Played, replay
@@ -113,17 +116,23 @@ def _timed_out(session: Session, hand: Hand, following) -> bool:
 
 def sheet(path) -> dict:
     """The score sheet the journal at `path` holds, as one JSON document."""
-    with Journal(path, readonly=True) as journal:
+    with Journal(path, readonly=True) as journal, journal.snapshot():
         result = replay(journal)
         rows = list(journal.rows())
     records = [r.event().to_json() for r in rows if r.kind == "device"]
-    players = players_of(records)
+    players = players_of([r.event() for r in rows if r.kind == "device"])
     session, hands = settled(result, rows)
     confirmed = {d["hand"]: d["row"] for d in records if d["type"] == "ScoreConfirmed"}
     signatures = [
         {k: v for k, v in d.items() if k not in ("type", "seat", "rows")}
-        for d in records
+        | {"wall_time": _acted_at(records, n)}
+        for n, d in enumerate(records)
         if d["type"] == "SheetSigned"
+    ]
+    player_signatures = [
+        {k: v for k, v in d.items() if k not in ("type", "seat")} | {"name": _name(players, d)}
+        for d in records
+        if d["type"] == "PlayerSigned"
     ]
     lines = [_line(h, players, confirmed, signatures) for h in hands if h.record is not None]
     last = result.played[-1] if result.played else None
@@ -137,24 +146,51 @@ def sheet(path) -> dict:
         "hands": lines,
         "games": session.games if session else [],
         "signatures": signatures,
+        "player_signatures": player_signatures,
         "zero_sum": all(h["zero_sum"]["ok"] for h in lines),
         "in_play": last.number if last and not last.table.ended and not last.voided else None,
     }
 
 
-def players_of(records: list[dict]) -> list[dict]:
-    """The venue's players of its last start_session taken, else P1..P4 without ids."""
-    for data in reversed(records):
-        if (
-            data["type"] == "VenueCommand"
-            and data["command"] == "start_session"
-            and data["refused"] is None
-        ):
-            return [
-                {"name": p["name"], "federation_id": p["federation_id"]}
-                for p in data["args"]["players"]
-            ]
-    return [{"name": f"P{n}", "federation_id": None} for n in range(1, 5)]
+def players_named(record) -> tuple[dict, ...] | None:
+    """The session's players a journaled record names: the desk's PlayersEntered, or a
+    start_session the venue's bus had taken; None for any other."""
+    if isinstance(record, ev.PlayersEntered):
+        return record.players
+    if (
+        isinstance(record, ev.VenueCommand)
+        and record.command == "start_session"
+        and record.refused is None
+    ):
+        return tuple(
+            {"name": p["name"], "federation_id": p["federation_id"]} for p in record.args["players"]
+        )
+    return None
+
+
+def entered_players(records) -> tuple[dict, ...] | None:
+    """The latest players the records (events) name, None when none has."""
+    named = (players_named(record) for record in reversed(records))
+    return next((players for players in named if players is not None), None)
+
+
+def players_of(records) -> list[dict]:
+    """The session's players (the latest entered), else P1..P4 without ids."""
+    players = entered_players(records)
+    if players is None:
+        return [{"name": f"P{n}", "federation_id": None} for n in range(1, 5)]
+    return [{"name": p["name"], "federation_id": p["federation_id"]} for p in players]
+
+
+def _acted_at(records: list[dict], n: int) -> str | None:
+    """The time of day of the referee's action whose record is the `n`th (its RefereeActed
+    follows it, issue 16), None in a journal from before."""
+    acted = records[n + 1] if n + 1 < len(records) else None
+    return acted["wall_time"] if acted and acted["type"] == "RefereeActed" else None
+
+
+def _name(players: list[dict], signed: dict) -> str:
+    return players[signed["person"]]["name"]
 
 
 def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:

@@ -71,6 +71,8 @@ class Hands:
         self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
         self.tracked = TrackedHand(0)  # the latest hand's inferred moves and flagged tiles
         self.interruption: Interruption | None = None  # a hand taken up after a power cut
+        self.voided: dict | None = None  # {"hand", "reason"}: voided, the next not yet dealt
+        self.signing = None  # (t, side) -> bool: a 和 press taken as a signature (issue 16)
 
     @property
     def in_play(self) -> bool:
@@ -85,7 +87,7 @@ class Hands:
         lanes = self.walls.take()
         if lanes is None:
             return
-        self.set_in_play = tile_set
+        self.set_in_play, self.voided = tile_set, None
         dealer_side = self.session.player_at(0)
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
         self.table = table = self.session.new_table(walls, t, self.sitting.time_up(t))
@@ -140,6 +142,8 @@ class Hands:
                     self.shuffler.raise_walls(t)
                 else:
                     self.faults.report(t, "table", *refusal, transient=True)
+        elif button == "win" and not self.in_play and self.signing and self.signing(t, side):
+            pass  # between hands: a player signs the score sheet (firmware/sheet_desk.py)
         elif self.interpreter is not None:
             self.apply_all(self.interpreter.button(t, side, button))
 
@@ -333,6 +337,7 @@ class Hands:
         number = self.session.hand_number
         self.session.hand_number -= 1  # the redeal takes the same number
         self.journal.record(ev.HandVoided(t, None, number, reason))
+        self.voided = {"hand": number, "reason": reason}  # no result shown: it has none
         self.walls.reveal(t)  # a void hand's seal is shown too: its walls are not dealt again
         self.device_key.sign_journal(self.journal, t, number)
         self._interruption_over(t)

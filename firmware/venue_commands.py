@@ -29,6 +29,7 @@ ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
 MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
 ALERTS_OF = ("fault", "ruling")  # what an acknowledged id numbers: a fault, or a hand's alert
+RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered")  # what recall takes up
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
@@ -99,15 +100,16 @@ class VenueCommands:
         table before a restart: the ids taken, so that a command caught on the bus cannot be
         replayed after a quick restart, and the seating, the sitting's time (from when it was
         taken), message and pause it left; a pause the table's referee lifted since
-        (HallResumed) is over. A referee on the way is not taken up: by now he has come."""
+        (HallResumed) is over; players entered at the desk since (PlayersEntered) stand. A
+        referee on the way is not taken up: by now he has come."""
         for row in rows:
-            if row.kind != "device" or not (
-                '"VenueCommand"' in row.json or '"HallResumed"' in row.json
-            ):
+            if row.kind != "device" or not any(f'"{kind}"' in row.json for kind in RECALLED):
                 continue
             record = row.event()
             if isinstance(record, ev.HallResumed):
                 self.service.venue = replace(self.service.venue, paused=False)
+            if isinstance(record, ev.PlayersEntered):
+                self.service.venue = replace(self.service.venue, players=record.players)
             if isinstance(record, ev.VenueCommand) and record.refused is None:
                 self._remember(record.id)
                 if record.command != "acknowledge":

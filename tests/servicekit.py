@@ -12,6 +12,7 @@ from engine import tiles
 from engine.wall import wsom_break
 from firmware.actor import Actor
 from firmware.config import load_ruleset
+from firmware.journal import Journal
 from firmware.profile import load_profile
 from firmware.service import Service
 from firmware.walls import STACKER_WAIT
@@ -74,6 +75,43 @@ def act(desk, action, body=None):
         return await answer
 
     return asyncio.run(acting())
+
+
+class ServedDesk:
+    """A desk behind the display's app, made by `make(journal)` (anything with a `.desk`) on
+    the server's thread at its first request, SQLite's connection serving the thread that
+    opened it; the actor's queue is taken as soon as an action is submitted."""
+
+    table_name, broadcast = "test table", None
+
+    def __init__(self, path, make):
+        self.path, self.make, self.made = path, make, None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def desk(self):
+        if self.made is None:
+            self.loop = asyncio.get_running_loop()
+            self.made = self.make(Journal(self.path))
+        return self.made.desk
+
+    def __getattr__(self, name):
+        return getattr(self.desk, name)
+
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
+        answer = asyncio.ensure_future(self.desk.act(action, body, who))
+        await asyncio.sleep(0)
+        take_queued(self.desk.service)
+        return await answer
+
+    def close(self) -> None:
+        """Close the journal on the thread that opened it."""
+
+        async def closing():
+            self.desk.service.journal.close()
+
+        assert self.loop is not None
+        asyncio.run_coroutine_threadsafe(closing(), self.loop).result(5)
 
 
 def _quiet(line: str) -> None:

@@ -12,6 +12,7 @@ import re
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -21,12 +22,14 @@ from engine import events as ev
 from engine import tiles
 from engine.session import Session
 from engine.waits import seat_waits
+from firmware import export_sheet, history
 from firmware.display import ActionRefused
 from firmware.display import app as display_app
 from firmware.display.app import DisplayServer, create_app
 from firmware.display.auth import FREE, MAX_WAIT, OK, THROTTLED, WRONG, RefereeAuth
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, public_event, table_state, waits_json
+from firmware.journal import JournalError
 from tests.tablekit import E, Game, N, S, W, of
 
 PIN = "246810"  # config/tables/sim.toml's
@@ -188,9 +191,28 @@ class FakeSource:
         self.seq = 0
         self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
         self.broadcast: DelayedFeed | None = None  # set by a test of the broadcast view
+        self.journal: Path | None = None  # the hand history's (a test's), else none
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view, referee)
+
+    def offences(self) -> dict:
+        return {"ruleset": self.view.session.ruleset.name, "offences": []}
+
+    def score_sheet(self) -> dict:
+        if self.journal is None:
+            raise JournalError("no journal behind this fake table")
+        return export_sheet.sheet(self.journal)
+
+    def history(self, referee: bool) -> dict:
+        if self.journal is None:
+            return {"history": history.FORMAT, "view": "public", "hands": []}
+        return history.hands(self.journal, referee)
+
+    def hand_replay(self, number: int, referee: bool) -> dict:
+        if self.journal is None:
+            raise history.UnknownHand(f"no hand {number}: this fake table has no journal")
+        return history.steps(self.journal, number, referee)
 
     def subscribe(self, referee: bool) -> asyncio.Queue:
         queue = asyncio.Queue(maxsize=100)
@@ -556,8 +578,7 @@ ACTIONS = [
     ("confirm_score", {"hand": 1}),
     ("void_hand", {"reason": "a tile fell off the table"}),
     ("accept_table", {}),
-    ("sign_sheet", {"hand": 1, "referee": "K. Tanaka"}),
-]
+]  # sign_sheet's body loses its PIN on the way: tests/test_sheet_desk.py
 
 
 @pytest.mark.parametrize("action, body", ACTIONS)
@@ -607,7 +628,7 @@ def test_unknown_action_is_404(client, source):
         ("correct", {"tile": 144, "zone": "river"}, "tile"),
         ("correct", {"tile": 17, "zone": " "}, "zone"),
         ("confirm_score", {"hand": 0}, "hand"),
-        ("sign_sheet", {"hand": 1}, "referee"),
+        ("sign_sheet", {"hand": 1, "pin": PIN}, "referee"),  # the profile's PIN: no name
         ("pause", {"now": True}, "now"),
         ("pause", [], "body"),
     ],

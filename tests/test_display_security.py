@@ -420,9 +420,9 @@ def test_issue_20_item_3_a_chunked_body_is_refused_as_it_grows_past_the_limit(so
 @pytest.mark.parametrize(
     "action, body, field",
     [
-        ("sign_sheet", {"hand": 1, "referee": "\ud800"}, "referee"),
-        ("sign_sheet", {"hand": 1, "referee": "K. Tanaka\n"}, "referee"),
-        ("sign_sheet", {"hand": 1, "referee": "K" * 201}, "referee"),
+        ("sign_sheet", {"hand": 1, "pin": PIN, "referee": "\ud800"}, "referee"),
+        ("sign_sheet", {"hand": 1, "pin": PIN, "referee": "K. Tanaka\n"}, "referee"),
+        ("sign_sheet", {"hand": 1, "pin": PIN, "referee": "K" * 201}, "referee"),
         ("correct", {"tile": 3, "zone": "river\u0000S"}, "zone"),
         ("confirm_score", {"hand": 2**53}, "hand"),
         ("ack", {"alert": 10**20}, "alert"),

@@ -126,6 +126,8 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.SeatsChanged,
             ev.ScoresAsked,
             ev.RefereeActed,
+            ev.PlayersEntered,
+            ev.PlayerSigned,
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -192,6 +194,8 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.HandVoided(4.0, None, 2, "voided by the referee"),
         ev.ScoreConfirmed(5.0, None, 1, row),
         ev.SheetSigned(6.0, None, 1, "Li Wei", (row,), "ab" * 32),
+        ev.PlayersEntered(6.1, None, ({"name": "Li Wei", "federation_id": "HK-7"},) * 4),
+        ev.PlayerSigned(6.2, None, 2, 1, "button", "ab" * 32, "2026-12-02T03:30:00.000+00:00"),
         ev.VenueCommand(7.0, None, "c-1", "message", {"text": "Round 2"}, None),
         ev.HallResumed(8.0, None),
         ev.WallSealed(9.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
@@ -207,7 +211,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
     for record in records:
         assert ev.from_json(json.loads(canonical(record.to_json()))) == record
     assert "tile" not in ev.TrackingCorrected(3.0, None, 17, "wall_E").public_json()
-    assert {"nonce", "walls"}.isdisjoint(records[8].public_json())  # issue 17: until revealed
+    assert {"nonce", "walls"}.isdisjoint(records[10].public_json())  # issue 17: until revealed
 
 
 def test_upgrade_is_for_version_2_only():

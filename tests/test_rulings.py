@@ -4,7 +4,7 @@ settlement follows (in the hand in play, and for the last hand finished, whose s
 row is settled again); a fault is "seen" once acknowledged and "cleared" only when the
 device says so."""
 
-import asyncio
+from functools import partial
 
 import pytest
 
@@ -16,7 +16,7 @@ from firmware.display.app import create_app
 from firmware.journal import Journal
 from firmware.replay import replay
 from tests.chromium import NEEDED
-from tests.servicekit import act, take_queued
+from tests.servicekit import ServedDesk, act
 from tests.tablekit import E, Game, S, of, stacked_walls
 from tests.test_ccm_chipless_win import START, DeskGame
 from tests.test_display import PIN, referee_page
@@ -271,43 +271,12 @@ def test_issue_16_a_fault_is_seen_when_acknowledged_and_cleared_when_the_device_
     ]
 
 
-class ServedDesk:
-    """A CCM hand at the desk behind the display's app, South's 出牌報牌名 reported: made on
-    the server's thread at its first request (SQLite's connection serves the thread that
-    opened it), the actor's queue taken as soon as an action is submitted."""
-
-    table_name, broadcast = "test table", None
-
-    def __init__(self, path, ccm):
-        self.path, self.ccm, self.game = path, ccm, None
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    @property
-    def desk(self) -> Desk:
-        if self.game is None:
-            self.loop = asyncio.get_running_loop()
-            self.game = DeskGame(Journal(self.path), self.ccm)
-            self.game.start()
-            self.game.apply(ev.ViolationReported, S, offence="naming_discard")
-        return self.game.desk
-
-    def __getattr__(self, name):
-        return getattr(self.desk, name)
-
-    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
-        answer = asyncio.ensure_future(self.desk.act(action, body, who))
-        await asyncio.sleep(0)
-        take_queued(self.desk.service)
-        return await answer
-
-    def close(self) -> None:
-        """Close the journal on the thread that opened it."""
-
-        async def closing():
-            self.desk.service.journal.close()
-
-        assert self.loop is not None
-        asyncio.run_coroutine_threadsafe(closing(), self.loop).result(5)
+def ccm_reported(journal, ccm):
+    """A CCM hand at the desk, South's 出牌報牌名 reported."""
+    game = DeskGame(journal, ccm)
+    game.start()
+    game.apply(ev.ViolationReported, S, offence="naming_discard")
+    return game
 
 
 @pytest.mark.slow
@@ -318,7 +287,7 @@ def test_issue_16_an_alert_ruled_at_the_centre_with_a_reason_then_revoked(tmp_pa
     Apply without a reason is refused beside the buttons; with one it is applied (South's
     pending -30); revoked from the penalties list with a reason, the pending points go and the
     chips are as before; the journal holds the ruling and the revocation."""
-    source = ServedDesk(tmp_path / "served.sqlite", ccm)
+    source = ServedDesk(tmp_path / "served.sqlite", partial(ccm_reported, ccm=ccm))
     with referee_page(create_app(source, PIN)) as page:
         panel = page.locator("#ruling")
         panel.wait_for()
@@ -346,7 +315,7 @@ def test_issue_16_an_alert_ruled_at_the_centre_with_a_reason_then_revoked(tmp_pa
         assert page.locator("[data-seat='S'] .pending").count() == 0
         assert page.locator("#ruling").count() == 0
         source.close()
-    assert ccm.chips_now(source.game.table.outcome()) == tuple(START)
+    assert ccm.chips_now(source.made.table.outcome()) == tuple(START)
     with Journal(tmp_path / "served.sqlite", readonly=True) as journal:
         assert [r["reason"] for r in inputs(journal, ev.Ruling)] == [
             "seen by the referee: he said 'five bamboo'"

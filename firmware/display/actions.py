@@ -5,6 +5,7 @@ hold (issue 20).
 """
 
 from engine import tiles
+from firmware.venue_commands import FEDERATION_ID_LENGTH, NAME_LENGTH
 
 TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
 MAX_ID = 2**53  # ids and hand numbers stay below it: exact in JSON, and in the journal
@@ -19,6 +20,26 @@ def _count(value) -> bool:
 def _text(value) -> bool:
     """Printable text: no control character, no lone surrogate (which the journal refuses)."""
     return isinstance(value, str) and 0 < len(value.strip()) <= MAX_TEXT and value.isprintable()
+
+
+def _players(value) -> bool:
+    """Four {"name", "federation_id"} by person: a name of 1..NAME_LENGTH printable
+    characters, an optional federation id of printable text (as the venue's, issue 16)."""
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(
+            isinstance(p, dict)
+            and p.keys() <= {"name", "federation_id"}
+            and _text(p.get("name"))
+            and len(p["name"]) <= NAME_LENGTH
+            and (
+                p.get("federation_id") in (None, "")
+                or (_text(p["federation_id"]) and len(p["federation_id"]) <= FEDERATION_ID_LENGTH)
+            )
+            for p in value
+        )
+    )
 
 
 FIELDS = {  # what each field must be, and how a wrong one is named
@@ -53,6 +74,13 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         lambda v: isinstance(v, list) and sorted(v) == [0, 1, 2, 3] and all(_count(p) for p in v),
         "the person (0..3, the seat he drew for the stage) on each side, E S W N order, each once",
     ),
+    "players": (
+        _players,
+        f'four {{"name", "federation_id"}}, P1..P4: each name 1..{NAME_LENGTH} printable '
+        f"characters, each federation id optional, printable, at most {FEDERATION_ID_LENGTH}",
+    ),
+    "person": (lambda v: _count(v) and v < 4, "a person 0..3 (P1..P4)"),
+    "pin": (_text, "the referee's PIN, typed again to sign"),
     "tiles": (
         lambda v: (
             isinstance(v, list) and 0 < len(v) <= 14 and all(_count(t) and t < TILE_IDS for t in v)
@@ -81,7 +109,10 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "redeal": ("reason",),  # the referee's re-deal, before all four discard (配牌時的犯規 7)
     "remove_excess": ("seat",),  # long at the deal: excess back at random (配牌時的犯規 6)
     "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
-    "sign_sheet": ("hand", "referee"),
+    "sign_sheet": ("hand", "pin", "referee"),  # pin: checked by the display, never passed on
+    "players": ("players",),  # the session's players entered at the desk (issue 16)
+    "ask_signatures": ("hand",),  # the players sign up to that hand, by button or screen
+    "player_signs": ("person",),  # a player's tap on the desk
 }
 # The fields an action may lack.
 OPTIONAL = {
@@ -90,6 +121,7 @@ OPTIONAL = {
     "roll": ("dice",),
     "draw_seats": ("winds",),
     "change_seats": ("seating",),
+    "sign_sheet": ("referee",),  # an enrolled referee's own name stands
 }
 
 
@@ -115,7 +147,8 @@ def body_problem(action: str, body) -> tuple[str, str] | None:
     for name, value in body.items():
         valid, meaning = FIELDS[name]
         if not valid(value):
-            return name, f"field {name!r} must be {meaning}, not {_shown(value)}"
+            given = "" if name == "pin" else f", not {_shown(value)}"  # a PIN is never echoed
+            return name, f"field {name!r} must be {meaning}{given}"
     return None
 
 

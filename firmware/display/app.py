@@ -20,12 +20,13 @@ from pathlib import Path
 import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from firmware import export, export_sheet
+from firmware import export, export_sheet, history
 from firmware.config import package_folder
 from firmware.display import ActionRefused, DisplaySource
 from firmware.display.actions import ACTIONS, body_problem
@@ -108,6 +109,29 @@ def create_app(
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(body, media_type=export_sheet.MEDIA[fmt], headers=disposition)
 
+    async def hand_history(request: Request, referee: bool) -> Response:
+        """The session's hands, or one hand's replay (issue 16 "Hand history"), built from the
+        journal off the event loop; the public's has the finished hands only."""
+        text = request.path_params.get("number")
+        try:
+            if text is None:
+                document = await asyncio.to_thread(source.history, referee)
+            elif not text.isdigit():
+                return error(404, f"no hand {text!r}: a hand is a number")
+            else:
+                document = await asyncio.to_thread(source.hand_replay, int(text), referee)
+        except history.UnknownHand as unknown:
+            return error(404, str(unknown))
+        except (JournalError, ReplayError) as err:
+            return error(409, f"the hand history cannot be made: {err}")
+        return JSONResponse(document)
+
+    async def public_hands(request: Request) -> Response:
+        return await hand_history(request, False)
+
+    async def referee_hands(request: Request) -> Response:
+        return refused_credentials(request) or await hand_history(request, True)
+
     async def action(request: Request) -> JSONResponse:
         refusal = refused_credentials(request)
         if refusal:
@@ -119,6 +143,10 @@ def create_app(
         problem = body_problem(name, body)
         if problem:
             return error(422, problem[1], field=problem[0])
+        if name == "sign_sheet":  # the referee's PIN typed again (issue 16 "The score sheet")
+            body, refusal = login.signature(request, body)
+            if refusal:
+                return refusal
         try:
             who = login.referee(request)
             return JSONResponse({**await source.act(name, body, who=who), "by": who})
@@ -138,10 +166,16 @@ def create_app(
             Route("/api/referee/stream", referee_stream),
             Route("/api/referee/offences", referee_offences),
             Route("/api/referee/sheet.{format}", referee_sheet),
+            Route("/api/hands", public_hands),
+            Route("/api/hands/{number}", public_hands),
+            Route("/api/referee/hands", referee_hands),
+            Route("/api/referee/hands/{number}", referee_hands),
             Route("/api/referee/{action}", action, methods=["POST"]),
         ]
         + (broadcast_routes(source, broadcast_token, streams) if broadcast_token else []),
-        middleware=[Middleware(Guard, host=host)],
+        # gzip for a page that takes it: a hand's replay repeats the table at every step (a
+        # long hand's is about 1.5 MB, some 30 kB gzipped); the event streams are left alone
+        middleware=[Middleware(Guard, host=host), Middleware(GZipMiddleware, minimum_size=4096)],
         exception_handlers={Refused: answer},
     )
     app.state.streams, app.state.backlogs = streams, backlogs

@@ -64,6 +64,23 @@ class Login:
         """The enrolled referee a request `refused` let in is from (None: the profile's PIN)."""
         return getattr(request.state, "referee", None)
 
+    def signature(self, request: Request, body: dict) -> tuple[dict, JSONResponse | None]:
+        """sign_sheet's body as the desk takes it, or the refusal: the PIN, typed again, must
+        be the secret of the referee logged in (the profile's PIN when none is enrolled),
+        throttled as a login, then dropped (never journaled, never echoed); the name signed
+        is the enrolled referee's, else the one typed (issue 16)."""
+        who = self.referee(request)
+        name = who or body.get("referee")
+        if not name:
+            return body, error(
+                422, "sign_sheet needs the field 'referee': the name to sign with", field="referee"
+            )
+        refusal = self._refusal(body["pin"], request)
+        typed_by, request.state.referee = self.referee(request), who
+        if refusal is None and typed_by != who:
+            refusal = error(403, "not the PIN of the referee logged in: he signs with his own")
+        return {"hand": body["hand"], "referee": name}, refusal
+
     def refused(self, request: Request) -> JSONResponse | None:
         """None when the request carries the session cookie or the secret as a bearer."""
         token = request.cookies.get(self.cookie)

@@ -7,14 +7,15 @@ records them (CCM's amounts held outside the table and dead points too, seed 004
 An exhaustive draw has its payments (CCM's kongs paid on the spot) and no hand.
 
 It is there from the hand's end until the next hand's walls rise (the service's table is then
-the new hand), and after a restart between hands (the session's last recorded hand).
+the new hand), and after a restart between hands (the session's last recorded hand); not
+after a void (firmware/display/state.py: the voided hand has none, the one before is over).
 """
 
 from engine import tiles
 from engine.session import Session
 from engine.table import Table
 from firmware.display.faces import SEATS, meld_json, tile_json
-from firmware.display.notices import alert_text
+from firmware.display.notices import alert_text, both
 from firmware.score_typed import chinese_names
 from firmware.stage_desk import last_hand_seating
 
@@ -100,12 +101,12 @@ def _penalty(penalty, chips: bool) -> dict:
         to = SEATS[penalty.to]
     else:
         to = "dead" if chips else "deducted"
+    said = {"seat": penalty.seat, "rule": penalty.rule, "penalty": {"offence": penalty.offence}}
     return {
         "seat": SEATS[penalty.seat],
         "offence": penalty.offence,
-        "text": alert_text(
-            {"seat": penalty.seat, "rule": penalty.rule, "penalty": {"offence": penalty.offence}}
-        ),
+        "text": alert_text(said),
+        "texts": both(alert_text, said),  # issue 16 "Every screen": English and Chinese
         "points": penalty.points,
         "to": to,
         "penalty_tiles": len(penalty.penalty_tiles),  # face up once applied (RULES.md 3.9)

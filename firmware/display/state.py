@@ -26,7 +26,15 @@ from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.faces import BACK, SEATS, meld_json, tile_json
-from firmware.display.notices import SHUFFLER_FAULT, alert_text, fault_advice, fault_text, stopped
+from firmware.display.notices import (
+    alert_text,
+    both,
+    fault_advice,
+    fault_text,
+    offence_text,
+    shuffler_fault,
+    stopped,
+)
 from firmware.display.result import hand_result
 from firmware.sitting import notice, seconds_left
 from firmware.stage_desk import last_hand_seating, shown_answer, standings_of
@@ -64,6 +72,8 @@ class TableView:
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     seal: dict | None = None  # the walls' seals (firmware/walls.py seal_json): digests only
     game_clock: dict | None = None  # a timed game's (firmware/game_clock.py to_json): public
+    sheet: dict | None = None  # the score sheet as it stands (firmware/sheet_desk.py): public
+    voided: dict | None = None  # the hand voided, the next not dealt yet: "hand", "reason"
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -91,10 +101,13 @@ def table_state(view: TableView, referee: bool) -> dict:
         else {"live": wall.live_count, "dead": len(wall.dead_wall_tiles)},
         "seats": [_seat(view, seat, referee) for seat in range(4)],
         "last_hand": session.sheet[-1].to_json() if session.sheet else None,
-        "result": hand_result(session, table, view.venue.players),  # issue 16, both views
+        # issue 16, both views; a hand voided has none (the one before it is not shown again)
+        "result": None if view.voided else hand_result(session, table, view.venue.players),
+        "voided": view.voided,
+        "sheet": view.sheet,  # issue 16 "The score sheet": public (no concealed tile on it)
         "last_hand_seating": last_hand_seating(session),  # its sides' people (seed 004 換位)
-        "alerts": [alert if referee else _public_alert(alert) for alert in view.alerts],
-        "faults": view.faults if referee else [_public_fault(f) for f in view.faults],
+        "alerts": [_alert_texts(a if referee else _public_alert(a)) for a in view.alerts],
+        "faults": [_fault_texts(f if referee else _public_fault(f)) for f in view.faults],
         "shuffler": view.shuffler if referee else _public_shuffler(view.shuffler),
         "log": view.log if referee else [public_event(e) for e in view.log],
         "not_refereeing": stopped(view.not_refereeing, referee),
@@ -195,7 +208,7 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
         "clock_hand": None,
     }
     if table is not None:
-        out["penalty_points"] = _penalty_points(table, seat)
+        out["penalty_points"] = penalty_points(table, seat)
         held = table.referee.penalty_tiles[seat]
         out.update(
             river=[tile_json(t) for t in table.rivers[seat]],
@@ -213,7 +226,7 @@ def _seat(view: TableView, seat: int, referee: bool) -> dict:
     return out
 
 
-def _penalty_points(table, seat: int) -> int:
+def penalty_points(table, seat: int) -> int:
     """What the penalties applied in this hand change in the seat's score when it is settled
     (WSOM deducts from the offender, RULES.md 3.13; CCM's are paid to the three others)."""
     change = 0
@@ -278,7 +291,20 @@ def _public_shuffler(shuffler: dict) -> dict:
     """Its fault is the referee's text ("what happened: what to do"): the public's says
     only that the machine waits for a person."""
     out = _only(shuffler, SHUFFLER_FIELDS)
-    return out | {"fault": out["fault"] and SHUFFLER_FAULT}
+    return out | {"fault": out["fault"] and shuffler_fault(), "text": both(shuffler_fault)}
+
+
+def _alert_texts(alert: dict) -> dict:
+    """The public's words in both languages beside the message (issue 16 "Every screen"): the
+    page shows its language's; the referee's detailed message stays the engine's, English."""
+    penalty = alert.get("penalty")
+    if penalty:
+        penalty = penalty | {"offence_text": both(offence_text, penalty.get("offence", ""))}
+    return alert | {"text": both(alert_text, alert), "penalty": penalty}
+
+
+def _fault_texts(fault: dict) -> dict:
+    return fault | {"text": both(fault_text, fault), "advice_text": both(fault_advice, fault)}
 
 
 def _public_fault(fault: dict) -> dict:
@@ -311,6 +337,8 @@ def public_event(obj: dict) -> dict:
         out["message"] = alert_text(out)
         if event.penalty:
             out["penalty"] = _public_penalty(event.penalty)
+        out = _alert_texts(out)
     if isinstance(event, ev.Fault):
         out.update(message=fault_text(out), advice=fault_advice(out))
+        out = _fault_texts(out)
     return out

@@ -16,6 +16,7 @@ let latest = null;   // the state document on screen
 
 function render(state) {
   latest = state;
+  if (replaying()) return liveAside();  // history.js: a hand replayed keeps the table picture
   shownAt = performance.now();
   document.body.classList.toggle("paused", state.clocks_paused);
   const table = document.getElementById("table");
@@ -23,6 +24,7 @@ function render(state) {
   for (const seat of state.seats) table.append(renderSeat(seat, state));
   renderCentre(state);
   renderResult(state);  // result.js (issue 16)
+  renderSheet(state);  // sheet.js (issue 16): the score sheet, both views
   renderAlerts(state.alerts);
   renderRulings(state);  // rulings.js (issue 16)
   renderFaults(state.faults, state.referee_on_way);
@@ -44,11 +46,13 @@ function renderSeat(seat, state) {
   return el("section", {class: `seat place-${PLACES[seat.player]}${turn ? " turn" : ""}`,
     "data-seat": seat.seat, "data-player": seat.player},
   el("header", {},
-    el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), " ", en),
+    el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), LANG === "zh" ? "" : ` ${en}`),
     el("span", {class: "score"}, seat.score),
-    seat.penalty_points ? el("span", {class: "pending", title: "penalties of this hand, " +
-      "settled at its end"}, `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
-    el("span", {class: "player"}, `P${seat.person + 1}${seat.seat === "E" ? " dealer" : ""}`),
+    seat.penalty_points ? el("span", {class: "pending",
+      title: tr("penalties of this hand, settled at its end")},
+    `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
+    el("span", {class: "player"},
+      `P${seat.person + 1}${seat.seat === "E" ? ` ${tr("dealer")}` : ""}`),
     seat.name ? el("span", {class: "player-name"}, seat.name) : null,
     el("span", {class: "clocks"}, clock("clock-turn", "turn", seat.clock_turn),
       clock("clock-hand", "hand", seat.clock_hand))),
@@ -65,7 +69,7 @@ function clock(kind, label, c) {
   return el("div", {class: `clock ${kind}${timed ? "" : " idle"}`,
     "data-remaining": timed ? c.remaining : null, "data-running": timed && c.running,
     "data-free": timed ? c.free : null},
-  el("span", {class: "label"}, label), el("span", {class: "time"}, "—"));
+  el("span", {class: "label"}, tr(label)), el("span", {class: "time"}, "—"));
 }
 
 function tick() {
@@ -106,20 +110,23 @@ function renderCentre(state) {
   const turn = state.turn ? WINDS[state.turn] : null;
   const dice = state.dice;
   fill("centre",
-    el("div", {class: "table-name"}, `${state.table} · ${state.ruleset_title}`),
-    el("div", {class: "round"}, `${WINDS[state.round_wind][0]} round · hand ${state.hand_number}`),
-    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${turn[1]}` : ""),
-    el("div", {class: "phase"}, STATES[state.state] || state.state),
-    state.clocks_paused ? el("div", {class: "paused-banner"}, "PAUSED") : null,
+    el("div", {class: "table-name"}, `${state.table} · `,
+      el("span", {lang: "en"}, state.ruleset_title)),  // the rule book's title, a name
+    el("div", {class: "round"}, tr("{wind} round · hand {n}",
+      {wind: WINDS[state.round_wind][0], n: state.hand_number})),
+    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${tr(turn[1])}` : ""),
+    el("div", {class: "phase"}, STATES[state.state] ? tr(STATES[state.state]) : state.state),
+    state.clocks_paused ? el("div", {class: "paused-banner"}, tr("PAUSED")) : null,
     sitting(state.session_seconds_left, state.session_notice),
     gameClock(state.game_clock),
     state.venue_message ? el("div", {class: "venue-message"}, state.venue_message) : null,
     onWay(state.referee_on_way),
     state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
-      el("span", {}, " tiles left"), el("div", {class: "dead"}, `dead wall ${state.wall.dead}`))
-      : null,
-    dice ? el("div", {class: "dice"}, `dice ${dice.dice.join(" ")}` +
-      (dice.break ? ` · break ${WINDS[dice.break.seat][1]} ${dice.break.stacks}` : "")) : null,
+      el("span", {}, tr(" tiles left")),
+      el("div", {class: "dead"}, tr("dead wall {n}", {n: state.wall.dead}))) : null,
+    dice ? el("div", {class: "dice"}, tr("dice {dice}", {dice: dice.dice.join(" ")}) +
+      (dice.break ? tr(" · break {wind} {stacks}", {wind: tr(WINDS[dice.break.seat][1]),
+        stacks: dice.break.stacks}) : "")) : null,
     state.last_hand ? el("div", {class: "last-hand"},
       lastHand(state.last_hand, state.last_hand_seating)) : null,
     sealView(state.seal),
@@ -130,7 +137,8 @@ function renderCentre(state) {
 
 function lastHand(row, seating) {  // the row is by side; the people on them, by its seating
   const changes = row.changes.map((c, side) => `P${seating[side] + 1} ${c > 0 ? "+" : ""}${c}`);
-  return `hand ${row.number}: ${row.result} · ${changes.join("  ")}`;
+  return tr("hand {n}: {result} · {changes}",
+    {n: row.number, result: tr(row.result), changes: changes.join("  ")});
 }
 
 // The table stopped refereeing (its journal's disk is full or failing): a banner over all,
@@ -139,8 +147,9 @@ function renderStopped(stopped) {
   const banner = document.getElementById("not-refereeing");
   banner.hidden = !stopped;
   document.body.classList.toggle("not-refereeing", Boolean(stopped));
-  if (stopped) fill("not-refereeing", el("div", {class: "headline"}, "NOT REFEREEING"),
-    el("div", {class: "message"}, stopped.message), el("div", {class: "advice"}, stopped.advice));
+  if (stopped) fill("not-refereeing", el("div", {class: "headline"}, tr("NOT REFEREEING")),
+    ...headline(stopped), el("div", {class: "advice"}, inLanguage(stopped.advice_text,
+      stopped.advice)));
 }
 
 // A hand taken up after a power cut: since when and how long; for the referee the tiles
@@ -150,11 +159,13 @@ function renderInterruption(cut) {
   banner.hidden = !cut;
   if (!cut) return;
   const rows = PUBLIC
-    ? (cut.out_of_place ? [el("li", {}, `${cut.out_of_place} tile(s) to put back`)] : [])
+    ? (cut.out_of_place ? [el("li", {}, tr("{n} tile(s) to put back", {n: cut.out_of_place}))]
+      : [])
     : cut.displaced.map((d) => el("li", {class: "displaced"},
-        `${d.face}: the hand has it in ${d.expected}; the readers see it in ${d.seen.join(", ")}`));
-  const advice = rows.length ? "put these tiles back, or correct the tracking"
-    : "every tile lies where the hand has it: the referee resumes the clocks";
+        tr("{face}: the hand has it in {expected}; the readers see it in {seen}",
+          {face: d.face, expected: d.expected, seen: d.seen.join(", ")})));
+  const advice = tr(rows.length ? "put these tiles back, or correct the tracking"
+    : "every tile lies where the hand has it: the referee resumes the clocks");
   fill("interruption", el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
     el("div", {class: "advice"}, advice));
 }
@@ -166,30 +177,45 @@ function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
     const open = a.state === "open";
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
       "data-alert-id": a.id},
-    el("div", {class: "meta"}, [a.seat == null ? "" : WINDS[SEATS[a.seat]][1], a.rule, a.state]
-      .filter(Boolean).join(" · ")),
-    el("div", {class: "message"}, a.message),
+    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), a.rule,
+      tr(a.state)].filter(Boolean).join(" · ")),
+    ...headline(a),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
-    !PUBLIC && a.awaits_ruling ? el("div", {class: "awaits"}, "awaits your ruling (centre)")
+    !PUBLIC && a.awaits_ruling ? el("div", {class: "awaits"}, tr("awaits your ruling (centre)"))
       : null,
     PUBLIC || !open ? null : el("div", {class: "buttons"},
-      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, "Acknowledge")));
+      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, tr("Acknowledge"))));
   }));
 }
 
+// The server's Chinese words ({"en", "zh"}) on a Chinese page, else its English text as sent.
+function inLanguage(text, english) {
+  return LANG === "zh" && text ? text.zh : english;
+}
+
+// An alert's or a fault's message: the public's words in the page's language; in Chinese the
+// referee's detailed English message stays beneath, marked as English.
+function headline(notice) {
+  const text = inLanguage(notice.text, notice.message);
+  const detail = LANG === "zh" && notice.text && text !== notice.message && !PUBLIC;
+  return [el("div", {class: "message"}, text),
+    detail ? el("div", {class: "detail", lang: "en"}, notice.message) : null];
+}
+
 function penaltyText(p) {
-  const parts = [p.offence.replaceAll("_", " ")];
-  if (p.points) parts.push(`${p.points} points${p.paid_to_others ? " to each" : ""}`);
+  const parts = [inLanguage(p.offence_text, p.offence.replaceAll("_", " "))];
+  if (p.points) parts.push(tr(p.paid_to_others ? "{n} points to each" : "{n} points",
+    {n: p.points}));
   if (p.effect) parts.push(p.effect.replaceAll("_", " "));
-  if (p.penalty_tiles.length) parts.push(`${p.penalty_tiles.length} penalty tiles`);
-  return `${p.confirm ? "proposed" : "penalty"}: ${parts.join(", ")} (${p.rule})`;
+  if (p.penalty_tiles.length) parts.push(tr("{n} penalty tiles", {n: p.penalty_tiles.length}));
+  return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} (${p.rule})`;
 }
 
 // The sitting's time left (issue 15, RULES.md 4.3), counted down between updates on the
 // page like the seats' clocks; the notice five minutes before time, and once time is up.
 function sitting(left, announced) {
   if (left === null || left === undefined) return null;
-  return el("div", {class: "sitting"}, el("span", {class: "label"}, "time left "),
+  return el("div", {class: "sitting"}, el("span", {class: "label"}, tr("time left ")),
     el("span", {class: "sitting-left", "data-left": left}, hours(left)),
     announced ? el("div", {class: "sitting-notice", role: "status"}, announced) : null);
 }
@@ -199,11 +225,13 @@ function sitting(left, announced) {
 function gameClock(g) {
   if (!g) return null;
   if (g.break_left !== null) {
-    return el("div", {class: "game-break"}, el("span", {class: "label"}, `break · game ${g.game} `),
+    return el("div", {class: "game-break"}, el("span", {class: "label"},
+      tr("break · game {n} ", {n: g.game})),
       el("span", {class: "sitting-left", "data-left": g.break_left}, hours(g.break_left)));
   }
   const left = g.seconds_left;
-  return el("div", {class: "sitting game-clock"}, el("span", {class: "label"}, `game ${g.game} `),
+  return el("div", {class: "sitting game-clock"}, el("span", {class: "label"},
+    tr("game {n} ", {n: g.game})),
     el("span", {class: "sitting-left", "data-left": left}, hours(left ?? g.minutes * 60)),
     g.notice ? el("div", {class: "sitting-notice", role: "status"}, g.notice) : null);
 }
@@ -224,49 +252,54 @@ function askedView(asked, seats) {
 function stageView(stage) {
   if (!stage) return null;
   const who = (person) => stage.players.find((p) => p.person === person).name || `P${person + 1}`;
-  const head = stage.finished ? `${stage.format}: over · qualified: ` +
-    stage.qualified.map(who).join(", ") + (stage.tied_at_cut ? " (tied: as the competition "
-      + "rules)" : "") : `game ${stage.played + 1} of ${stage.format}`;
+  const head = stage.finished ? [el("span", {lang: "en"}, stage.format),
+    tr(": over · qualified: {who}", {who: stage.qualified.map(who).join(", ")})
+      + (stage.tied_at_cut ? tr(" (tied: as the competition rules)") : "")]
+    : [tr("game {n} of ", {n: stage.played + 1}),
+    el("span", {lang: "en"}, stage.format)];  // the format is the rule book's own name
   return el("table", {class: "stage"}, el("caption", {}, head),
-    el("tr", {}, el("th", {title: "place"}, "#"), el("th", {}, ""),
-      ...[...Array(stage.games).keys()].map((g) => el("th", {title: `局分, game ${g + 1}`},
-        `局${g + 1}`)),
-      el("th", {title: "總局分: the stage's total"}, "總"),
-      el("th", {title: "標準分: the standard score"}, "標")),
+    el("tr", {}, el("th", {title: tr("place")}, "#"), el("th", {}, ""),
+      ...[...Array(stage.games).keys()].map((g) => el("th",
+        {title: tr("局分, game {n}", {n: g + 1})}, `局${g + 1}`)),
+      el("th", {title: tr("總局分: the stage's total")}, "總"),
+      el("th", {title: tr("標準分: the standard score")}, "標")),
     ...stage.players.map((p) => el("tr", {class: stage.qualified.includes(p.person)
       ? "qualified" : ""}, el("td", {}, p.rank), el("td", {}, who(p.person)),
     ...[...Array(stage.games).keys()].map((g) => el("td", {}, p.points[g] ?? "")),
     el("td", {}, p.total), el("td", {}, p.standard_score ?? ""))),
     stage.reserve.length ? el("tr", {class: "reserve"}, el("td", {colspan: stage.games + 4},
-      "second on record: " + stage.reserve.map((r) => `${who(r.person)} ${r.total}`)
+      tr("second on record: ") + stage.reserve.map((r) => `${who(r.person)} ${r.total}`)
         .join(", "))) : null);
 }
 
 // The venue acknowledged a call (issue 15): its referee is on the way, until he is here.
 function onWay(coming) {
-  return coming ? el("div", {class: "on-way"}, `${coming.referee} is on the way`) : null;
+  return coming ? el("div", {class: "on-way"}, tr("{who} is on the way", {who: coming.referee}))
+    : null;
 }
 
 function renderFaults(faults, coming) {
   fill("faults", [...faults].reverse().map((f) =>
     el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
       "data-fault-id": f.id},  // seen: acknowledged; cleared: by the device (issue 16)
-      el("div", {class: "meta"}, `${f.device} · ${f.kind}` +
-        (f.cleared ? " · cleared" : f.seen ? " · seen, not yet cleared" : "")),
-      el("div", {class: "message"}, f.message),
-      el("div", {class: "advice"}, f.advice),
+      el("div", {class: "meta"}, el("span", {lang: "en"}, `${f.device} · ${f.kind}`),
+        (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
+      ...headline(f),
+      el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
       coming && coming.alert === f.id && !f.cleared ? onWay(coming) : null,
       PUBLIC || f.cleared || f.seen ? null
-        : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})}, "Acknowledge"))));
+        : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})},
+          tr("Acknowledge")))));
 }
 
 function renderShuffler(s) {
   const counts = s.counts ? Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(", ") : "";
   fill("shuffler",
     el("div", {class: "shuffler-state"}, s.state || "—"),
-    el("div", {}, `in play: set ${s.set_in_play ?? "—"} · ready: ${s.set_ready ? "yes" : "no"}`),
+    el("div", {}, tr("in play: set {set} · ready: {ready}",
+      {set: s.set_in_play ?? "—", ready: tr(s.set_ready ? "yes" : "no")})),
     counts ? el("div", {class: "counts"}, counts) : null,
-    s.fault ? el("div", {class: "fault-text"}, s.fault) : null);
+    s.fault ? el("div", {class: "fault-text"}, inLanguage(s.text, s.fault)) : null);
 }
 
 function renderLog(log) {
@@ -275,39 +308,50 @@ function renderLog(log) {
       describe(e))));
 }
 
+
 function describe(e) {
-  const who = e.seat === null || e.seat === undefined ? "" : WINDS[SEATS[e.seat]][1];
-  const from = (seat) => (seat === null || seat === undefined ? "" : WINDS[SEATS[seat]][1]);
+  const side = (seat) => (seat === null || seat === undefined ? "" : tr(WINDS[SEATS[seat]][1]));
+  const who = side(e.seat);
+  const tile = e.tile === undefined ? "" : tileName(e.tile);
   switch (e.type) {
-    case "Discarded": return `${who} discards ${tileName(e.tile)}`;
-    case "Drew": return `${who} draws ${e.replacement ? "a replacement" : ""}` +
-      (e.tile === undefined ? "" : ` ${tileName(e.tile)}`);
-    case "Claimed":
-      return `${who} ${e.claim} ${tileName(e.claimed_tile)} from ${from(e.from_seat)}`;
-    case "Konged": return `${who} ${e.kind} kong` + (e.tiles ? ` of ${tileName(e.tiles[0])}` : "");
-    case "FlowerReplaced": return `${who} flower ${tileName(e.tile)}`;
-    case "Won": return `${who} wins ` + (e.from_seat === null ? "by self-draw"
-      : `on ${from(e.from_seat)}'s discard`);
-    case "ExhaustiveDraw": return "the wall is exhausted: drawn hand";
-    case "WallBroken": return `dice ${e.dice.join(" ")}: ${who}'s wall broken, ${e.stacks} stacks`;
-    case "Dealt": return "tiles dealt";
-    case "HandStarted": return `hand ${e.hand_number} starts`;
-    case "Alert": return `alert: ${e.message}`;
-    case "PenaltyApplied": return `${who} penalty applied: ${e.offence.replaceAll("_", " ")}`;
-    case "PenaltyWaived": return `ruling on alert ${e.alert}: waived`;
-    case "PenaltyLifted": return `${who} penalty revoked (alert ${e.alert}): ${e.reason}`;
-    case "WinRescored": return `${who}'s win scored again: ` + (e.responsible === null
-      ? "nobody pays alone" : `${"ESWN"[e.responsible]} pays`) + ` (ruling on alert ${e.alert})`;
-    case "Fault": return (e.cleared ? "cleared: " : "fault: ") + `${e.device} ${e.kind}`;
-    case "ClocksPaused": return "clocks paused";
-    case "ClocksResumed": return "clocks resumed";
-    case "WallRevealed": return `wall revealed: ${e.digest}`;
-    case "SeatsDrawn": return `seats drawn (${e.source}): ` + e.winds.map((w, side) =>
-      `${"ESWN"[side]} side's player → ${"ESWN"[w]}`).join(", ") + "; East deals first on the E side";
-    case "SeatsChanged": return `seats for game ${e.game} (${e.source}): ` + e.seating.map(
-      (person, side) => `${"ESWN"[side]} P${person + 1}`).join(", ");
-    case "ScoresAsked": return `P${e.person + 1} asks the scores (問分)`;
-    case "VenueCommand": return `venue: ${e.command || "?"}` + (e.refused ? " refused" : "");
+    case "Discarded": return tr("{who} discards {tile}", {who, tile});
+    case "Drew": return tr(e.replacement ? "{who} draws a replacement {tile}"
+      : "{who} draws {tile}", {who, tile}).trim();
+    case "Claimed": return tr("{who} {claim} {tile} from {from}", {who, claim: tr(e.claim),
+      tile: tileName(e.claimed_tile), from: side(e.from_seat)});
+    case "Konged": return tr("{who} {kind} kong{of}", {who, kind: tr(e.kind),
+      of: e.tiles ? tr(" of {tile}", {tile: tileName(e.tiles[0])}) : ""});
+    case "FlowerReplaced": return tr("{who} flower {tile}", {who, tile});
+    case "Won": return e.from_seat === null ? tr("{who} wins by self-draw", {who})
+      : tr("{who} wins on {from}'s discard", {who, from: side(e.from_seat)});
+    case "ExhaustiveDraw": return tr("the wall is exhausted: drawn hand");
+    case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
+      {dice: e.dice.join(" "), who, stacks: e.stacks});
+    case "Dealt": return tr("tiles dealt");
+    case "HandStarted": return tr("hand {n} starts", {n: e.hand_number});
+    case "Alert": return tr("alert: {text}", {text: inLanguage(e.text, e.message)});
+    case "PenaltyApplied": return tr("{who} penalty applied: {offence}",
+      {who, offence: inLanguage(e.offence_text, e.offence.replaceAll("_", " "))});
+    case "PenaltyWaived": return tr("ruling on alert {alert}: waived", {alert: e.alert});
+    case "PenaltyLifted": return tr("{who} penalty revoked (alert {alert}): {reason}",
+      {who, alert: e.alert, reason: e.reason});
+    case "WinRescored": return tr("{who}'s win scored again: {payer} (ruling on alert {alert})",
+      {who, alert: e.alert, payer: e.responsible === null ? tr("nobody pays alone")
+        : tr("{seat} pays", {seat: "ESWN"[e.responsible]})});
+    case "Fault": return inLanguage(e.text, null) || tr(e.cleared ? "cleared: {device} {kind}"
+      : "fault: {device} {kind}", {device: e.device, kind: e.kind});
+    case "ClocksPaused": return tr("clocks paused");
+    case "ClocksResumed": return tr("clocks resumed");
+    case "WallRevealed": return tr("wall revealed: {digest}", {digest: e.digest});
+    case "SeatsDrawn": return tr("seats drawn ({source}): {seats}; East deals first on the E side",
+      {source: e.source, seats: e.winds.map((w, s) => tr("{side} side's player → {wind}",
+        {side: "ESWN"[s], wind: "ESWN"[w]})).join(", ")});
+    case "SeatsChanged": return tr("seats for game {game} ({source}): {seats}", {game: e.game,
+      source: e.source, seats: e.seating.map((person, s) => `${"ESWN"[s]} P${person + 1}`)
+        .join(", ")});
+    case "ScoresAsked": return tr("P{n} asks the scores (問分)", {n: e.person + 1});
+    case "VenueCommand": return tr(e.refused ? "venue: {command} refused" : "venue: {command}",
+      {command: e.command || "?"});
     default: return `${e.type} ${who}`;
   }
 }
@@ -315,68 +359,62 @@ function describe(e) {
 // -- the referee's controls ----------------------------------------------------------------
 
 function buildControls() {
-  const field = (id, label, type) => el("label", {}, label, el("input", {id, type}));
   fill("controls", el("div", {class: "buttons"},
-    el("button", {id: "pause", onclick: () => act("pause", {})}, "Pause"),
-    el("button", {id: "resume", onclick: () => act("resume", {})}, "Resume"),
+    el("button", {id: "pause", onclick: () => act("pause", {})}, tr("Pause")),
+    el("button", {id: "resume", onclick: () => act("resume", {})}, tr("Resume")),
     el("button", {id: "accept-table", onclick: () => act("accept_table", {})},
-      "Accept the table as it lies"),
+      tr("Accept the table as it lies")),
     el("button", {id: "referee-roll", title: "seed 000 開門 6: an opponent asks the referee to "
       + "throw East's second roll; the table throws it from the OS's random source",
-      onclick: () => act("roll", {})}, "Throw East's second roll"),
+      onclick: () => act("roll", {})}, tr("Throw East's second roll")),
     el("button", {id: "wall-touched", title: "seed 000 摸打規條 2: the next player touched the "
       + "wall head while calls were open: his calls on that discard are given up, not his win",
       onclick: () => {
-        const seat = "ESWN".indexOf((prompt("Who touched the wall head? (E, S, W or N)") || "")
+        const seat = "ESWN".indexOf((prompt(tr("Who touched the wall head? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("wall_touched", {seat});
-      }}, "Wall head touched"),
+      }}, tr("Wall head touched")),
     el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
       + "OS's random source at the start of a half-session", onclick: () => act("draw_seats", {})},
-      "Draw seats"),
+      tr("Draw seats")),
     el("button", {id: "change-seats", title: "換位 (seed 004): between games, each player one "
       + "side on, or the seating entered as four players, E S W N (e.g. 2 3 4 1)", onclick: () => {
-        const text = prompt("Seats for the next game: blank for the table's, or P1-P4 E S W N");
+        const text = prompt(tr("Seats for the next game: blank for the table's, or P1-P4 E S W N"));
         if (text === null) return;
         const people = text.trim().split(/[\s,]+/).filter(Boolean).map((p) => Number(p) - 1);
         act("change_seats", people.length ? {seating: people} : {});
-      }}, "Change seats"),
+      }}, tr("Change seats")),
     el("button", {id: "ask-scores", title: "問分 (seed 004 三十三): in the 4th game, a player "
       + "asks the four scores, twice at most", onclick: () => {
-        const seat = "ESWN".indexOf((prompt("Who asks the scores? (E, S, W or N)") || "")
+        const seat = "ESWN".indexOf((prompt(tr("Who asks the scores? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("ask_scores", {seat});
-      }}, "Scores asked"),
+      }}, tr("Scores asked")),
     el("button", {id: "new-session", title: "issue 19: between hands, the next session's "
       + "journal is begun and the table starts again on it", onclick: () => {
-        if (confirm("End this session and begin the next? The table restarts on it.")) {
+        if (confirm(tr("End this session and begin the next? The table restarts on it."))) {
           act("new_session", {});
         }
-      }}, "New session"),
+      }}, tr("New session")),
     el("button", {id: "redeal", title: "seed 000 配牌時的犯規 7: a re-deal, until all four "
       + "have discarded once", onclick: () => {
-        const reason = prompt("Re-deal this hand: why? (the journal keeps the reason)");
+        const reason = prompt(tr("Re-deal this hand: why? (the journal keeps the reason)"));
         if (reason && reason.trim()) act("redeal", {reason: reason.trim()});
-      }}, "Re-deal"),
+      }}, tr("Re-deal")),
     el("button", {id: "remove-excess", title: "seed 000 配牌時的犯規 6: a player long at the "
       + "deal; the table picks the excess tiles at random", onclick: () => {
-        const seat = "ESWN".indexOf((prompt("Who is long at the deal? (E, S, W or N)") || "")
+        const seat = "ESWN".indexOf((prompt(tr("Who is long at the deal? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("remove_excess", {seat});
-      }}, "Remove excess tiles"),
+      }}, tr("Remove excess tiles")),
     el("button", {id: "void", onclick: () => {
-      const reason = prompt("Void this hand: why? (the journal keeps the reason)");
+      const reason = prompt(tr("Void this hand: why? (the journal keeps the reason)"));
       if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
-    }}, "Void hand"),
+    }}, tr("Void hand")),
     el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST",
-      headers: {"Content-Type": "application/json"}, body: "{}"}).then(showLogin)}, "Log out")));
-  fill("sheet", el("h2", {}, "Score sheet and corrections"),
-    el("div", {class: "buttons"},
-      el("button", {id: "confirm-score", onclick: () => act("confirm_score",
-        {hand: latest.hand_number})}, "Confirm score"),
-      field("referee-name", "referee ", "text"),
-      el("button", {id: "sign", onclick: () => act("sign_sheet", {hand: latest.hand_number,
-        referee: document.getElementById("referee-name").value})}, "Sign sheet")),
+      headers: {"Content-Type": "application/json"}, body: "{}"}).then(showLogin)},
+    tr("Log out"))));
+  fill("sheet", el("h2", {}, tr("Corrections")),  // the score sheet is sheet.js's
     correctionMode());  // correct.js (issue 16): by tapping the tile, no tile numbers
   document.getElementById("sheet").append(entryForms());
 }
@@ -389,8 +427,10 @@ function entryForms() {
   const offence = el("select", {id: "report-offence"});
   fetch(`${API}/offences`).then((r) => r.json()).then((book) => offence.append(
     ...book.offences.map((o) => el("option", {value: o.name, title: o.rule},
-      `${o.name.replaceAll("_", " ")}${o.timed ? " (seconds)" : ""}${o.tiles ? " (tiles)" : ""}`))))
-    .catch(() => offence.append(el("option", {disabled: true}, "the rule book's offences are unavailable")));
+      inLanguage(o.text, o.name.replaceAll("_", " ")) + (o.timed ? tr(" (seconds)") : "")
+        + (o.tiles ? tr(" (tiles)") : "")))))
+    .catch(() => offence.append(el("option", {disabled: true},
+      tr("the rule book's offences are unavailable"))));
   const report = el("form", {class: "buttons", onsubmit: (event) => {
     event.preventDefault();
     const seat = Number(value("report-seat"));
@@ -400,13 +440,13 @@ function entryForms() {
     if (tiles === null) return;
     if (tiles.length) body.tiles = tiles;
     act("report", body);
-  }}, el("h3", {}, "Report an offence"),
-  el("label", {}, "seat ", el("select", {id: "report-seat"},
-    ...[...SEATS].map((s, i) => el("option", {value: i}, WINDS[s][1])))),
-  el("label", {}, "offence ", offence),
-  el("label", {}, "seconds ", el("input", {id: "report-seconds", type: "number", min: 1})),
-  el("label", {}, "tiles ", el("input", {id: "report-tiles", type: "text", size: 12})),
-  el("button", {type: "submit"}, "Report"));
+  }}, el("h3", {}, tr("Report an offence")),
+  el("label", {}, tr("seat "), el("select", {id: "report-seat"},
+    ...[...SEATS].map((s, i) => el("option", {value: i}, tr(WINDS[s][1]))))),
+  el("label", {}, tr("offence "), offence),
+  el("label", {}, tr("seconds "), el("input", {id: "report-seconds", type: "number", min: 1})),
+  el("label", {}, tr("tiles "), el("input", {id: "report-tiles", type: "text", size: 12})),
+  el("button", {type: "submit"}, tr("Report")));
   return report;
 }
 
@@ -417,7 +457,7 @@ function tileIds(text, seatIndex) {
     if (/^\d+$/.test(word)) { ids.push(Number(word)); continue; }
     const at = hand.findIndex((t) => t.tile === word && !ids.includes(t.id));
     if (at < 0) {
-      notice(`${SEATS[seatIndex]} holds no ${word} to name`, true);
+      notice(tr("{seat} holds no {tile} to name", {seat: SEATS[seatIndex], tile: word}), true);
       return null;
     }
     ids.push(hand.splice(at, 1)[0].id);
@@ -427,8 +467,9 @@ function tileIds(text, seatIndex) {
 
 function updateControls(state) {
   const controls = document.getElementById("controls");
-  if (controls.hidden) {
+  if (controls.hidden || controls.dataset.lang !== LANG) {  // built again in a new language
     buildControls();
+    controls.dataset.lang = LANG;
     controls.hidden = false;
     document.getElementById("sheet").hidden = false;
     document.getElementById("sheet-download").hidden = false;  // issue 16: the referee's only
@@ -443,8 +484,9 @@ async function act(action, body) {
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const reply = await response.json().catch(() => ({}));
   if (response.status === 401) return showLogin();
-  const text = response.ok ? `${action.replaceAll("_", " ")}: done`
-    : `${action.replaceAll("_", " ")} refused: ${reply.error || response.status}`;
+  const name = tr(action.replaceAll("_", " "));
+  const text = response.ok ? tr("{action}: done", {action: name})
+    : tr("{action} refused: {error}", {action: name, error: reply.error || response.status});
   notice(text, !response.ok);
   return {ok: response.ok, text};  // for an answer shown beside its buttons (rulings.js)
 }
@@ -497,7 +539,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
   if (response.ok) return connect();
   const reply = await response.json().catch(() => ({}));
   document.getElementById("login-error").textContent = response.status === 429
-    ? reply.error || "Too many wrong PINs: wait and try again." : "Wrong PIN.";
+    ? reply.error || tr("Too many wrong PINs: wait and try again.") : tr("Wrong PIN.");
 });
 
 translateStatic();  // i18n.js: the fixed labels in the remembered language
