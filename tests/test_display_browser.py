@@ -570,6 +570,21 @@ def test_issue_18_the_broadcast_shows_four_hands_and_waits_at_1080p(hd_page, rea
     assert (box["width"], box["height"]) == (1920, 1080)
 
 
+def test_issue_16_the_broadcast_in_chinese_by_its_address(hd_page, ready_display):
+    """Issue 16 "the interface in Chinese": a stream's browser source has no switch to tap,
+    so ?lang=zh gives the broadcast in Chinese (the round, the phase, the win check, the
+    delay); without it the broadcast stays English."""
+    base, _ = ready_display
+    hd_page.goto(f"{base}/broadcast?token={BROADCAST_TOKEN}&lang=zh")
+    hd_page.wait_for_selector("#centre .win-check")
+    assert "和牌檢查：合規" in hd_page.locator("#centre .win-check").inner_text()
+    assert "風圈" in hd_page.locator("#centre .round").inner_text()
+    assert "延遲" in hd_page.locator("#centre .delay").inner_text()
+    hd_page.goto(f"{base}/broadcast?token={BROADCAST_TOKEN}")
+    hd_page.wait_for_selector("#centre .win-check")
+    assert "round" in hd_page.locator("#centre .round").inner_text()
+
+
 def test_screenshot_of_the_broadcast_view(hd_page, table, broadcast_screenshot_path):
     """README's docs/broadcast.png: the broadcast view of the run's first hand, a minute of
     table time late, once a seat is ready and its waits show. Written to the checkout only

@@ -6,6 +6,12 @@
 
 const QUERY = new URLSearchParams(location.search);
 const RETRY = 2000;
+// A stream's language is its address's (?lang=zh), not a remembered switch: no one taps it.
+LANG = QUERY.get("lang") === "zh" ? "zh" : "en";
+words({
+  "the broadcast begins {s} s after the table's first move": "轉播於本桌第一手後 {s} 秒開始",
+  "hand {n}: {result}": "第 {n} 盤：{result}", "{s} s delay": "延遲 {s} 秒",
+});
 
 function render(frame) {
   const root = document.getElementById("broadcast");
@@ -13,23 +19,24 @@ function render(frame) {
   const state = frame.state;
   if (!state) {
     fill("centre", el("div", {class: "starting"},
-      `the broadcast begins ${frame.delay} s after the table's first move`));
+      tr("the broadcast begins {s} s after the table's first move", {s: frame.delay})));
     return;
   }
   for (const seat of state.seats) root.append(renderSeat(seat, state));
   const turn = state.turn ? WINDS[state.turn] : null;
   fill("centre",
     el("div", {class: "table-name"}, `${state.table} · ${state.ruleset_title}`),
-    el("div", {class: "round"}, `${WINDS[state.round_wind][0]} round · hand ${state.hand_number}`),
-    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${turn[1]}` : ""),
-    el("div", {class: "phase"}, STATES[state.state] || state.state),
+    el("div", {class: "round"}, tr("{wind} round · hand {n}",
+      {wind: WINDS[state.round_wind][0], n: state.hand_number})),
+    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${LANG === "zh" ? "" : turn[1]}` : ""),
+    el("div", {class: "phase"}, STATES[state.state] ? tr(STATES[state.state]) : state.state),
     state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
-      " tiles left") : null,
+      tr(" tiles left")) : null,
     winCheckView(state.win_check),
-    state.last_hand ? el("div", {class: "last-hand"}, `hand ${state.last_hand.number}: ` +
-      state.last_hand.result) : null,
+    state.last_hand ? el("div", {class: "last-hand"}, tr("hand {n}: {result}",
+      {n: state.last_hand.number, result: tr(state.last_hand.result)})) : null,
     sealView(state.seal),
-    el("div", {class: "delay"}, `${frame.delay} s delay`));
+    el("div", {class: "delay"}, tr("{s} s delay", {s: frame.delay})));
 }
 
 function renderSeat(seat, state) {
@@ -37,8 +44,9 @@ function renderSeat(seat, state) {
   return el("section", {class: `seat place-${PLACES[seat.player]}` +
     (state.turn === seat.seat ? " turn" : ""), "data-seat": seat.seat},
   el("header", {},
-    el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), " ", en),
-    el("span", {class: "player"}, `P${seat.player + 1}${seat.seat === "E" ? " dealer" : ""}`),
+    el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), LANG === "zh" ? "" : ` ${en}`),
+    el("span", {class: "player"},
+      `P${seat.player + 1}${seat.seat === "E" ? ` ${tr("dealer")}` : ""}`),
     el("span", {class: "score"}, seat.score)),
   el("div", {class: "hand"}, handTiles(seat)),
   waitsView(seat, true),
