@@ -1,6 +1,6 @@
 """The deal from walls and dice, by the side of the table each hand sits on: what a rigged
 machine's chip aims at (drivers/sim/mechanism.py) and what the table and the venue recompute
-to watch the shuffler (firmware/shuffle_watch.py, firmware/venue_fairness.py)."""
+to watch the shuffler (firmware/audit/shuffle_watch.py, firmware/venue/fairness.py)."""
 
 from engine.rulebook import TableRules
 from engine.wall import Break, Wall, build_walls, table_break, wsom_break

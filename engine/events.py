@@ -496,13 +496,13 @@ class VenueCommand(Event):
 class HallResumed(Event):
     """The table's referee lifted the venue's pause at his table (the venue's desk away, or
     his ruling), so that no table waits on a venue it cannot hear; or the break between CCM
-    games (firmware/game_clock.py), so that the next game begins."""
+    games (firmware/table/game_clock.py), so that the next game begins."""
 
 
 @_event
 class WallSealed(Event):
     """The walls' order committed before the dice (issue 17, docs/fairness.md): `digest` is
-    SHA-256 over the order and a secret nonce (firmware/fairness.py). The nonce and the order
+    SHA-256 over the order and a secret nonce (firmware/journal/seals.py). The nonce and the order
     stay in the journal, hidden from every public view, until WallRevealed shows them."""
 
     digest: str = ""
@@ -515,7 +515,7 @@ class WallSealed(Event):
 @_event
 class WallRevealed(Event):
     """The sealed walls shown after their hand (or its void): anyone can recompute the seal's
-    `digest` from `nonce`, `tile_set` and `walls` (firmware/fairness.py)."""
+    `digest` from `nonce`, `tile_set` and `walls` (firmware/journal/seals.py)."""
 
     digest: str = ""
     nonce: str = ""
@@ -537,7 +537,7 @@ class HeadSigned(Event):
 @_event
 class RegistriesRecorded(Event):
     """When a session begins, the digest of each tile set's tag registry (issue 17,
-    firmware/tile_registries.py): a journal gone on with refuses a set whose registry changed."""
+    firmware/table/registries.py): a journal gone on with refuses a set whose registry changed."""
 
     digests: dict[str, str] = field(default_factory=dict)  # tile set -> SHA-256 hex
 

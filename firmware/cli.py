@@ -8,24 +8,19 @@ import argparse
 import sys
 
 from engine.schema import ConfigError
-from firmware import (
-    bench,
-    enroll,
-    export,
-    journal_cli,
-    referees,
-    replay,
-    run,
-    score,
-    selftest,
-    sessions,
-    simulate,
-    support,
-    update,
-    venue,
-    verify,
-)
-from firmware.profile import ProfileError
+from firmware.audit import cli as export
+from firmware.audit import verify
+from firmware.bench import cli as bench
+from firmware.desk import referees
+from firmware.journal import cli as journal_cli
+from firmware.journal import replay
+from firmware.run import cli as run
+from firmware.score import cli as score
+from firmware.sim import simulate
+from firmware.table import sessions
+from firmware.table.profile import ProfileError
+from firmware.tools import enroll, selftest, support, update
+from firmware.venue import cli as venue
 
 
 def main(argv=None) -> int:

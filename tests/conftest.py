@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import load_ruleset
-from firmware.desk import Desk
-from firmware.journal import Journal
-from tests.chromium import browser  # noqa: F401  (a fixture: the browser tests')
-from tests.servicekit import Clock, dealt_service
+from firmware.desk.desk import Desk
+from firmware.journal.store import Journal
+from firmware.resources import load_ruleset
+from tests.support.chromium import browser  # noqa: F401  (a fixture: the browser tests')
+from tests.support.servicekit import Clock, dealt_service
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -67,7 +67,7 @@ def ccm():
 
 @pytest.fixture
 def desk(tmp_path):
-    """The referee's desk on a service whose first hand is dealt (tests/servicekit.py)."""
+    """The referee's desk on a service whose first hand is dealt (tests/support/servicekit.py)."""
     journal = Journal(tmp_path / "j.sqlite")
     yield Desk(dealt_service(journal, Clock()), "test table")
     journal.close()
@@ -75,8 +75,8 @@ def desk(tmp_path):
 
 @pytest.fixture
 def broker(tmp_path):
-    """A real Mosquitto on a free loopback port, anonymous (tests/broker.py)."""
-    from tests.broker import Broker
+    """A real Mosquitto on a free loopback port, anonymous (tests/support/broker.py)."""
+    from tests.support.broker import Broker
 
     running = Broker(tmp_path / "broker").start()
     yield running

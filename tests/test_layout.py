@@ -95,8 +95,58 @@ def imports_of(module: str) -> Iterator[Import]:
 IMPORTS = [found for module in MODULES for found in imports_of(module)]
 
 
+RINGS = {  # DESIGN.md, firmware/: a package imports only from lower rings, plus engine and drivers
+    "engine": 0,
+    "drivers": 0,
+    "firmware.resources": 1,
+    "firmware.cli_args": 1,
+    "firmware.percentiles": 1,
+    "firmware.journal": 2,
+    "firmware.web": 2,
+    "firmware.texts": 3,
+    "firmware.bus": 3,
+    "firmware.audit": 3,
+    "firmware.table": 4,
+    "firmware.display": 5,
+    "firmware.uplink": 5,
+    "firmware.sim": 5,
+    "firmware.desk": 6,
+    "firmware.venue": 7,
+    "firmware.tools": 7,
+    "firmware.score": 7,
+    "firmware.run": 8,
+    "firmware.bench": 9,
+    "firmware.cli": 10,
+}
+
+# Imports that break the rings today, each to be cut (../shared/LAYOUT.md §2): the list may only
+# shrink (test_every_known_exception_still_exists), and is empty when the restructuring is done.
+EXCEPTIONS: set[tuple[str, str]] = {
+    ("firmware.audit", "firmware.desk"),
+    ("firmware.bus", "firmware.venue"),
+    ("firmware.display", "firmware.desk"),
+    ("firmware.display", "firmware.score"),
+    ("firmware.display", "firmware.uplink"),
+    ("firmware.table", "firmware.desk"),
+    ("firmware.table", "firmware.display"),
+    ("firmware.table", "firmware.uplink"),
+    ("firmware.texts", "firmware.table"),
+    ("firmware.tools", "firmware.run"),
+    ("firmware.uplink", "firmware.display"),
+}
+
+
+def package_of(module: str) -> str:
+    """The ring's unit a module belongs to: its package under firmware/, or engine, drivers."""
+    parts = module.split(".")
+    if parts[0] != "firmware":
+        return parts[0]
+    return ".".join(parts[:2]) if len(parts) > 1 else "firmware"
+
+
 def allowed(source: str, target: str) -> bool:
-    """DESIGN.md's import direction, module by module."""
+    """DESIGN.md's import direction: engine imports nothing of ours, drivers nothing but drivers
+    (drivers/sim/ also engine), firmware's packages only packages of lower rings."""
     top = target.split(".")[0]
     if source.split(".")[0] == "engine":
         return top == "engine"
@@ -104,12 +154,18 @@ def allowed(source: str, target: str) -> bool:
         return top in ("drivers", "engine")
     if source.split(".")[0] == "drivers":
         return top == "drivers"
-    return True  # firmware may import both
+    mine, theirs = package_of(source), package_of(target)
+    if mine == theirs or theirs == "firmware":
+        return True
+    if (mine, theirs) in EXCEPTIONS:
+        return True
+    return RINGS[theirs] < RINGS[mine]
 
 
 def test_imports_go_one_way():
-    """DESIGN.md, Layout: engine imports nothing of ours, drivers nothing but drivers/
-    (drivers/sim/ also engine), firmware both."""
+    """DESIGN.md, Layout and firmware/: engine imports nothing of ours, drivers nothing but
+    drivers/ (drivers/sim/ also engine), firmware's packages only packages of lower rings
+    (siblings in one ring not each other)."""
     wrong = [str(found) for found in IMPORTS if not allowed(found.source, found.target)]
     assert wrong == [], "imports against DESIGN.md's direction:\n" + "\n".join(wrong)
 
@@ -154,3 +210,23 @@ def test_pyproject_lists_every_package():
     )
     assert setuptools["package-dir"] == {"firmware.config_data": "config"}
     assert (REPO / "config" / "__init__.py").is_file()
+
+
+def test_every_firmware_package_has_its_ring():
+    """DESIGN.md, firmware/: each package of firmware/ stands in one ring, none forgotten."""
+    packages = {package_of(m) for m in MODULES if m.startswith("firmware.")}
+    assert packages == set(RINGS) - {"engine", "drivers"}
+
+
+def test_every_known_exception_still_exists():
+    """The exceptions list only shrinks: an exception whose import is gone must leave it."""
+    seen = {(package_of(i.source), package_of(i.target)) for i in IMPORTS}
+    assert seen >= EXCEPTIONS, f"cut already, remove from EXCEPTIONS: {EXCEPTIONS - seen}"
+
+
+def test_the_ring_check_refuses_an_import_upwards_and_between_siblings():
+    """The check itself: the journal may not import the desk (ring 6 over ring 2),
+    the simulated world not the uplink (siblings in ring 5); the desk may import the table."""
+    assert not allowed("firmware.journal.store", "firmware.desk.desk")
+    assert not allowed("firmware.sim.world", "firmware.uplink.client")
+    assert allowed("firmware.desk.desk", "firmware.table.service")

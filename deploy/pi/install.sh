@@ -14,13 +14,13 @@
 #
 # Lays down: the system user mjtable (in group gpio), Debian's packages it needs (apt-get),
 # the first release (a venv with the wheel and, on a Pi, rpi-lgpio: never RPi.GPIO, SOFTWARE.md
-# §8.13), /opt/mjtable/current -> /opt/mjtable/releases/<version>-<when> as firmware/update.py
+# §8.13), /opt/mjtable/current -> /opt/mjtable/releases/<version>-<when> as firmware/tools/update.py
 # keeps them, its command /usr/local/bin/mjtable, the unit
 # /etc/systemd/system/mjtable.service (enabled, not started: set the profile first), the udev
 # rules /etc/udev/rules.d/99-mjtable.rules, the kiosk /opt/mjtable/kiosk.sh started by
 # /etc/xdg/autostart/mjtable-kiosk.desktop, /etc/mjtable/table.toml from reference-pi.toml
 # (with the tag registry beside it) if there is none, the data directory /var/lib/mjtable and
-# the device key in it (firmware/device_key.py: made 0600 by the service's user).
+# the device key in it (firmware/journal/device_key.py: made 0600 by the service's user).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -119,7 +119,7 @@ else
     say "Debian's packages are there: $packages"
 fi
 
-# The first release, as `mjtable update` lays down the next ones (firmware/update.py):
+# The first release, as `mjtable update` lays down the next ones (firmware/tools/update.py):
 # /opt/mjtable/releases/<version>-<when>/ a venv, /opt/mjtable/current -> it, what the unit runs.
 if [ "$venv" = 0 ]; then
     skip "the release in /opt/mjtable/releases and the wheel (--no-wheel)"
@@ -176,9 +176,9 @@ else
 import sys
 
 from engine.schema import ConfigError
-from firmware.device_key import key_path, load
-from firmware.profile import load_profile
-from firmware.sessions import data_dir
+from firmware.journal.device_key import key_path, load
+from firmware.table.profile import load_profile
+from firmware.table.sessions import data_dir
 
 try:
     profile = load_profile(sys.argv[1])

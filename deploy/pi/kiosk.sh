@@ -7,7 +7,7 @@
 #
 # When the service is not running because it cannot start as configured (status 2) or stopped
 # refereeing (status 3), systemd does not restart it (mjtable.service) and the screen shows
-# why, from the file `mjtable run` left (firmware/not_running.py), until the service answers
+# why, from the file `mjtable run` left (firmware/table/not_running.py), until the service answers
 # again. While it merely restarts, the screen stays as it was.
 set -euo pipefail
 url=${MJTABLE_URL:-https://127.0.0.1:8080/table}

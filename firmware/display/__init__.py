@@ -35,10 +35,10 @@ class DisplaySource(Protocol):
         """The rule book's offences the referee may report, for the page's form (issue 12)."""
 
     def score_sheet(self) -> dict:
-        """The session's score sheet (firmware/export_sheet.py) from its journal; blocking."""
+        """The session's score sheet (firmware/audit/sheet.py) from its journal; blocking."""
 
     def history(self, referee: bool) -> dict:
-        """The session's hands (firmware/history.py `hands`) from its journal; blocking."""
+        """The session's hands (firmware/display/history.py `hands`) from its journal; blocking."""
 
     def hand_replay(self, number: int, referee: bool) -> dict:
         """Hand `number`'s step-by-step replay (history.py `steps`); blocking; raises

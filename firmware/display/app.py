@@ -26,17 +26,18 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from firmware import export, export_sheet, history
-from firmware.config import package_folder
-from firmware.display import ActionRefused, DisplaySource
+from firmware.audit import cli as export
+from firmware.audit import sheet as export_sheet
+from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.actions import ACTIONS, body_problem
-from firmware.display.auth import Enrolled
 from firmware.display.broadcast import broadcast_routes
-from firmware.display.guard import Guard, Refused, answer, json_body
-from firmware.display.login import Login, error
-from firmware.display.sse import Backlog, data, event_stream
-from firmware.journal import JournalError
-from firmware.replay import ReplayError
+from firmware.journal.replay import ReplayError
+from firmware.journal.store import JournalError
+from firmware.resources import package_folder
+from firmware.web.auth import Enrolled
+from firmware.web.guard import Guard, Refused, answer, json_body
+from firmware.web.login import Login, error
+from firmware.web.sse import Backlog, data, event_stream
 
 STATIC = package_folder("firmware.display") / "static"  # package data (pyproject.toml)
 COOKIE = "mjtable_referee"
@@ -57,8 +58,8 @@ def create_app(
     """The display's app; with `broadcast_token`, the broadcast view of `source.broadcast`.
     `host` is the address it listens on, which a request's Host must name (guard.py);
     `clock` times the wrong PINs (a test's stands still); `referees` are the table's
-    enrolled ones (firmware/referees.py), whose secrets stand in for `referee_pin`.
-    `data_dir` (firmware/sessions.py's) keeps the key that signs the referees' sessions, so
+    enrolled ones (firmware/desk/referees.py), whose secrets stand in for `referee_pin`.
+    `data_dir` (firmware/table/sessions.py's) keeps the key that signs the referees' sessions, so
     they outlive a restart (None: they end with the process); `wall` is the wall clock they
     expire on (issue 16)."""
     login = Login(referee_pin, COOKIE, "the referee's PIN", clock, referees, data_dir, wall)

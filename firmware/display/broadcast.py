@@ -20,9 +20,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from firmware.config import package_folder
-from firmware.display.auth import OK, BroadcastAuth
-from firmware.display.sse import data, event_stream
+from firmware.resources import package_folder
+from firmware.web.auth import OK, BroadcastAuth
+from firmware.web.sse import data, event_stream
 
 STATIC = package_folder("firmware.display") / "static"
 COOKIE = "mjtable_broadcast"

@@ -3,7 +3,7 @@ winner, the winning tile and from whom, the winner's whole hand laid out (a hand
 longer concealed: the public sees it too; no other seat's concealed tile), each pattern or
 fan in English and Chinese with its points, the total; the payments per seat as the sheet
 records them (CCM's amounts held outside the table and dead points too, seed 004 §32, §38 一
-6); the penalties settled in the hand in the public's words (firmware/display/notices.py).
+6); the penalties settled in the hand in the public's words (firmware/texts/notices.py).
 An exhaustive draw has its payments (CCM's kongs paid on the spot) and no hand.
 
 It is there from the hand's end until the next hand's walls rise (the service's table is then
@@ -14,10 +14,10 @@ after a void (firmware/display/state.py: the voided hand has none, the one befor
 from engine import tiles
 from engine.session import Session
 from engine.table import Table
-from firmware.display.faces import SEATS, meld_json, tile_json
-from firmware.display.notices import alert_text, both
-from firmware.score_typed import chinese_names
-from firmware.stage_desk import last_hand_seating
+from firmware.desk.stage import last_hand_seating
+from firmware.score.typed import chinese_names
+from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.notices import alert_text, both
 
 
 def hand_result(session: Session, table: Table | None, players) -> dict | None:

@@ -7,7 +7,7 @@ no seat's shanten or waits, which tell what a concealed hand holds (issue 18). A
 stopped refereeing says so in both, and why (`not_refereeing`, issue 20 item 7). What the
 venue sent (issue 15: the seating's names, its message, a referee on the way) is public, and
 so is the sitting's time left with the head referee's notice (RULES.md 4.3; a CCM game's
-clock and break instead, seed 004 第五條, firmware/game_clock.py), and the walls'
+clock and break instead, seed 004 第五條, firmware/table/game_clock.py), and the walls'
 seals (issue 17): a digest tells nothing of the order before its reveal. A hand won is no longer
 concealed: the result of the hand (firmware/display/result.py, issue 16) lays the winner's
 hand out on both views, and no other seat's.
@@ -25,8 +25,12 @@ from engine import tiles
 from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
-from firmware.display.faces import BACK, SEATS, meld_json, tile_json
-from firmware.display.notices import (
+from firmware.desk.stage import last_hand_seating, shown_answer, standings_of
+from firmware.display.result import hand_result
+from firmware.table.sitting import notice, seconds_left
+from firmware.table.storage import Stopped
+from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
+from firmware.texts.notices import (
     alert_text,
     both,
     fault_advice,
@@ -35,11 +39,7 @@ from firmware.display.notices import (
     shuffler_fault,
     stopped,
 )
-from firmware.display.result import hand_result
-from firmware.sitting import notice, seconds_left
-from firmware.stage_desk import last_hand_seating, shown_answer, standings_of
-from firmware.storage import Stopped
-from firmware.venue_commands import VenueNotes
+from firmware.uplink.commands import VenueNotes
 
 # What the public view passes on of the service's records: nothing a record may add (a
 # fault's tile, say) reaches a public screen unless it is named here.
@@ -70,9 +70,9 @@ class TableView:
     not_refereeing: Stopped | None = None  # why the table stopped refereeing
     interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
-    seal: dict | None = None  # the walls' seals (firmware/walls.py seal_json): digests only
-    game_clock: dict | None = None  # a timed game's (firmware/game_clock.py to_json): public
-    sheet: dict | None = None  # the score sheet as it stands (firmware/sheet_desk.py): public
+    seal: dict | None = None  # the walls' seals (firmware/table/walls.py seal_json): digests only
+    game_clock: dict | None = None  # a timed game's (firmware/table/game_clock.py to_json): public
+    sheet: dict | None = None  # the score sheet as it stands (firmware/desk/sheet.py): public
     voided: dict | None = None  # the hand voided, the next not dealt yet: "hand", "reason"
 
 
@@ -279,7 +279,7 @@ def _only(record: dict, names) -> dict:
 
 
 def _public_alert(alert: dict) -> dict:
-    """The named fields, the message the public's own (firmware/display/notices.py)."""
+    """The named fields, the message the public's own (firmware/texts/notices.py)."""
     out = _only(alert, ALERT_FIELDS)
     out["message"] = alert_text(out)
     if out["penalty"]:

@@ -1,7 +1,7 @@
 "use strict";
 // The hand history (issue 16): the session's hands, and one replayed step by step on the
 // table picture, for disputes ("was the chow called before the pung?"). The documents are
-// firmware/history.py's: each step has its table time, its event and the engine's outputs,
+// firmware/display/history.py's: each step has its table time, its event and the engine's outputs,
 // who acted (and when, by the clock on the wall) and the table after it. While a hand is
 // replayed, display.js's render keeps the live documents aside and hands them to `liveAside`;
 // "Back to live" draws the latest again.

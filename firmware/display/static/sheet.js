@@ -1,5 +1,5 @@
 "use strict";
-// The score sheet (issue 16), drawn from the state document's `sheet` (firmware/sheet_desk.py)
+// The score sheet (issue 16), drawn from the state document's `sheet` (firmware/desk/sheet.py)
 // on both views: each hand's row with its changes, penalties and running totals, the zero-sum
 // check, confirmed or not; who has signed. The referee's view adds a Confirm button on each
 // row not yet confirmed (it names its own row, so it stays right during the next hand), the

@@ -1,0 +1,1 @@
+"""What outsiders check offline: the exports, verify, the shuffle watch."""

@@ -1,0 +1,307 @@
+"""The session's score sheet, as `mjtable export sheet` and the desk's download give it.
+
+The sheet is rebuilt from the journal, opened read-only: its hands replayed as `mjtable replay`
+does (firmware/journal/replay.py) and settled in order on a Session, as a resumed table settles them
+(firmware/table/resume.py), so a hand the referee has not confirmed is on it too. Beside each row:
+the players by name and federation id (the latest of the venue's `start_session` and the
+desk's PlayersEntered, else P1..P4), each
+penalty with its offence, rule, the referee's reason and whether it was revoked, CCM's dead
+points and held amounts, the zero-sum check (payments sum 0, penalties 0 or the dead points)
+and whether the referee confirmed it (ScoreConfirmed) and who signed the sheet (SheetSigned:
+the referee, with the time of day of the RefereeActed after it; PlayerSigned: each player).
+The desk's download (/api/referee/sheet.csv, .json, .pdf) serves the same document.
+
+A CCM game ended by its time (seed 004 第五條) is not journaled as such: a hand whose next hand
+was dealt fresh chips, though it left them otherwise, ended its game, as the table's game
+clock had it (one ended so by the journal's last hand is not known to have ended).
+
+The command line and the formats' choice are firmware/audit/cli.py.
+"""
+
+import csv
+import io
+import os
+from dataclasses import dataclass
+
+from engine import events as ev
+from engine.session import HandRecord, Session
+from firmware.desk.stage import journaled_seatings, take_seats
+from firmware.journal.replay import Played, replay
+from firmware.journal.store import Journal
+
+FORMAT = "mjtable score sheet 1"  # the JSON document's "sheet"
+MEDIA = {"csv": "text/csv; charset=utf-8", "json": "application/json", "pdf": "application/pdf"}
+
+
+class ExportError(Exception):
+    """The export cannot be made or written (a PDF without its font, a file that exists, a
+    PDF for a terminal): one line saying why."""
+
+
+# -- the sheet -----------------------------------------------------------------------------
+
+
+@dataclass
+class Hand:
+    """One hand of the journal as the session had it: who dealt, the deals passed in the game
+    and the scores before it, its journal rows (its hand row first); once it ended, its
+    sheet row, its game's seating (the person on each side) and what it held outside the
+    table (CCM, seed 004 §32; None for a rule book without)."""
+
+    played: Played
+    rows: list
+    dealer: int
+    passes: int
+    scores: list[int]
+    record: HandRecord | None = None
+    seating: list[int] | None = None
+    held: list[int] | None = None
+
+
+def by_hand(rows) -> list[list]:
+    """The journal's rows cut at each hand row (those before the first hand are dropped)."""
+    hands: list[list] = []
+    for row in rows:
+        if row.kind == "hand":
+            hands.append([])
+        if hands:
+            hands[-1].append(row)
+    return hands
+
+
+def settled(result, rows) -> tuple[Session | None, list[Hand]]:
+    """The session with every finished hand recorded in order (`result`: replay's), and each
+    hand as it had it."""
+    if not result.played:
+        return None, []
+    session = Session(result.played[0].table.ruleset)
+    fresh = session.ruleset.table_rules.start_chips
+    seatings = journaled_seatings(rows)
+    hands = [
+        Hand(played, hand_rows, 0, 0, [])
+        for played, hand_rows in zip(result.played, by_hand(rows), strict=True)
+    ]
+    for n, hand in enumerate(hands):
+        hand.dealer, hand.passes, hand.scores = session.dealer, session.passes, list(session.scores)
+        if hand.played.voided or not hand.played.table.ended:
+            continue
+        take_seats(session, seatings)
+        session.hand_number = hand.played.number
+        following = hands[n + 1].rows[0].data().get("chips") if n + 1 < len(hands) else None
+        before, games = list(session.held), len(session.games)
+        hand.seating = list(session.seating)
+        hand.record = session.record(hand.played.table, _timed_out(session, hand, following))
+        if fresh is not None:
+            owed = [sum(p[i] for p in before) for i in range(4)]
+            if len(session.games) > games:
+                hand.held = [session.games[-1]["held"][i] - owed[i] for i in range(4)]
+            else:
+                hand.held = [sum(p[i] for p in session.held[len(before) :]) for i in range(4)]
+    return session, hands
+
+
+def _timed_out(session: Session, hand: Hand, following) -> bool:
+    """The game's time was up at this hand's end (seed 004 第五條), which the journal does not
+    say: the next hand was dealt fresh chips (`following`, its hand row's) though this one
+    left them otherwise. Of no matter where the game ended by chips or rounds (4.13)."""
+    fresh = session.ruleset.table_rules.start_chips
+    if fresh is None or following != [fresh] * 4:
+        return False
+    outcome = hand.played.table.outcome()
+    settled = session.ruleset.settle(outcome)
+    chips = outcome.chips or ()
+    after = [c + p + f for c, p, f in zip(chips, settled.payments, settled.penalties, strict=True)]
+    return after != [fresh] * 4
+
+
+def sheet(path) -> dict:
+    """The score sheet the journal at `path` holds, as one JSON document."""
+    with Journal(path, readonly=True) as journal, journal.snapshot():
+        result = replay(journal)
+        rows = list(journal.rows())
+    records = [r.event().to_json() for r in rows if r.kind == "device"]
+    players = players_of([r.event() for r in rows if r.kind == "device"])
+    session, hands = settled(result, rows)
+    confirmed = {d["hand"]: d["row"] for d in records if d["type"] == "ScoreConfirmed"}
+    signatures = [
+        {k: v for k, v in d.items() if k not in ("type", "seat", "rows")}
+        | {"wall_time": _acted_at(records, n)}
+        for n, d in enumerate(records)
+        if d["type"] == "SheetSigned"
+    ]
+    player_signatures = [
+        {k: v for k, v in d.items() if k not in ("type", "seat")} | {"name": _name(players, d)}
+        for d in records
+        if d["type"] == "PlayerSigned"
+    ]
+    lines = [_line(h, players, confirmed, signatures) for h in hands if h.record is not None]
+    last = result.played[-1] if result.played else None
+    return {
+        "sheet": FORMAT,
+        "journal": os.path.abspath(os.fspath(path)),
+        "session_id": journal.session_id,
+        "ruleset": session.ruleset.name if session else None,
+        "ruleset_title": session.ruleset.title if session else None,
+        "players": players,
+        "hands": lines,
+        "games": session.games if session else [],
+        "signatures": signatures,
+        "player_signatures": player_signatures,
+        "zero_sum": all(h["zero_sum"]["ok"] for h in lines),
+        "in_play": last.number if last and not last.table.ended and not last.voided else None,
+    }
+
+
+def players_named(record) -> tuple[dict, ...] | None:
+    """The session's players a journaled record names: the desk's PlayersEntered, or a
+    start_session the venue's bus had taken; None for any other."""
+    if isinstance(record, ev.PlayersEntered):
+        return record.players
+    if (
+        isinstance(record, ev.VenueCommand)
+        and record.command == "start_session"
+        and record.refused is None
+    ):
+        return tuple(
+            {"name": p["name"], "federation_id": p["federation_id"]} for p in record.args["players"]
+        )
+    return None
+
+
+def entered_players(records) -> tuple[dict, ...] | None:
+    """The latest players the records (events) name, None when none has."""
+    named = (players_named(record) for record in reversed(records))
+    return next((players for players in named if players is not None), None)
+
+
+def players_of(records) -> list[dict]:
+    """The session's players (the latest entered), else P1..P4 without ids."""
+    players = entered_players(records)
+    if players is None:
+        return [{"name": f"P{n}", "federation_id": None} for n in range(1, 5)]
+    return [{"name": p["name"], "federation_id": p["federation_id"]} for p in players]
+
+
+def _acted_at(records: list[dict], n: int) -> str | None:
+    """The time of day of the referee's action whose record is the `n`th (its RefereeActed
+    follows it, issue 16), None in a journal from before."""
+    acted = records[n + 1] if n + 1 < len(records) else None
+    return acted["wall_time"] if acted and acted["type"] == "RefereeActed" else None
+
+
+def _name(players: list[dict], signed: dict) -> str:
+    return players[signed["person"]]["name"]
+
+
+def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
+    """The sheet's row of a finished hand with the names by column, its offences, the zero-sum
+    check (RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus
+    the dead points, seed 004 §38 一 6), confirmation and signatures."""
+    record, seating = hand.record, hand.seating
+    assert record is not None and seating is not None
+    row = record.to_json()
+    names = [players[person]["name"] for person in seating]  # by the row's column (side)
+    ids = [players[person]["federation_id"] for person in seating]
+    payments, fines = sum(record.changes), sum(record.penalties)
+    problems = []
+    if payments:
+        problems.append(f"payments sum {payments:+d}")
+    if fines + record.dead:
+        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
+    as_confirmed = confirmed.get(record.number)
+    return row | {
+        "names": names,
+        "federation_ids": ids,
+        "seating": seating,
+        "held": hand.held,
+        "offences": _offences(hand),
+        "zero_sum": {"ok": not problems, "problems": problems},
+        "confirmed": as_confirmed is not None,
+        "changed_since_confirmed": as_confirmed is not None and as_confirmed != row,
+        "signed_by": [s["referee"] for s in signatures if s["hand"] >= record.number],
+    }
+
+
+def _offences(hand: Hand) -> list[dict]:
+    """The hand's penalties, in force or revoked, by player, with the referee's reasons."""
+    rulings = [
+        r.data() for r in hand.rows if r.kind == "input" and r.data().get("type") == "Ruling"
+    ]
+    reasons = {r["alert"]: r.get("reason", "") for r in rulings}
+    dead = {r["alert"] for r in rulings if r.get("dead")}
+    outputs = [o.to_json() for o in hand.played.outputs]
+    lifted = {o["alert"]: o.get("reason", "") for o in outputs if o["type"] == "PenaltyLifted"}
+
+    def player(seat):
+        return None if seat is None else (hand.dealer + seat) % 4
+
+    return [
+        {
+            "player": player(o["seat"]),
+            "offence": o["offence"],
+            "rule": o["rule"],
+            "points": o["points"],
+            "effect": o["effect"],
+            "to": player(o["to"]),
+            "dead": o["alert"] in dead,
+            "reason": reasons.get(o["alert"], ""),
+            "revoked": o["alert"] in lifted,
+            "revoked_reason": lifted.get(o["alert"]),
+        }
+        for o in outputs
+        if o["type"] == "PenaltyApplied"
+    ]
+
+
+# -- CSV -----------------------------------------------------------------------------------
+
+COLUMNS = (
+    ["hand", "dealer", "east", "result", "winners", "doubled"]
+    + [
+        f"{what}_{n}"
+        for what in ("player", "federation_id", "change", "penalty", "total", "held")
+        for n in (1, 2, 3, 4)
+    ]
+    + ["dead", "offences", "zero_sum", "confirmed", "signed_by"]
+)
+
+
+def as_csv(document: dict) -> str:
+    """One header row of COLUMNS, then one row per hand: players by name in each row (a CCM
+    seat change moves them between columns), offences as `name offence (rule) points`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for h in document["hands"]:
+        names = h["names"]
+        writer.writerow(
+            [h["number"], names[h["dealer"]], "" if h["east"] is None else names[h["east"]]]
+            + [h["result"], "; ".join(names[w] for w in h["winners"]), _yes(h["doubled"])]
+            + names
+            + [i or "" for i in h["federation_ids"]]
+            + h["changes"]
+            + h["penalties"]
+            + h["totals"]
+            + (h["held"] or [""] * 4)
+            + [h["dead"], "; ".join(offence_words(o, names) for o in h["offences"])]
+            + ["ok" if h["zero_sum"]["ok"] else "; ".join(h["zero_sum"]["problems"])]
+            + [_yes(h["confirmed"]), "; ".join(h["signed_by"])]
+        )
+    return out.getvalue()
+
+
+def offence_words(offence: dict, names: list[str]) -> str:
+    """ "Bob empty_call (RULES.md 4.15 (空碰)) 10 points: reason; revoked: reason" """
+    words = f"{names[offence['player']]} {offence['offence']} ({offence['rule']})"
+    words += f" {offence['points']} points" + (
+        f", {offence['effect']}" if offence["effect"] else ""
+    )
+    if offence["reason"]:
+        words += f": {offence['reason']}"
+    if offence["revoked"]:
+        words += f"; revoked: {offence['revoked_reason'] or 'no reason given'}"
+    return words
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"

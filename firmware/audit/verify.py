@@ -1,0 +1,303 @@
+"""`mjtable verify FILE [--public-key HEX_OR_FILE]`: is this the journal the table wrote, and
+were its hands dealt from the walls it sealed? (issue 17, docs/fairness.md)
+
+FILE is a journal (opened read-only, as `mjtable replay` opens it) or its export (`mjtable
+journal export`). Offline, with nothing but the file and the table's public key, it checks:
+the hash chain; every HeadSigned's signature, and that the head it signs is the chain's hash
+of the row before it; that every hand that ended has its head signed after it and that no
+hand is missing from the numbering; that every hand's walls were sealed before its row and
+its dice, revealed after its end, that the reveal gives the seal's digest and that its lanes,
+East's on the dealer's side, are the walls of the hand row; and, replaying every input
+(firmware/journal/replay.py), that the tiles dealt and drawn follow those walls. Without
+--public-key the journal's own key is used, and the summary says so: a forger can sign with
+a key of his own, so the key to trust is the one the table's owner published.
+
+Exit status: 0 all good, 1 a line per failure (each naming its row), 2 a file it cannot read.
+"""
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import events as ev
+from engine.session import Session
+from engine.tiles import NAMES, kind_of
+from firmware import cli_args
+from firmware.journal.cli import EXPORT_FORMAT
+from firmware.journal.device_key import signature_holds
+from firmware.journal.replay import ReplayError, replay
+from firmware.journal.seals import lanes_of, reveal_matches
+from firmware.journal.store import Journal, JournalError, Row
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+ENDS = ("Won", "ExhaustiveDraw")  # the outputs that end a hand
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser("verify", help="check a journal's chain, signatures and seals")
+    p.add_argument("file", type=cli_args.path, metavar="FILE", help="a journal or its export")
+    p.add_argument(
+        "--public-key",
+        metavar="HEX_OR_FILE",
+        help="the table's Ed25519 public key, 64 hex digits or a file holding them "
+        "(default: the key the journal's own signatures carry)",
+    )
+    p.set_defaults(run=run)
+
+
+class Export:
+    """An export read back as the journal it was: its rows, its chain walked by the journal's
+    own `verify`, replayed by firmware/journal/replay.py like any journal."""
+
+    verify = Journal.verify
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise JournalError(f"{path}: cannot read: {err}") from None
+        try:
+            header = json.loads(lines[0]) if lines else None
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("export") != EXPORT_FORMAT:
+            raise JournalError(f"{path}: neither a mjtable journal nor its export")
+        self._rows = [_row(path, number, line) for number, line in enumerate(lines[1:], 2)]
+
+    def rows(self):
+        return iter(self._rows)
+
+    def close(self) -> None:
+        pass
+
+
+def _row(path: str, number: int, line: str) -> Row:
+    try:
+        data = json.loads(line)
+        row = Row(
+            data["seq"], data["kind"], data["json"], data["prev_hash"], data["hash"],
+            data["version"],
+        )  # fmt: skip
+    except (ValueError, TypeError, KeyError):
+        raise JournalError(f"{path}:{number}: not a row of an export") from None
+    texts = (row.kind, row.json, row.prev_hash, row.hash)
+    if not (isinstance(row.seq, int) and all(isinstance(v, str) for v in texts)):
+        raise JournalError(f"{path}:{number}: not a row of an export")
+    return row
+
+
+def open_file(path: str):
+    """The journal or export at `path` (JournalError, with the reason, if it is neither)."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(SQLITE_MAGIC))
+    except OSError as err:
+        raise JournalError(f"{path}: cannot read: {err.strerror}") from None
+    return Journal(path, readonly=True) if magic == SQLITE_MAGIC else Export(path)
+
+
+@dataclass
+class Hand:
+    """A hand row and what followed it, by row number."""
+
+    seq: int
+    number: int
+    walls: list
+    tile_set: str | None
+    end: int | None = None  # its Won, ExhaustiveDraw or HandVoided
+    dice: int | None = None  # its first DiceRolled
+    reveal: tuple[int, ev.WallRevealed] | None = None
+    signed: bool = False
+
+
+@dataclass
+class Report:
+    rows: int = 0
+    hands: int = 0
+    signatures: int = 0
+    seals: int = 0
+    key: str | None = None
+    key_from_file: bool = False
+    failures: list[str] = field(default_factory=list)
+
+
+def check(source, public_key: str | None = None) -> Report:
+    """Every check of the module's docstring over `source` (a Journal or an Export)."""
+    rows = list(source.rows())
+    report = Report(rows=len(rows), key=public_key, key_from_file=public_key is None)
+    fail = report.failures.append
+    broken = source.verify()
+    if broken:
+        fail(f"{broken}")
+    hands: list[Hand] = []
+    seals: dict[str, int] = {}  # digest -> its WallSealed's row
+    for i, row in enumerate(rows):
+        try:
+            data = row.data()
+            hand = hands[-1] if hands else None
+            if row.kind == "hand":
+                hand = Hand(row.seq, data["hand_number"], data["walls"], data.get("tile_set"))
+                _numbering(hands[-1] if hands else None, hand, fail)
+                hands.append(hand)
+            elif row.kind == "device":
+                _record(rows, i, row.event(), hand, seals, report)
+            elif hand is not None:
+                _played(row.kind, data, row.seq, hand)
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            fail(f"row {row.seq}: not a {row.kind} row of its kind ({err})")
+    sides = _dealer_sides(source, broken is None, len(hands), fail)
+    for hand, side in zip(hands, sides, strict=True):
+        report.hands += 1
+        if hand.end is not None and not hand.signed:
+            fail(f"row {hand.end}: hand {hand.number} ended, and no signature of the head follows")
+        if hand.tile_set is not None and hand.end is not None:
+            report.seals += _seal(hand, side, seals, fail)
+    return report
+
+
+def _played(kind: str, data: dict, seq: int, hand: Hand) -> None:
+    """Where the hand's dice were first rolled, and where it ended."""
+    if kind == "input" and data.get("type") == "DiceRolled":
+        hand.dice = hand.dice or seq
+    elif kind == "output" and data.get("type") in ENDS:
+        hand.end = hand.end or seq
+
+
+def _record(rows: list[Row], i: int, record, hand: Hand | None, seals, report: Report) -> None:
+    """A device row: a seal, a reveal, a signature (checked at once), a void."""
+    if isinstance(record, ev.WallSealed):
+        seals.setdefault(record.digest, rows[i].seq)
+    elif isinstance(record, ev.HeadSigned):
+        report.signatures += 1
+        report.key = report.key or record.public_key
+        _signature(rows, i, record, report.key, report.failures.append)
+        if hand is not None and hand.end and record.hand == hand.number:
+            hand.signed = True
+    elif hand is None:
+        return
+    elif isinstance(record, ev.HandVoided):
+        hand.end = hand.end or rows[i].seq
+    elif isinstance(record, ev.WallRevealed) and hand.end:
+        hand.reveal = hand.reveal or (rows[i].seq, record)
+
+
+def _numbering(last: Hand | None, hand: Hand, fail) -> None:
+    """A hand follows the one before it, or is that one dealt again (after a void)."""
+    before = last.number if last else 0
+    if not before <= hand.number <= before + 1:
+        fail(f"row {hand.seq}: hand {hand.number} follows hand {before}: hands are missing")
+
+
+def _signature(rows: list[Row], i: int, signed: ev.HeadSigned, key: str, fail) -> None:
+    row = rows[i]
+    if i == 0 or signed.head != rows[i - 1].hash:
+        fail(
+            f"row {row.seq}: hand {signed.hand}'s signed head is not the chain's hash of the "
+            "row before it (a row before it was changed, added or removed)"
+        )
+    if not signature_holds(signed, key):
+        fail(f"row {row.seq}: hand {signed.hand}'s signature does not verify with the key")
+
+
+def _dealer_sides(source, chained: bool, count: int, fail) -> list[int | None]:
+    """Each hand's dealer's side (the lane East's wall is), as the session had it; None for
+    every hand when the journal does not replay as it is (any side is taken then)."""
+    if not chained or not count:
+        return [None] * count
+    try:
+        result = replay(source)
+    except ReplayError as err:
+        fail(f"replay: {err}")
+        return [None] * count
+    if len(result.played) != count:  # cannot be: one Played per hand row
+        return [None] * count
+    if result.mismatches and result.first is not None:
+        fail(
+            f"{result.first.describe()}: the tiles dealt and drawn do not follow the walls "
+            f"({result.mismatches} outputs differ)"
+        )
+        return [None] * count  # the hands' results, so who dealt, are not the journal's
+    session, sides = Session(result.played[0].table.ruleset), []
+    for played in result.played:
+        sides.append(session.dealer)
+        if played.table.ended and not played.voided:
+            session.hand_number = played.number
+            session.record(played.table)
+    return sides
+
+
+def _seal(hand: Hand, side: int | None, seals: dict[str, int], fail) -> int:
+    """The hand's walls against their seal and reveal; 1 for a seal checked."""
+    number = hand.number
+    if hand.reveal is None:
+        fail(f"row {hand.end}: hand {number} ended and its walls were never revealed")
+        return 0
+    at, revealed = hand.reveal
+    sealed_at = seals.get(revealed.digest)
+    if sealed_at is None:
+        fail(f"row {at}: hand {number}'s revealed walls were never sealed")
+        return 0
+    if sealed_at > hand.seq:
+        fail(f"row {sealed_at}: hand {number}'s walls were sealed after they were dealt")
+    if hand.dice is not None and hand.dice < sealed_at:
+        fail(f"row {hand.dice}: hand {number}'s dice were rolled before its walls were sealed")
+    if not reveal_matches(revealed):
+        fail(f"row {at}: hand {number}'s revealed walls do not give the digest of row {sealed_at}")
+    lanes = lanes_of(revealed.walls)
+    names = [(name, tile) for lane in revealed.walls for name, _, tile in lane]
+    if any(name != NAMES[kind_of(tile)] for name, tile in names):
+        fail(f"row {at}: hand {number}'s revealed walls name a tile by another kind")
+    sides = range(4) if side is None else [side]
+    if revealed.tile_set != hand.tile_set or not any(
+        hand.walls == [lanes[(s + seat) % 4] for seat in range(4)] for s in sides
+    ):
+        fail(f"row {hand.seq}: hand {number}'s walls are not those revealed in row {at}")
+    return 1
+
+
+def public_key_of(text: str) -> str:
+    """64 hex digits, given or in the file named (JournalError naming the problem)."""
+    given = text.strip()
+    if not _is_key(given):
+        try:
+            given = Path(text).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as err:
+            problem = f"neither 64 hex digits nor a file ({err})"
+            raise JournalError(f"--public-key {text}: {problem}") from None
+        if not _is_key(given):
+            raise JournalError(f"--public-key {text}: the file does not hold 64 hex digits")
+    return given.lower()
+
+
+def _is_key(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+def run(args) -> int:
+    try:
+        key = public_key_of(args.public_key) if args.public_key else None
+        source = open_file(args.file)
+        try:
+            report = check(source, key)
+        finally:
+            source.close()
+    except JournalError as err:
+        print(f"mjtable verify: {err}", file=sys.stderr)
+        return 2
+    for line in report.failures:
+        print(line)
+    whose = "none" if report.key is None else f"{report.key[:16]}…"
+    if report.key_from_file and report.key:
+        whose += " (from the file itself: compare it with the table's published key)"
+    counts = (
+        f"{report.rows} rows, {report.hands} hands, {report.signatures} signatures, "
+        f"{report.seals} seals checked; public key {whose}"
+    )
+    if report.failures:
+        print(f"{args.file}: {len(report.failures)} failures; {counts}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: all good: {counts}")
+    return 0

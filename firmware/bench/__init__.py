@@ -1,0 +1,1 @@
+"""`mjtable bench`: the benchmarks."""

@@ -1,0 +1,1 @@
+"""The venue bus contract, both ends: signing and the [uplink] settings."""

@@ -1,0 +1,119 @@
+"""A table profile's optional [uplink] section (firmware/table/profile.py reads the rest): the
+venue's
+broker, how the table signs in to it, and the venue key its commands are signed with
+(docs/uplink.md). Without the section the table has no uplink.
+
+Every key is required, as in the profile's other sections, and each is refused at start-up
+naming it. The files it names (the broker's CA, the password, the venue key) are read here,
+so a missing or unreadable one is told now, not at the first connection.
+"""
+
+import re
+import ssl
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from engine.schema import Section, Test, whole
+from firmware.venue.bus import MIN_KEY_BYTES
+
+# A venue's or a table's name as a word of the bus's topics: no "/", "+" or "#" in it.
+TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+TOPIC_WORD_WORDS = "1 to 64 letters, digits, '-', '_' or '.' (it is a word of the bus's topics)"
+PORT = whole(1, 65535)
+# MQTT counts it in whole seconds; the broker sends the table's last will after 1.5 times it.
+KEEPALIVE_SECONDS = whole(1, 600)
+_TEXT_OR_NOTHING: tuple[Test, str] = (lambda v: isinstance(v, str), 'a string, or "" for none')
+
+
+@dataclass(frozen=True)
+class UplinkSettings:
+    host: str
+    port: int
+    venue: str
+    tls: bool
+    ca_file: Path | None  # None: the system's CAs (with tls)
+    user: str | None
+    password: str | None = field(repr=False)
+    key: bytes | None = field(repr=False)  # the venue key (firmware/uplink/commands.py)
+    keepalive: int  # seconds
+
+
+def uplink_settings(section: Section, folder: Path) -> UplinkSettings:
+    """The [uplink] section; its files are relative to `folder`, the profile's."""
+    host = section.get("host", "text")
+    port = section.get("port", PORT)
+    tls = section.get("tls", "bool")
+    ca_name = section.get("ca_file", _TEXT_OR_NOTHING)
+    ca_file = folder / ca_name if ca_name else None
+    if ca_file is not None:
+        if not tls:
+            raise section.error("ca_file", 'a CA file is for TLS: set tls = true, or ca_file = ""')
+        try:
+            ssl.create_default_context(cafile=ca_file)
+        except (ssl.SSLError, OSError) as err:
+            raise section.error("ca_file", f"{ca_file} is no CA certificate ({err})") from None
+    venue = section.get("venue", "text")
+    if not TOPIC_WORD.fullmatch(venue):
+        raise section.error("venue", f"{venue!r}: a venue's id is {TOPIC_WORD_WORDS}")
+    user = section.get("user", _TEXT_OR_NOTHING) or None
+    password = _secret(section, "password_file", folder)
+    if password is not None and user is None:
+        raise section.error("password_file", 'a password needs its user: set user, or "" here')
+    key = _secret(section, "key_file", folder)
+    if key is not None and len(key) < MIN_KEY_BYTES:  # the venue signs with none shorter
+        raise section.error(
+            "key_file", f"a venue key of {len(key)} bytes is guessable: {MIN_KEY_BYTES} or more"
+        )
+    return UplinkSettings(
+        host=host,
+        port=port,
+        venue=venue,
+        tls=tls,
+        ca_file=ca_file,
+        user=user,
+        password=None if password is None else _text(section, "password_file", password),
+        key=key,
+        keepalive=section.get("keepalive_seconds", KEEPALIVE_SECONDS),
+    )
+
+
+def with_venue(settings: UplinkSettings | None, venue: str | None) -> UplinkSettings | None:
+    """The profile's settings as `mjtable run --venue` names the venue (None: as they are);
+    ValueError for a venue with no broker to report to, or not a topic's word."""
+    if venue is None:
+        return settings
+    if settings is None:
+        raise ValueError("no [uplink] section: no venue's broker to report to")
+    if not TOPIC_WORD.fullmatch(venue):
+        raise ValueError(f"{venue!r}: a venue's id is {TOPIC_WORD_WORDS}")
+    return replace(settings, venue=venue)
+
+
+def read_secret(path: Path) -> bytes:
+    """A password or key file's bytes, without the whitespace around them (a file written by
+    `openssl rand -hex 32 > venue.key` ends with a newline); OSError if unreadable, ValueError
+    if empty. The venue's side (`mjtable venue --key-file`) reads the key the same way."""
+    secret = Path(path).read_bytes().strip()
+    if not secret:
+        raise ValueError(f"{path} is empty")
+    return secret
+
+
+def _secret(section: Section, key: str, folder: Path) -> bytes | None:
+    name = section.get(key, _TEXT_OR_NOTHING)
+    if not name:
+        return None
+    path = folder / name
+    try:
+        return read_secret(path)
+    except OSError as err:
+        raise section.error(key, f"cannot read {path}: {err.strerror or err}") from None
+    except ValueError as err:
+        raise section.error(key, str(err)) from None
+
+
+def _text(section: Section, key: str, secret: bytes) -> str:
+    try:
+        return secret.decode("utf-8")
+    except UnicodeDecodeError:
+        raise section.error(key, "the password file is not UTF-8 text") from None

@@ -1,0 +1,90 @@
+"""The referee's inputs to the game at the desk (firmware/desk/desk.py): rulings with their written
+reason (issue 16), a penalty revoked, the clocks paused and resumed, East's second roll thrown
+by the referee (seed 000 開門 6), the wall head touched (摸打規條 2), the wrong dealer kept
+(做錯莊 3). Each is an engine input, journaled and applied like any other; what the engine
+refuses comes back as the desk's answer.
+"""
+
+from drivers.dice import ElectronicDice
+from engine import events as ev
+from engine.seats import LETTERS
+from engine.turns import REFEREE_ROLL
+from firmware.desk.deal_errors import dice_stand
+from firmware.display import ActionRefused
+
+
+def game_input(desk, action: str, t, body) -> dict:
+    """A referee's input to the game (the desk's `rule`, `revoke`, `pause`, `roll`,
+    `resume`, `wall_touched`, `dealer_kept`): journaled and applied as any input; an Alert
+    among its outputs is the engine's refusal, the desk's answer."""
+    if desk.service.status().table is None:
+        raise ActionRefused("no hand is on the table")
+    if action == "roll":
+        dice_stand(desk.service)  # the wall is broken: the referee's answer
+    event = {
+        "rule": lambda: ev.Ruling(
+            t,
+            None,
+            body["alert"],
+            body["apply"],
+            tuple(body.get("tiles", ())),
+            payee(body),
+            body.get("dead", False),
+            reason(body, "a ruling"),
+        ),
+        "revoke": lambda: ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking")),
+        "pause": lambda: ev.ClocksPaused(t, None),
+        "roll": lambda: referee_roll(t, body),
+        "resume": lambda: ev.ClocksResumed(t, None),
+        "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
+        "dealer_kept": lambda: ev.DealerKept(t, body["seat"]),
+    }[action]()
+    outputs = desk.service.hands.apply(event)
+    refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
+    if refusal is not None:
+        raise ActionRefused(refusal.message)
+    if action == "rule" and body["alert"] in desk.alerts:
+        desk.alerts[body["alert"]]["reason"] = event.reason
+        desk.service.publish([])
+    return {"done": action, "events": [o.to_json() for o in outputs]}
+
+
+def revoke(desk, t, body) -> dict:
+    """Revoke a penalty applied in the hand on the table: in play, or the last finished
+    while its row can still be settled again (not once its game has ended)."""
+    status = desk.service.status()
+    table = status.table
+    if table is not None and table.ended and not status.session.settles_again(table):
+        raise ActionRefused(
+            f"hand {status.hand_number}'s row can no longer be settled again (its game has "
+            "ended): its penalties stand"
+        )
+    return game_input(desk, "revoke", t, body)
+
+
+def payee(body) -> int | None:
+    """The seat `to` of a ruling, the referee's choice of who is paid a penalty's points
+    (seed 004 §38 一 6), as a seat: E S W N or 0..3 (the request's form is checked before,
+    firmware/display/actions.py). Whether the choice stands is the engine's
+    (Referee._allocation_problem): refused, the desk answers with its message."""
+    to = body.get("to")
+    if not isinstance(to, str):
+        return to
+    if to not in LETTERS:
+        raise ActionRefused(f"`to` names the seat paid: E S W N or 0..3, not {to!r}")
+    return LETTERS.index(to)
+
+
+def reason(body, what: str) -> str:
+    """The referee's written reason, which `what` needs (issue 16)."""
+    written = body.get("reason", "")
+    if not isinstance(written, str) or not written.strip():
+        raise ActionRefused(f"{what} needs a written reason (the field 'reason')")
+    return written.strip()
+
+
+def referee_roll(t, body) -> ev.DiceRolled:
+    """East's second roll thrown by the referee (seed 000 開門 6): the dice he threw, or, if he
+    names none, two from the OS's cryptographic source; the engine says when it may be."""
+    dice = tuple(body["dice"]) if "dice" in body else ElectronicDice().roll().values
+    return ev.DiceRolled(t, 0, dice, REFEREE_ROLL)

@@ -1,0 +1,221 @@
+"""The score sheet at the desk (issue 16 "The score sheet"): the session's players entered
+there, each row confirmed, the referee's signature and the players'.
+
+What the desk holds of it (which rows are confirmed and as what, who signed) is what the
+journal's records say, taken up again after a restart, so the sheet on the screen is the one
+`mjtable export sheet` makes of the same journal. The session's players are the service's
+`venue.players`, one notion fed by the venue's start_session and the desk's PlayersEntered,
+the latest standing: the seats, the result and the standings already read them there.
+
+Once the referee asks for the players' signatures, until all four have signed or the next
+hand's walls rise, a press of a side's 和 button (idle between hands otherwise) signs for the
+person on that side, and each may tap his name on the desk instead. After a restart the
+referee asks again: the asking is not journaled, the signatures are.
+"""
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine import events as ev
+from firmware.audit.sheet import players_named
+from firmware.display import ActionRefused
+
+PERSONS = range(4)
+
+
+class SheetBook:
+    """The sheet's state at the desk of `service`; `wall_time()` is the time of day (UTC,
+    ISO 8601) a player's signature is journaled with."""
+
+    def __init__(self, service, wall_time: Callable[[], str]):
+        self.service, self.wall_time = service, wall_time
+        self.confirmed: dict[int, dict] = {}  # hand -> its row as confirmed
+        self.signatures: list[dict] = []  # the referee's: hand, referee, journal_head, wall_time
+        self.player_signatures: list[dict] = []  # person, hand, via, journal_head, wall_time
+        self.asking: int | None = None  # the hand the players are asked to sign up to
+        self.asked_on = None  # the table then: the next hand's walls end the asking
+        self._recall(service.journal.rows())
+        service.hands.signing = self.button
+
+    def _recall(self, rows) -> None:
+        """What the journal says of the sheet: confirmations, signatures, the players (the
+        latest of the desk's and the venue's), and a hand voided since the last deal."""
+        voided, acted_after = None, None
+        service = self.service
+        for row in rows:
+            if row.kind == "hand":
+                voided = None
+            if row.kind != "device" or not any(f'"{k}"' in row.json for k in RECALLED):
+                continue
+            record = row.event()
+            if isinstance(record, ev.RefereeActed) and acted_after is not None:
+                acted_after["wall_time"], acted_after = record.wall_time, None
+            elif isinstance(record, ev.ScoreConfirmed):
+                self.confirmed[record.hand] = record.row
+            elif isinstance(record, ev.SheetSigned):
+                acted_after = _signature(record, None)
+                self.signatures.append(acted_after)
+            elif isinstance(record, ev.PlayerSigned):
+                self.player_signatures.append(_without_type(record))
+            elif isinstance(record, ev.HandVoided):
+                voided = {"hand": record.hand_number, "reason": record.reason}
+            elif (players := players_named(record)) is not None:
+                service.venue = replace(service.venue, players=players)
+        service.hands.voided = voided
+
+    # -- the referee's actions -------------------------------------------------------------
+
+    def players(self, t, body) -> dict:
+        """The players by person (P1..P4): journaled, then on every screen."""
+        players = tuple(
+            {"name": p["name"].strip(), "federation_id": (p.get("federation_id") or "").strip()}
+            for p in body["players"]
+        )
+        players = tuple(p | {"federation_id": p["federation_id"] or None} for p in players)
+        self.service.venue = replace(self.service.venue, players=players)
+        return self._record(ev.PlayersEntered(t, None, players))
+
+    def confirm_score(self, t, body) -> dict:
+        row = self._row(body["hand"])
+        self.confirmed[row.number] = row.to_json()
+        return self._record(ev.ScoreConfirmed(t, None, row.number, row.to_json()))
+
+    def sign_sheet(self, t, body) -> dict:
+        """The referee signs up to `hand` (his PIN checked by the display, never here)."""
+        sheet = self.service.status().session.sheet
+        rows = tuple(r.to_json() for r in sheet if r.number <= body["hand"])
+        if not rows:
+            raise ActionRefused("the score sheet has no hand to sign yet")
+        head = self.service.journal.head
+        record = ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head)
+        self.signatures.append(_signature(record, self.wall_time()))
+        return self._record(record)
+
+    def ask_signatures(self, t, body) -> dict:
+        row = self._row(body["hand"])
+        if self.service.hands.in_play:
+            raise ActionRefused("the players sign between hands: a hand is in play")
+        self.asking, self.asked_on = row.number, self.service.hands.table
+        self.service.publish([])
+        return {"asking": row.number}
+
+    def player_signs(self, t, body) -> dict:
+        if self.asked() is None:
+            raise ActionRefused("ask for the players' signatures first (between hands)")
+        return self._signs(t, body["person"], "screen")
+
+    # -- the players' buttons ---------------------------------------------------------------
+
+    def button(self, t, side: int) -> bool:
+        """A side's 和 button between hands: the signature of the person there while the
+        players are asked to sign (True: the press is taken), else nothing of the sheet's."""
+        if self.asked() is None:
+            return False
+        person = self.service.hands.session.seating[side]  # the side a player drew is his
+        if person not in self.signed_now():
+            self._signs(t, person, "button")
+        return True
+
+    def asked(self) -> int | None:
+        """The hand the players are asked to sign up to, until all four have or the next
+        hand's walls rise."""
+        hands = self.service.hands
+        if self.asking is None or hands.table is not self.asked_on or hands.in_play:
+            return None
+        return None if len(self.signed_now()) == 4 else self.asking
+
+    def signed_now(self) -> set[int]:
+        return {s["person"] for s in self.player_signatures if s["hand"] == self.asking}
+
+    def _signs(self, t, person: int, via: str) -> dict:
+        head, hand = self.service.journal.head, self.asked()
+        assert hand is not None  # only while the players are asked
+        record = ev.PlayerSigned(t, None, person, hand, via, head, self.wall_time())
+        self.player_signatures.append(_without_type(record))
+        return self._record(record)
+
+    def _row(self, number: int):
+        sheet = self.service.status().session.sheet
+        row = next((r for r in sheet if r.number == number), None)
+        if row is None:
+            raise ActionRefused(f"hand {number} is not on the score sheet yet")
+        return row
+
+    def _record(self, record) -> dict:
+        self.service.journal.record(record)
+        self.service.publish([])
+        return record.to_json()
+
+    # -- the document ------------------------------------------------------------------------
+
+    def document(self, session, players) -> dict:
+        """The sheet as it stands, for both views (nothing on it is concealed): each row of
+        session.sheet with the names by column, the zero-sum check, confirmed or not and
+        changed since; the players, the signatures, and whether the players are asked."""
+        seatings = _seatings(session)
+        rows = []
+        for record, seating in zip(session.sheet, seatings, strict=True):
+            row = record.to_json()
+            confirmed = self.confirmed.get(record.number)
+            rows.append(
+                row
+                | {
+                    "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
+                    "zero_sum": zero_sum(record),
+                    "confirmed": confirmed is not None,
+                    "changed_since_confirmed": confirmed is not None and confirmed != row,
+                }
+            )
+        return {
+            "rows": rows,
+            "players": [dict(p) for p in players] if players else None,
+            "signatures": self.signatures,
+            "player_signatures": self.player_signatures,
+            "asking": self.asked(),
+            "signed_now": sorted(self.signed_now()) if self.asked() else [],
+        }
+
+
+RECALLED = (
+    "ScoreConfirmed",
+    "SheetSigned",
+    "PlayerSigned",
+    "PlayersEntered",
+    "RefereeActed",
+    "HandVoided",
+    "start_session",
+)
+
+
+def zero_sum(record) -> dict:
+    """RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus the
+    dead points (seed 004 §38 一 6)."""
+    problems = []
+    payments, fines = sum(record.changes), sum(record.penalties)
+    if payments:
+        problems.append(f"payments sum {payments:+d}")
+    if fines + record.dead:
+        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
+    return {"ok": not problems, "problems": problems}
+
+
+def _seatings(session) -> list[list[int]]:
+    """The person on each column of each row: its game's seating (seed 004 換位)."""
+    out: list[list[int]] = []
+    for game in session.games:
+        out += [list(game["seating"])] * game["hands"]
+    out = out[: len(session.sheet)]
+    return out + [list(session.seating)] * (len(session.sheet) - len(out))
+
+
+def _signature(record: ev.SheetSigned, wall_time: str | None) -> dict:
+    return {
+        "hand": record.hand,
+        "referee": record.referee,
+        "journal_head": record.journal_head,
+        "wall_time": wall_time,
+    }
+
+
+def _without_type(record) -> dict:
+    return {k: v for k, v in record.to_json().items() if k not in ("type", "seat")}

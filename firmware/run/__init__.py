@@ -1,0 +1,1 @@
+"""`mjtable run`: the composition root of a table process."""

@@ -1,0 +1,1 @@
+"""`mjtable score`: the referee's calculator."""

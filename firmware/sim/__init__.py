@@ -1,0 +1,1 @@
+"""The simulated world and players, and `mjtable simulate`."""

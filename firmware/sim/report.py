@@ -1,0 +1,39 @@
+"""`mjtable simulate`'s summary for a person (`--json` prints the same summary as one line).
+
+Apart from firmware/sim/simulate.py, which plays the hands, to keep each module short.
+"""
+
+
+def print_summary(summary: dict, problems: list, sheet) -> None:
+    """The summary as a person reads it: counts, alerts by rule, the problems (invariants
+    broken, hands stuck: none in a good run), games, the score sheet."""
+    print(
+        f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
+        f"{summary['draws']} exhaustive draws, {summary['events']} events, "
+        f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s"
+    )
+    for rule, n in summary["alerts_by_rule"].items():
+        print(f"  alerts under {rule}: {n}")
+    m = summary["mistakes"]
+    if m["injected"]:
+        print(f"  mistakes injected {m['injected']}, caught by the right alert {m['caught']}")
+    print(
+        f"  invariant violations: {summary['invariant_violations']}, "
+        f"hands stuck: {summary['stuck']}"
+    )
+    for problem in problems[:5]:
+        print(f"    {problem}")
+    for number, game_row in enumerate(summary["games"], 1):
+        print(
+            f"  game {number}: {game_row['hands']} hands, ended: {game_row['ended']}; "
+            f"chips {game_row['chips']}"
+        )
+    print("  score sheet:")
+    for row in sheet:
+        print(
+            f"    hand {row.number:>3}  dealer P{row.dealer + 1}  {row.result:<4}  "
+            + "  ".join(f"{c:+5d}" for c in row.changes)
+            + "   totals "
+            + " ".join(f"{s:+d}" for s in row.totals)
+            + ("  x2" if row.doubled else "")
+        )

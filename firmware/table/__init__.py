@@ -1,0 +1,2 @@
+"""The table service: one actor, the hand's lifecycle, faults, status, assembly, sessions,
+storage."""

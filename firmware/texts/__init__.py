@@ -1,0 +1,1 @@
+"""What people read, in both languages: the console's lines, notices, faces, the public texts."""

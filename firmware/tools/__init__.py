@@ -1,0 +1,1 @@
+"""The technician's commands: selftest, enrol, update, support bundles."""

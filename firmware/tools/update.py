@@ -1,0 +1,278 @@
+"""`mjtable update` and `mjtable rollback` (issue 19): a new version installed beside the running
+one, switched to at once, checked by its own selftest, and the old one kept to go back to.
+
+The install prefix (/opt/mjtable; `--prefix`) holds one venv per release and two symlinks:
+
+    releases/<version>-<when>/   a venv with the wheel (bin/mjtable)
+    current -> releases/...      what the unit runs (/opt/mjtable/current/bin/mjtable)
+    previous -> releases/...     the release before it, for `mjtable rollback`
+
+`update` installs into a new release folder (the running one is never touched), points
+`previous` at the current release and `current` at the new one (each symlink replaced by a
+rename: atomic, never missing), then runs the new release's `mjtable selftest --json
+--no-buttons`. A failed selftest switches back by itself and the new release is removed; so is
+a failed install. Other releases than current and previous are removed after each update.
+
+Between hands only, the service stopped: the table's current session (firmware/table/sessions.py)
+must be closed (no table writing it: the selftest needs the readers, the pins and the port the
+service holds) and, replayed from a copy, its last hand ended or void, since the new version
+would take that hand up after the restart. So: systemctl stop mjtable, mjtable update,
+systemctl start mjtable. `rollback` is never refused (it goes back to the version that ran
+before). docs/updates.md says how this sits
+beside image-based updaters (RAUC, Mender).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+
+from firmware import cli_args
+from firmware.journal.replay import ReplayError, replay
+from firmware.journal.schema import left_open
+from firmware.journal.store import Journal, JournalError
+from firmware.table.profile import ProfileError, load_profile
+from firmware.table.sessions import current_session, data_dir
+
+PREFIX = Path("/opt/mjtable")
+RELEASES, CURRENT, PREVIOUS = "releases", "current", "previous"
+WHEEL = re.compile(r"mjtable-([^-]+)-.+\.whl")  # a wheel's file name: name-version-tags.whl
+SELFTEST_SECONDS = 900  # the shuffler's dry cycle and each reader's inventory fit well within
+Installer = Callable[[Path, list[str]], None]  # (release folder, pip's arguments)
+
+
+class UpdateError(Exception):
+    """An update or a rollback that cannot be done: said, nothing switched."""
+
+
+def hand_in_play(folder: Path) -> str | None:
+    """Why the table may not be updated now (its current session's journal is being written,
+    or its last hand has not ended), or None."""
+    path = current_session(folder)
+    if path is None or not path.exists():
+        return None
+    if left_open(str(path)):
+        return (
+            f"{path.name} is being written (the service is running, or it stopped without "
+            "closing it): stop the service first (systemctl stop mjtable), the selftest needs "
+            "its devices too"
+        )
+    with tempfile.TemporaryDirectory(prefix="mjtable-update-") as scratch:
+        # a copy, as the closed file is whole: SQLite leaves -wal and -shm files beside a
+        # journal read in place, which run as root would keep the service from its journal
+        copy = Path(scratch) / path.name
+        shutil.copyfile(path, copy)
+        try:
+            with Journal(copy, readonly=True) as journal:
+                played = replay(journal).played
+        except (JournalError, ReplayError) as err:
+            raise UpdateError(f"cannot read the current session {path}: {err}") from None
+    last = played[-1] if played else None
+    if last is None or last.voided or last.ended is not None:
+        return None
+    return f"hand {last.number} of {path.name} is in play: updates install between hands"
+
+
+def pip_install(release: Path, wanted: list[str]) -> None:
+    """A venv at `release` with `wanted` installed by pip (a wheel file, or an index and the
+    package), seeing the system's packages as install.sh's does (python3-lgpio from apt), and
+    rpi-lgpio at the running release's version when it has one (a Pi's)."""
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(release)], check=True
+    )
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        wanted = [*wanted, f"rpi-lgpio=={metadata.version('rpi-lgpio')}"]
+    pip = [str(release / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-input"]
+    subprocess.run([*pip, "--disable-pip-version-check", *wanted], check=True)
+
+
+def _target(link: Path) -> str | None:
+    return os.readlink(link) if link.is_symlink() else None
+
+
+def _point(prefix: Path, name: str, target: str) -> None:
+    """`prefix/name` -> `target`, by a rename over the old link: never missing."""
+    temporary = prefix / f".{name}.new"
+    temporary.unlink(missing_ok=True)
+    temporary.symlink_to(target)
+    os.replace(temporary, prefix / name)
+
+
+def _restore(prefix: Path, name: str, target: str | None) -> None:
+    if target is None:
+        (prefix / name).unlink(missing_ok=True)
+    else:
+        _point(prefix, name, target)
+
+
+def rollback(prefix: Path) -> str:
+    """Switch `current` to the previous release (and `previous` to the one left): its name."""
+    back, now = _target(prefix / PREVIOUS), _target(prefix / CURRENT)
+    if back is None or not (prefix / back).is_dir():
+        raise UpdateError(f"no previous release to go back to in {prefix}")
+    _point(prefix, CURRENT, back)
+    if now is not None:
+        _point(prefix, PREVIOUS, now)
+    return Path(back).name
+
+
+def selftest(release: Path, profile: str) -> list[str]:
+    """The new release's own selftest: the failed checks' lines ([] when every one passed)."""
+    command = [str(release / "bin" / "mjtable"), "selftest", "--json", "--no-buttons"]
+    try:
+        done = subprocess.run(
+            [*command, "--profile", profile],
+            capture_output=True,
+            text=True,
+            timeout=SELFTEST_SECONDS,
+        )
+        checks = json.loads(done.stdout)
+        failed = [f"{c['name']}: {c['detail']}" for c in checks if not c["ok"]]
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return [f"the selftest could not run: {err}"]
+    except (ValueError, TypeError, KeyError):
+        return [f"the selftest said no checks (status {done.returncode}): {done.stderr[-500:]}"]
+    if done.returncode != 0 and not failed:
+        failed = [f"the selftest ended with status {done.returncode}: {done.stderr[-500:]}"]
+    return failed
+
+
+def _prune(prefix: Path) -> None:
+    """Remove the releases that are neither current nor previous."""
+    kept = {
+        (prefix / t).resolve()
+        for t in (_target(prefix / CURRENT), _target(prefix / PREVIOUS))
+        if t is not None
+    }
+    for release in (prefix / RELEASES).iterdir():
+        if release.resolve() not in kept:
+            shutil.rmtree(release)
+
+
+def update(
+    prefix: Path,
+    version: str,
+    wanted: list[str],
+    profile: str,
+    install: Installer,
+    say: Callable[[str], None] = print,
+) -> bool:
+    """Install, switch, check; False when the selftest failed and the table went back."""
+    release = prefix / RELEASES / f"{version}-{datetime.now():%Y%m%dT%H%M%S.%f}"
+    release.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        install(release, wanted)
+    except (OSError, subprocess.CalledProcessError) as err:
+        shutil.rmtree(release, ignore_errors=True)
+        raise UpdateError(f"the install failed, nothing switched: {err}") from None
+    earlier, before = _target(prefix / PREVIOUS), _target(prefix / CURRENT)
+    if before is not None:
+        _point(prefix, PREVIOUS, before)
+    _point(prefix, CURRENT, str(release.relative_to(prefix)))
+    say(f"current -> {release.name}" + (f" (previous: {Path(before).name})" if before else ""))
+    failed = selftest(prefix / CURRENT, profile)
+    for line in failed:
+        say(f"selftest FAILED: {line}")
+    if failed:  # back as it was: the failed release is no one's to go back to
+        _restore(prefix, CURRENT, before)
+        _restore(prefix, PREVIOUS, earlier)
+        say(
+            f"rolled back by itself: current -> {Path(before).name}"
+            if before
+            else "rolled back by itself: no release is current (there was none before)"
+        )
+    _prune(prefix)
+    return not failed
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser(
+        "update", help="install a new version between hands, checked by its selftest"
+    )
+    p.add_argument("wheel", nargs="?", type=cli_args.path, metavar="WHEEL", help="a wheel file")
+    p.add_argument("--index", metavar="URL", help="the package index to install from instead")
+    p.add_argument("--version", metavar="V", help="with --index: this version (default newest)")
+    p.add_argument(
+        "--profile",
+        type=cli_args.path,
+        default="sim",
+        help="the table's profile, for the session check and the selftest (default sim; on a "
+        "table /etc/mjtable/table.toml)",
+    )
+    p.add_argument("--data-dir", type=cli_args.path, metavar="DIR", help="the sessions' folder")
+    _prefix(p)
+    p.set_defaults(run=run)
+    back = commands.add_parser("rollback", help="switch back to the release before this one")
+    _prefix(back)
+    back.set_defaults(run=run_rollback)
+
+
+def _prefix(p) -> None:
+    p.add_argument(
+        "--prefix",
+        type=cli_args.path,
+        default=str(PREFIX),
+        metavar="DIR",
+        help=f"the install prefix holding releases/, current and previous (default {PREFIX})",
+    )
+
+
+def _wanted(args) -> tuple[str, list[str]]:
+    """(the release's version, pip's arguments) from WHEEL or --index [--version]."""
+    if (args.wheel is None) == (args.index is None):
+        raise UpdateError("give a wheel file or --index URL (one of them)")
+    if args.index is None:
+        wheel = Path(args.wheel)
+        match = WHEEL.fullmatch(wheel.name)
+        if args.version or not match:
+            raise UpdateError(
+                f"{wheel.name} is not an mjtable wheel (mjtable-VERSION-...whl)"
+                if not match
+                else "--version goes with --index (a wheel file names its own version)"
+            )
+        if not wheel.is_file():
+            raise UpdateError(f"no such file {wheel}")
+        return match[1], [str(wheel.resolve())]
+    if not re.match(r"(https?|file)://", args.index):
+        raise UpdateError(f"--index {args.index!r} is not a URL (https://..., file://...)")
+    package = f"mjtable=={args.version}" if args.version else "mjtable"
+    return args.version or "newest", ["--index-url", args.index, package]
+
+
+def run(args) -> int:
+    try:
+        version, wanted = _wanted(args)
+        profile = load_profile(args.profile)
+        busy = hand_in_play(data_dir(profile, args.data_dir))
+        if busy:
+            raise UpdateError(busy)
+        ok = update(Path(args.prefix), version, wanted, args.profile, pip_install)
+    except (UpdateError, ProfileError) as err:
+        print(f"mjtable update: {err}", file=sys.stderr)
+        return 2
+    print(
+        "updated, every check passed: restart the service (systemctl restart mjtable)"
+        if ok
+        else "not updated: the selftest failed"
+    )
+    return 0 if ok else 1
+
+
+def run_rollback(args) -> int:
+    try:
+        name = rollback(Path(args.prefix))
+    except UpdateError as err:
+        print(f"mjtable rollback: {err}", file=sys.stderr)
+        return 2
+    print(f"current -> {name}: restart the service (systemctl restart mjtable)")
+    return 0

@@ -1,0 +1,321 @@
+"""The table's side of the venue bus (docs/uplink.md, issue 15): its journal's rows, its alerts
+and its public state published to the venue's broker, and the venue's commands taken from it.
+
+The journal is the outbox (DESIGN.md): the uplink publishes the rows after its cursor, in
+order, at QoS 1 and awaited (the rows committed together in one message), and moves the cursor
+only past a row the broker has acknowledged. The cursor is kept in the journal (meta
+'uplink_seq'), written every BATCH rows or SAVE_SECONDS, so a power cut costs at most that many
+rows sent twice, which the venue drops by (session, seq); nothing is lost. While the broker is
+away the rows wait in the journal, and the uplink tries again, from RETRY_FIRST to RETRY_LAST
+seconds apart, telling the log once per outage. It runs as a task on the service's loop and
+never holds up the refereeing: its reads of the journal are short and never span an await, and
+nothing it meets on the network leaves `run()`.
+
+The score sheet (issue 16) goes up retained whenever a row that changes it is published, and
+on each connection, built in a thread (firmware/uplink/sheet.py) and published between the
+rows' messages.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import ssl
+import time
+from collections.abc import Callable, Iterator
+
+import aiomqtt
+
+from firmware.bus.settings import UplinkSettings
+from firmware.journal.store import Journal, Row
+from firmware.uplink.messages import (
+    AlertBoard,
+    alert_message,
+    event_row,
+    events_message,
+    state_message,
+    status_message,
+)
+from firmware.uplink.rulings import Rulings
+from firmware.uplink.sheet import SheetBuilds, sheet_message
+
+log = logging.getLogger("mjtable.uplink")
+
+QOS = 1
+BATCH = 100  # rows read at a time, and rows acknowledged between two writes of the cursor
+EVENTS_BYTES = 64 * 1024  # an `events` message's most; the venue takes 256 KiB at most
+SAVE_SECONDS = 1.0  # at most this long between a row acknowledged and the cursor written
+STATE_SECONDS = 0.25  # at most 4 states a second
+CLOCKS = ("t", "session_seconds_left")  # change alone, no new state: the venue counts them on
+RETRY_FIRST, RETRY_LAST = 0.5, 5.0  # seconds between connection attempts, doubling
+
+
+class _Quiet(logging.LoggerAdapter):
+    """The MQTT client's own lines, at debug: the uplink tells an outage once, itself."""
+
+    def log(self, level, msg, *args, **kwargs):
+        super().log(logging.DEBUG, msg, *args, **kwargs)
+
+
+MQTT_LOG = _Quiet(logging.getLogger("mjtable.uplink.mqtt"))
+
+
+class _Client(aiomqtt.Client):
+    """aiomqtt 2.5.1's client, but a socket's writer is watched only if the socket is still
+    the client's when the loop comes to it: aiomqtt asks for it by descriptor number from
+    paho's thread, and a connection dropped meanwhile leaves that number closed ("Bad file
+    descriptor" on the loop) or, reused, another's."""
+
+    def _on_socket_register_write(self, client, userdata, sock) -> None:
+        def write() -> None:
+            try:
+                client.loop_write()
+            except Exception as err:  # the connection broke: the listener ends on it
+                if not self._disconnected.done():
+                    self._disconnected.set_exception(err)
+
+        def watch() -> None:
+            if client.socket() is sock:
+                self._loop.add_writer(sock.fileno(), write)
+
+        self._loop.call_soon_threadsafe(watch)
+
+
+class Uplink:
+    """`table` is the table's name in the topics; `state()` its public state (uplink_messages
+    `status_state`); `on_command(payload)` takes each command the venue sends (None: the
+    table takes none). `changed()` wakes it: a row was committed or the state changed."""
+
+    def __init__(
+        self,
+        settings: UplinkSettings,
+        journal: Journal,
+        table: str,
+        state: Callable[[], dict],
+        on_command: Callable[[bytes], None] | None = None,
+    ):
+        self.settings, self.journal, self.state = settings, journal, state
+        self.on_command = on_command
+        self.venue, self.table, self.session = settings.venue, table, journal.session_id
+        self.topic = f"mjtable/{settings.venue}/table/{table}"
+        self.alerts = AlertBoard()
+        self.since = journal.seq  # rows after it are this run's: its alerts may be open
+        self.sent = self.saved = journal.uplink_seq()  # acknowledged; written in the journal
+        self.rulings = Rulings(journal.rows_after(0, self.sent))  # as the rows sent had them
+        self.saved_at = time.monotonic()
+        self.state_due, self.state_at = True, -math.inf
+        self.shown: dict | None = None  # the last state published, but for its CLOCKS
+        self.wake, self.closing = asyncio.Event(), asyncio.Event()
+        self.sheets = SheetBuilds(journal.path, lambda: journal.seq, self.wake.set)
+        self.tls = ssl.create_default_context(cafile=settings.ca_file) if settings.tls else None
+
+    def changed(self) -> None:
+        self.state_due = True
+        self.wake.set()
+
+    def close(self) -> None:
+        """Publish what is left, say offline and stop (Rig.stop awaits run() a moment)."""
+        self.closing.set()
+        self.wake.set()
+
+    async def run(self) -> None:
+        """Publish until closed or cancelled, reconnecting whenever the broker goes away."""
+        delay, down = RETRY_FIRST, False
+        try:
+            while not self.closing.is_set():
+                up_at = None
+                try:
+                    async with self._client() as client:
+                        up_at = time.monotonic()
+                        if down:
+                            log.warning(
+                                "uplink: the venue broker %s is back: %d rows to publish",
+                                self._where(),
+                                self.journal.seq - self.sent,
+                            )
+                        down = False
+                        await self._connected(client)
+                    return
+                except Exception as err:  # the broker away or refusing; a bug, told once
+                    if not down:
+                        self._tell_outage(err)
+                    down = True
+                    if up_at is not None and time.monotonic() - up_at > RETRY_LAST:
+                        delay = RETRY_FIRST  # it was up a while: a new outage, not a flap
+                self._save()
+                with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
+                    async with asyncio.timeout(delay):  # there when the event is set
+                        await self.closing.wait()
+                delay = min(2 * delay, RETRY_LAST)
+        finally:
+            self._save()
+
+    # -- one connection --------------------------------------------------------------------
+
+    def _client(self) -> aiomqtt.Client:
+        settings = self.settings
+        offline = _payload(status_message(self.venue, self.table, False))
+        return _Client(
+            settings.host,
+            settings.port,
+            username=settings.user,
+            password=settings.password,
+            identifier=f"mjtable-{self.venue}-{self.table}",
+            will=aiomqtt.Will(f"{self.topic}/status", offline, QOS, retain=True),
+            clean_session=False,  # the broker keeps the commands sent while the table is away
+            keepalive=settings.keepalive,
+            timeout=max(settings.keepalive, 2.0),  # for an acknowledgement: then a new try
+            tls_context=self.tls,
+            logger=MQTT_LOG,
+        )
+
+    async def _connected(self, client: aiomqtt.Client) -> None:
+        """Say online, listen for commands and publish, until the connection fails (its
+        MqttError raised) or the uplink is closed."""
+        online = _payload(status_message(self.venue, self.table, True))
+        await client.publish(f"{self.topic}/status", online, QOS, retain=True)
+        self.state_due, self.shown = True, None  # a new broker may not hold the last one
+        self.sheets.due = True
+        if self.on_command is not None:
+            await client.subscribe([(f"{self.topic}/cmd", QOS), (f"mjtable/{self.venue}/cmd", QOS)])
+        try:
+            async with asyncio.TaskGroup() as group:
+                listener = group.create_task(self._listen(client))
+                group.create_task(self._publish(client, listener))
+        except* aiomqtt.MqttError as failed:
+            raise failed.exceptions[0] from None
+
+    async def _listen(self, client: aiomqtt.Client) -> None:
+        """Hand each command on; the iteration raises MqttError when the connection drops."""
+        async for message in client.messages:
+            payload = message.payload
+            if self.on_command is None or not isinstance(payload, bytes):
+                continue
+            try:
+                self.on_command(payload)
+            except Exception:
+                log.exception("uplink: a venue command could not be handed on")
+
+    async def _publish(self, client: aiomqtt.Client, listener: asyncio.Task) -> None:
+        while True:
+            self.wake.clear()
+            await self._rows(client)
+            await self._sheet(client, last=self.closing.is_set())
+            wait = await self._state(client, last=self.closing.is_set())
+            if self.closing.is_set():
+                offline = _payload(status_message(self.venue, self.table, False))
+                await client.publish(f"{self.topic}/status", offline, QOS, retain=True)
+                listener.cancel()
+                return
+            with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
+                async with asyncio.timeout(wait):  # that meets a wake-up already set
+                    await self.wake.wait()
+            self._save(due=True)
+
+    async def _rows(self, client: aiomqtt.Client) -> None:
+        """Every row after the cursor, in order, each with its alert if it is one."""
+        envelope = {"v": 1, "venue": self.venue, "table": self.table, "session": self.session}
+        while rows := self.journal.rows_after(self.sent, BATCH):
+            for chunk, payload in self._packed(rows):
+                await client.publish(f"{self.topic}/events", payload, QOS)
+                for row in chunk:
+                    self.rulings.follow(row)
+                    self.sheets.follow(row)
+                    alert = alert_message(
+                        row, self.venue, self.table, self.session
+                    ) or self.rulings.message(row, self._after(rows, row), envelope)
+                    if alert is not None:
+                        await client.publish(f"{self.topic}/alerts", _payload(alert), QOS)
+                    if row.seq > self.since:
+                        self.alerts.follow(row, alert)
+                self.sent = chunk[-1].seq
+                self._save(due=True)
+
+    def _after(self, rows: list[Row], row: Row) -> Iterator[Row]:
+        """The rows after `row` of the batch `rows`, then of the journal, read as needed."""
+        yield from rows[rows.index(row) + 1 :]
+        seq = rows[-1].seq
+        while later := self.journal.rows_after(seq, 8):
+            yield from later
+            seq = later[-1].seq
+
+    async def _sheet(self, client: aiomqtt.Client, last: bool = False) -> None:
+        """Publish the sheets built, retained (`last`: the table's last, so all that are due)."""
+        try:
+            async for seq, document in self.sheets.built(last):
+                message = sheet_message(document, self.venue, self.table, self.session, seq)
+                await client.publish(f"{self.topic}/sheet", _payload(message), QOS, retain=True)
+        except aiomqtt.MqttError:
+            raise
+        except Exception:  # a bug in the sheet's making: the rows go on all the same
+            log.exception("uplink: the score sheet could not be made")
+
+    def _packed(self, rows: list[Row]) -> Iterator[tuple[list[Row], bytes]]:
+        """The rows in `events` messages of EVENTS_BYTES at most (a batch over it is halved;
+        one row goes alone whatever its size)."""
+        message = events_message(list(map(event_row, rows)), self.venue, self.table, self.session)
+        payload = _payload(message)
+        if len(payload) <= EVENTS_BYTES or len(rows) == 1:
+            yield rows, payload
+            return
+        half = len(rows) // 2
+        yield from self._packed(rows[:half])
+        yield from self._packed(rows[half:])
+
+    async def _state(self, client: aiomqtt.Client, last: bool = False) -> float:
+        """Publish the state if what it shows changed and the last went out long enough ago
+        (`last`: the table's last, however soon); how long to wait before the next look."""
+        if not self.state_due:
+            return SAVE_SECONDS
+        early = self.state_at + STATE_SECONDS - time.monotonic()
+        if early > 0 and not last:
+            return early
+        self.state_due, self.state_at = False, time.monotonic()
+        try:
+            state = self.state()
+        except Exception:  # a bug in the state's making: the rows go on all the same
+            log.exception("uplink: the table's state could not be made")
+            return SAVE_SECONDS
+        shown = {name: value for name, value in state.items() if name not in CLOCKS}
+        if shown == self.shown and not last:
+            return SAVE_SECONDS  # a move that changed nothing but the clocks: no news
+        self.shown = shown
+        message = state_message(
+            state, self.venue, self.table, self.session, self.journal.seq, time.time()
+        )
+        await client.publish(f"{self.topic}/state", _payload(message), QOS, retain=True)
+        return SAVE_SECONDS
+
+    # -- the cursor, the log -------------------------------------------------------------
+
+    def _save(self, due: bool = False) -> None:
+        """Write the cursor if it moved (`due`: only once BATCH rows or SAVE_SECONDS passed)."""
+        if self.sent == self.saved:
+            return
+        recent = time.monotonic() - self.saved_at < SAVE_SECONDS
+        if due and self.sent - self.saved < BATCH and recent:
+            return
+        try:
+            self.journal.set_uplink_seq(self.sent)
+        except Exception as err:  # the journal's disk: the table stops refereeing on its own
+            log.warning("uplink: the cursor could not be written (%s)", err)
+            return
+        self.saved, self.saved_at = self.sent, time.monotonic()
+
+    def _tell_outage(self, err: Exception) -> None:
+        if isinstance(err, aiomqtt.MqttError | OSError):
+            log.warning(
+                "uplink: the venue broker %s is unreachable (%s); the rows wait in the journal",
+                self._where(),
+                err.__cause__ or err,  # "disconnected during message iteration": why
+            )
+        else:
+            log.exception("uplink: failed; trying again")
+
+    def _where(self) -> str:
+        return f"{self.settings.host}:{self.settings.port}"
+
+
+def _payload(message: dict) -> bytes:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode()

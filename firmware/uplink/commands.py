@@ -1,0 +1,309 @@
+"""What the table does with a command from the venue's bus (docs/uplink.md, issue 15).
+
+Anyone on the hall's network can reach the broker, and a broker account can leak: a command
+is taken only when the venue key signed it (firmware/bus/signing.py), for this venue and this
+table, issued within WINDOW of the table's wall clock, under an id not taken before. Every
+command, taken or refused, is journaled as a `VenueCommand` record; a refusal is also a
+transient fault, so the referee hears of a forgery or a venue out of step. A payload,
+whatever it holds, never raises here: it is taken or it is refused, saying why.
+
+What the venue tells the table to show (the seating and the sitting's time, a message, a
+referee on the way, its pause) is a `VenueNotes`, the service's `venue`, read by the display,
+the uplink and the sitting's clock (firmware/table/sitting.py). The venue's pause and resume reach
+the hand as the referee's own ClocksPaused / ClocksResumed inputs, journaled before they are
+applied, so a replay of the journal holds.
+"""
+
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+
+from engine import events as ev
+from firmware.bus.signing import signed_by
+
+WINDOW = 300.0  # seconds an `issued` may lie from the table's wall clock
+REMEMBERED = 10_000  # ids of commands taken, kept against a replay: hours of a hall's commands
+MAX_PAYLOAD = 4096  # bytes; a command is a few hundred, and a refused one is journaled whole
+ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
+MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
+COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
+ALERTS_OF = ("fault", "ruling")  # what an acknowledged id numbers: a fault, or a hand's alert
+RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered")  # what recall takes up
+ADVICE = (
+    "tell the venue's desk, which sends the command again if it is still wanted; "
+    "a wrong signature means someone else is sending commands on the hall's network"
+)
+
+
+@dataclass(frozen=True)
+class VenueNotes:
+    """What the venue has told this table to show. `players` are four {"name",
+    "federation_id"} by player (the seat each drew for the sitting, East first), None before
+    a `start_session`; `referee_on_way` is {"referee", "alert", "of" ("fault", "ruling" or
+    None: either), "at" (wall clock)} until the referee acknowledges that fault or alert at
+    the table, or the fault is cleared; `paused`:
+    the venue's pause is in force (a round's end), until the venue or the table's referee
+    resumes; `minutes`: the sitting's time limit (None: none), counted from `started`, the
+    table time of its `start_session`."""
+
+    players: tuple[dict, ...] | None = None
+    message: str | None = None
+    referee_on_way: dict | None = None
+    paused: bool = False
+    minutes: int | None = None
+    started: float | None = None
+
+    def seen_at_table(self, seen) -> "VenueNotes":
+        """The faults or alerts `seen` ((of, id) pairs, of "fault" or "ruling": faults and
+        the hand's alerts number apart) were acknowledged or cleared at the table: whoever
+        was on the way for one of them has come."""
+        on_way = self.referee_on_way
+        if on_way and any(
+            number == on_way["alert"] and on_way.get("of") in (None, of) for of, number in seen
+        ):
+            return replace(self, referee_on_way=None)
+        return self
+
+
+class Refused(Exception):
+    """Why a command is not taken, in words for the journal and the referee."""
+
+
+class VenueCommands:
+    """Takes the venue's commands for `service` (firmware/table/service.py), on the actor's turn.
+    `key` is the venue key (None: none configured, and every command is refused); `venue`
+    and `table` the names a command must carry (or "*" for every table); `wall_clock` the
+    Unix time `issued` is checked against."""
+
+    def __init__(self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time):
+        self.service, self.key, self.venue, self.table = service, key, venue, table
+        self.wall_clock = wall_clock
+        self.taken: deque[str] = deque(maxlen=REMEMBERED)  # in order, oldest first
+        self.taken_ids: set[str] = set()
+        service.listeners.insert(0, self._follow)  # before the pages and the uplink read it
+
+    def receive(self, t: float, payload: bytes) -> None:
+        """One command as the bus delivered it: taken, or refused (journaled, and a fault)."""
+        command: dict = {}
+        try:
+            command = _parse(payload)
+            self._check(command)
+            name, args = command["command"], command["args"]
+            _check_args(name, args)
+            self._take(t, command["id"], name, args)
+        except Refused as why:
+            self._refuse(t, command, str(why))
+
+    def recall(self, rows) -> None:
+        """Take up what the journal's rows (a Journal's `rows()`) say the venue told this
+        table before a restart: the ids taken, so that a command caught on the bus cannot be
+        replayed after a quick restart, and the seating, the sitting's time (from when it was
+        taken), message and pause it left; a pause the table's referee lifted since
+        (HallResumed) is over; players entered at the desk since (PlayersEntered) stand. A
+        referee on the way is not taken up: by now he has come."""
+        for row in rows:
+            if row.kind != "device" or not any(f'"{kind}"' in row.json for kind in RECALLED):
+                continue
+            record = row.event()
+            if isinstance(record, ev.HallResumed):
+                self.service.venue = replace(self.service.venue, paused=False)
+            if isinstance(record, ev.PlayersEntered):
+                self.service.venue = replace(self.service.venue, players=record.players)
+            if isinstance(record, ev.VenueCommand) and record.refused is None:
+                self._remember(record.id)
+                if record.command != "acknowledge":
+                    venue = self.service.venue
+                    self.service.venue = _noted(venue, record.command, record.args, None, record.t)
+
+    # -- checks --------------------------------------------------------------------------
+
+    def _check(self, command: dict) -> None:
+        if self.key is None:
+            raise Refused("no venue key: the table's profile names no [uplink] key_file")
+        if not signed_by(command, self.key):
+            raise Refused("wrong signature (hmac): not signed with the venue key")
+        shape = {
+            "v": lambda v: v == 1,
+            "id": lambda v: isinstance(v, str) and 0 < len(v) <= ID_LENGTH,
+            "issued": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+            "venue": lambda v: isinstance(v, str),
+            "table": lambda v: isinstance(v, str),
+            "command": lambda v: isinstance(v, str),
+            "args": lambda v: isinstance(v, dict),
+        }
+        bad = [name for name, good in shape.items() if not good(command.get(name))]
+        if bad:
+            raise Refused(f"not a venue command of version 1: bad or missing {', '.join(bad)}")
+        if command["venue"] != self.venue:
+            raise Refused(f"for venue {command['venue']!r}: this table is of {self.venue!r}")
+        if command["table"] not in (self.table, "*"):
+            raise Refused(f"for table {command['table']!r}: this table is {self.table!r}")
+        off = command["issued"] - self.wall_clock()
+        if abs(off) > WINDOW:
+            when = f"{-off:.0f} s ago" if off < 0 else f"{off:.0f} s ahead"
+            raise Refused(f"issued {when}: more than {WINDOW:.0f} s from the table's clock")
+        if command["id"] in self.taken_ids:
+            raise Refused(f"id {command['id']!r} was taken before: a replay")
+
+    # -- taking it -----------------------------------------------------------------------
+
+    def _take(self, t: float, command_id: str, name: str, args: dict) -> None:
+        """Journal the command, then do it: its clocks' input after it, journaled too."""
+        hands = self.service.hands
+        clocks = hands.table.clocks if hands.in_play else None
+        if name == "resume" and clocks is not None and clocks.paused_at is not None:
+            self._may_resume()
+        if name == "acknowledge":
+            self._is_told(args["alert"], args.get("of"))
+        self._remember(command_id)
+        record = ev.VenueCommand(t, None, command_id, name, args, None)
+        self.service.journal.record(record)
+        if name == "pause" and clocks is not None and clocks.paused_at is None:
+            hands.apply(ev.ClocksPaused(t, None))
+        elif name == "resume" and clocks is not None and clocks.paused_at is not None:
+            hands.apply(ev.ClocksResumed(t, None))
+        self.service.venue = _noted(self.service.venue, name, args, self.wall_clock(), t)
+        self.service.publish([record])
+
+    def _may_resume(self) -> None:
+        """The table's own reasons to keep the clocks stopped outweigh the venue's resume."""
+        if not self.service.readers_online.get(self.service.zones_path, True):
+            raise Refused("the zone reader is offline: the clocks resume when it is back")
+        if self.service.hands.interruption is not None:
+            raise Refused("the hand taken up after a power cut waits for the table's referee")
+
+    def _is_told(self, alert: int, of: str | None) -> None:
+        """The venue acknowledges what this table told it: a fault, or an alert of the hand
+        (`of` says which; None: either)."""
+        table = self.service.hands.table
+        recent = self.service.faults.recent
+        faults = {f.id for f in recent} - {f.id for f in recent if f.cleared}
+        fault = of in (None, "fault") and alert in faults
+        ruling = of in (None, "ruling") and table is not None and 0 < alert <= table.referee.alerts
+        if not (fault or ruling):
+            raise Refused(f"this table has no {of or 'fault or alert'} {alert} open")
+
+    def _remember(self, command_id: str) -> None:
+        if len(self.taken) == self.taken.maxlen:
+            self.taken_ids.discard(self.taken[0])
+        self.taken.append(command_id)
+        self.taken_ids.add(command_id)
+
+    def _refuse(self, t: float, command: dict, why: str) -> None:
+        given = command.get("id")
+        name = command.get("command")
+        args = command.get("args")
+        record = ev.VenueCommand(
+            t,
+            None,
+            given if isinstance(given, str) else None,
+            name if isinstance(name, str) else "",
+            args if isinstance(args, dict) else {},
+            why,
+        )
+        self.service.journal.record(record)
+        self.service.publish([record])
+        named = f" {record.command[:40]!r}" if record.command else ""  # unsigned: cut short
+        ident = f" (id {record.id[:40]!r})" if record.id else ""
+        message = f"a command{named}{ident} on the venue's bus was refused: {why}"
+        self.service.faults.report(t, "venue", "refused", message, ADVICE, transient=True)
+
+    def _follow(self, events) -> None:
+        """A fault cleared at the table: the referee on the way for it is no longer awaited."""
+        cleared = {("fault", e.id) for e in events if isinstance(e, ev.Fault) and e.cleared}
+        if cleared:
+            self.service.venue = self.service.venue.seen_at_table(cleared)
+
+
+def _parse(payload: bytes) -> dict:
+    if len(payload) > MAX_PAYLOAD:
+        raise Refused(f"{len(payload)} bytes: a command is at most {MAX_PAYLOAD}")
+    try:
+        command = json.loads(payload.decode("utf-8"), parse_constant=_not_a_number)
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise Refused(f"not JSON ({err})") from None
+    if not isinstance(command, dict):
+        raise Refused("not a JSON object")
+    return command
+
+
+def _not_a_number(constant: str):
+    raise ValueError(f"{constant} is not a number JSON has")
+
+
+def _check_args(name: str, args: dict) -> None:
+    """The command's arguments as docs/uplink.md has them, or why not."""
+    if name not in COMMANDS:
+        raise Refused(f"unknown command {name!r} (known: {', '.join(COMMANDS)})")
+    if name == "start_session":
+        _keys(name, args, {"players"}, optional=frozenset({"minutes"}))
+        minutes = args.get("minutes")
+        if minutes is not None and not (_whole(minutes) and 0 < minutes <= MAX_MINUTES):
+            raise Refused(
+                "start_session: minutes (the sitting's time limit) must be a whole number "
+                f"from 1 to {MAX_MINUTES}; given: {json.dumps(minutes)[:40]}"
+            )
+        players = args["players"]
+        if not isinstance(players, list) or len(players) != 4:
+            raise Refused("start_session: players must be a list of four, by seat")
+        for player in players:
+            if not isinstance(player, dict):
+                raise Refused("start_session: each player is {name, federation_id}")
+            _keys("start_session: a player", player, {"name", "federation_id"})
+            _text("a player's name", player["name"], NAME_LENGTH)
+            if player["federation_id"] is not None:
+                _text("a federation_id", player["federation_id"], FEDERATION_ID_LENGTH)
+    elif name == "message":
+        _keys(name, args, {"text"})
+        _text("the message", args["text"], MESSAGE_LENGTH, blank=True)
+    elif name == "acknowledge":
+        _keys(name, args, {"alert", "referee"}, optional=frozenset({"of"}))
+        if not _whole(args["alert"]):
+            raise Refused("acknowledge: alert must be the id of a fault or an alert")
+        if args.get("of", "fault") not in ALERTS_OF:
+            raise Refused(
+                "acknowledge: of must be fault or ruling (faults and rulings number apart)"
+            )
+        _text("the referee's name", args["referee"], NAME_LENGTH)
+    else:
+        _keys(name, args, set())
+
+
+def _keys(what: str, obj: dict, wanted: set[str], optional: frozenset[str] = frozenset()) -> None:
+    if not wanted <= obj.keys() <= wanted | optional:
+        listed = ", ".join(sorted(wanted)) or "no args"
+        listed += f" (optional: {', '.join(sorted(optional))})" if optional else ""
+        raise Refused(f"{what} takes {listed}; given: {', '.join(sorted(obj)) or 'none'}")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(what: str, value, length: int, blank: bool = False) -> None:
+    """Printable text of at most `length` characters: nothing a screen could be made to
+    draw out of place (no newline, no control character), and something unless `blank`."""
+    if not isinstance(value, str) or not value.isprintable():
+        raise Refused(f"{what} must be printable text")
+    if len(value) > length:
+        raise Refused(f"{what} is {len(value)} characters: at most {length}")
+    if not blank and not value.strip():
+        raise Refused(f"{what} is empty")
+
+
+def _noted(notes: VenueNotes, name: str, args: dict, at: float | None, t: float) -> VenueNotes:
+    """The notes after a command taken (its arguments checked) at table time `t`; `at` is
+    when, by the wall. A start_session begins a new sitting, with its time or none."""
+    if name == "start_session":
+        players = tuple(
+            {"name": p["name"], "federation_id": p["federation_id"]} for p in args["players"]
+        )
+        return replace(notes, players=players, minutes=args.get("minutes"), started=t)
+    if name == "message":
+        return replace(notes, message=args["text"] or None)
+    if name == "acknowledge":
+        of = args.get("of")
+        on_way = {"referee": args["referee"], "alert": args["alert"], "of": of, "at": at}
+        return replace(notes, referee_on_way=on_way)
+    return replace(notes, paused=name == "pause")

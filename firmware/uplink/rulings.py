@@ -1,0 +1,127 @@
+"""The referee's rulings as the venue's desk reads them on the bus (docs/uplink.md, issue 16):
+a `ruled` alert when a penalty an alert proposed is applied or waived, a `revoked` alert
+when one in force is lifted, each with the offence, the points, the referee's written
+reason and who ruled.
+
+A ruling's output does not say all of it: a waived penalty names no offence (its alert's
+proposal does) and no output holds the reason (its Ruling input does). `Rulings` follows the
+journal's rows in order for them; who ruled is the RefereeActed record the desk journals
+after the action's rows, looked for in the rows that follow. The texts are the public's
+(firmware/texts/notices.py); a reason is the referee's own text, written for all to read.
+No tile goes out: penalty tiles only as a count.
+"""
+
+from collections.abc import Iterable
+
+from engine import events as ev
+from firmware.journal.store import Row
+from firmware.texts.notices import alert_text
+
+_RULINGS = ("PenaltyApplied", "PenaltyWaived", "PenaltyLifted")  # the outputs said here
+
+
+class Rulings:
+    """What a ruling's outputs leave unsaid, from the rows before them: the penalty each alert
+    of the hand proposed, and the referee's input whose outputs these are; as `rows` (those
+    before, in order) left them."""
+
+    def __init__(self, rows: Iterable[Row] = ()) -> None:
+        self.proposed: dict[int, dict] = {}  # alert id -> its proposed penalty, this hand
+        self.asked: ev.Ruling | None = None  # the Ruling whose outputs follow
+        for row in rows:
+            self.follow(row)
+
+    def follow(self, row: Row) -> None:
+        """Each row, in the journal's order."""
+        if row.kind == "hand":  # the engine numbers its alerts afresh each hand
+            self.proposed.clear()
+            self.asked = None
+        elif row.kind == "input":
+            event = _event(row) if '"Ruling"' in row.json else None
+            self.asked = event if isinstance(event, ev.Ruling) else None
+        elif row.kind == "output" and '"Alert"' in row.json:
+            event = _event(row)
+            if isinstance(event, ev.Alert) and event.needs_ruling and event.penalty:
+                self.proposed[event.id] = event.penalty
+
+    def message(self, row: Row, following: Iterable[Row], envelope: dict) -> dict | None:
+        """The `alerts` payload of a row that is a ruling (after `follow(row)`), else None;
+        `following`: the rows after it, read only as far as its RefereeActed."""
+        if row.kind != "output" or not any(f'"{name}"' in row.json for name in _RULINGS):
+            return None
+        event = _event(row)
+        asked = self.asked
+        if isinstance(event, ev.PenaltyApplied | ev.PenaltyWaived):
+            if asked is None or asked.alert != event.alert:
+                return None  # no ruling was asked: a penalty the rule book applies at once
+            proposed = self.proposed.get(event.alert, {})
+            if isinstance(event, ev.PenaltyApplied):
+                offence, rule, points = event.offence, event.rule, event.points
+            else:
+                offence, rule = proposed.get("offence", ""), proposed.get("rule", "")
+                points = proposed.get("points", 0)
+            kind, reason = "ruled", asked.reason
+            what = ruled_text(event, offence, rule, points)
+        elif isinstance(event, ev.PenaltyLifted):
+            kind, offence, points, reason = "revoked", event.offence, event.points, event.reason
+            what = revoked_text(event)
+        else:
+            return None
+        return envelope | {
+            "seq": row.seq,
+            "kind": kind,
+            "id": event.alert,
+            "of": "ruling",
+            "seat": event.seat,
+            "text": f"{what}; reason: {reason}" if reason else what,
+            "t": event.t,
+            "offence": offence,
+            "points": points,
+            "applied": not isinstance(event, ev.PenaltyWaived),
+            "reason": reason,
+            "referee": referee_after(following),
+        }
+
+
+def ruled_text(event: ev.PenaltyApplied | ev.PenaltyWaived, offence, rule, points) -> str:
+    """ "South: called without the tiles for it (RULES.md 3.11): penalty applied, 2 penalty
+    tiles" or "West: drew out of turn (RULES.md 3.6): penalty waived"."""
+    what = alert_text({"seat": event.seat, "rule": rule, "penalty": {"offence": offence}})
+    if isinstance(event, ev.PenaltyWaived):
+        return f"{what}: penalty waived"
+    return (
+        f"{what}: penalty applied"
+        + _counted(points, "point")
+        + _counted(len(event.penalty_tiles), "penalty tile")
+    )
+
+
+def revoked_text(event: ev.PenaltyLifted) -> str:
+    """ "West: let a phone sound: penalty revoked, 10 points"."""
+    what = alert_text({"seat": event.seat, "penalty": {"offence": event.offence}})
+    return f"{what}: penalty revoked" + _counted(event.points, "point")
+
+
+def _counted(number: int, what: str) -> str:
+    return f", {number} {what}{'s' * (number != 1)}" if number else ""
+
+
+def referee_after(following: Iterable[Row]) -> str | None:
+    """Who carried out the action: the RefereeActed record after its outputs (None: the
+    profile's PIN, no referee enrolled; or no record, a journal from before issue 16)."""
+    for row in following:
+        if row.kind == "output":
+            continue
+        if row.kind == "device" and '"RefereeActed"' in row.json:
+            acted = _event(row)
+            if isinstance(acted, ev.RefereeActed):
+                return acted.referee
+        return None
+    return None
+
+
+def _event(row: Row) -> ev.Event | None:
+    try:
+        return row.event()
+    except (ValueError, TypeError):  # EventError, or JSON the schema cannot take
+        return None

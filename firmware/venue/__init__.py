@@ -1,0 +1,1 @@
+"""The hall's dashboard, its own process: `mjtable venue`."""

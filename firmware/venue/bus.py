@@ -1,0 +1,140 @@
+"""The venue's client on the broker (docs/uplink.md): it subscribes to every table of the
+venue and feeds the board, and sends the venue's commands, signed (firmware/bus/signing.py).
+
+A broker that goes away (restarted, the hall's network down) is waited for, the wait
+doubling up to BACKOFF_MAX, and the subscription taken up again: the retained states and
+statuses come back at once, and the journal rows the tables send again are dropped by seq.
+The session is persistent (a fixed client id, clean_session off), so a broker that stayed up
+keeps the QoS 1 rows of a venue that restarted.
+"""
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+
+import aiomqtt
+
+from firmware.bus.signing import sign
+from firmware.venue.board import VenueBoard
+
+log = logging.getLogger("mjtable.venue")
+
+BACKOFF_FIRST = 0.5  # seconds before the first retry ...
+BACKOFF_MAX = 30.0  # ... doubling up to this
+KEEPALIVE = 15  # seconds: a broker gone silent is noticed within about 1.5 times this
+PUBLISH_TIMEOUT = 5.0  # seconds for the broker to take a command
+MIN_KEY_BYTES = 16  # a shorter venue key is a guessable one
+
+
+class NotSent(Exception):
+    """A command the venue could not send, and why (for the organiser)."""
+
+
+def read_key(path: str) -> bytes:
+    """The venue key from its file, without the line end an editor adds."""
+    with open(path, "rb") as f:
+        key = f.read().strip()
+    if len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"{path}: a venue key of {len(key)} bytes: use {MIN_KEY_BYTES} or more")
+    return key
+
+
+def command_topic(venue: str, table: str) -> str:
+    return f"mjtable/{venue}/cmd" if table == "*" else f"mjtable/{venue}/table/{table}/cmd"
+
+
+def signed_command(venue: str, table: str, name: str, args: dict, key: bytes, now: float) -> dict:
+    """A command as docs/uplink.md has it: a unique id, the time issued, its HMAC."""
+    unsigned = {
+        "v": 1,
+        "id": secrets.token_hex(16),
+        "issued": int(now),
+        "venue": venue,
+        "table": table,
+        "command": name,
+        "args": args,
+    }
+    return sign(unsigned, key)
+
+
+class VenueBus:
+    """Keeps `board` fed from the broker at host:port while `run` runs."""
+
+    def __init__(
+        self,
+        board: VenueBoard,
+        host: str,
+        port: int,
+        username: str | None = None,
+        password: str | None = None,
+        key: bytes | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.board, self.host, self.port = board, host, port
+        self.username, self.password, self.key, self.clock = username, password, key, clock
+        self.identifier = f"mjtable-venue-{board.venue}"
+        self._client: aiomqtt.Client | None = None
+
+    @property
+    def topic(self) -> str:
+        return f"mjtable/{self.board.venue}/table/+/#"
+
+    async def run(self) -> None:
+        """Connect, subscribe, take messages; on a lost connection wait and do it again."""
+        wait = BACKOFF_FIRST
+        while True:
+            try:
+                async with aiomqtt.Client(
+                    self.host,
+                    self.port,
+                    username=self.username,
+                    password=self.password,
+                    identifier=self.identifier,
+                    clean_session=False,
+                    keepalive=KEEPALIVE,
+                ) as client:
+                    await client.subscribe(self.topic, qos=1)
+                    self._client, wait = client, BACKOFF_FIRST
+                    self.board.connection(True)
+                    log.info("venue %s: connected to %s:%d", self.board.venue, self.host, self.port)
+                    async for message in client.messages:
+                        self.board.take(str(message.topic), _payload(message.payload))
+            except aiomqtt.MqttError as err:
+                log.warning(
+                    "venue %s: broker %s:%d: %s; again in %.1f s",
+                    self.board.venue,
+                    self.host,
+                    self.port,
+                    err,
+                    wait,
+                )
+            finally:
+                if self._client is not None:
+                    self._client = None
+                    self.board.connection(False)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, BACKOFF_MAX)
+
+    async def send(self, table: str, name: str, args: dict) -> dict:
+        """Sign and publish a command to `table` ("*": every table); the command sent."""
+        if self.key is None:
+            raise NotSent("no venue key: start mjtable venue with --key-file")
+        client = self._client
+        if client is None:
+            raise NotSent(f"the broker {self.host}:{self.port} is not connected: try again")
+        venue = self.board.venue
+        command = signed_command(venue, table, name, args, self.key, self.clock())
+        try:
+            await client.publish(
+                command_topic(venue, table), json.dumps(command), qos=1, timeout=PUBLISH_TIMEOUT
+            )
+        except aiomqtt.MqttError as err:
+            raise NotSent(f"the broker did not take the command: {err}") from None
+        return command
+
+
+def _payload(payload) -> bytes | str:
+    return bytes(payload) if isinstance(payload, bytes | bytearray) else str(payload)

@@ -1,0 +1,206 @@
+"""`mjtable venue`: the venue dashboard (issue 15). One process in the hall subscribes to every
+table's reports on the venue's broker (docs/uplink.md; venue_bus.py feeding venue_board.py)
+and serves the organiser's dashboard, the referees' pager and the hall's big screen
+(venue_app.py); it sends the venue's commands signed with the venue key.
+
+`add_parser` is where other ways of feeding the same board add their options (a simulated
+fleet in-process); `serve` runs the dashboard on any board and its feeder.
+"""
+
+import argparse
+import asyncio
+import logging
+import secrets
+import ssl
+import sys
+from pathlib import Path
+
+from firmware import cli_args
+from firmware.display.app import DisplayServer
+from firmware.venue import demo as fleet
+from firmware.venue.app import create_app
+from firmware.venue.board import MAX_TABLES, VenueBoard
+from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.points import MAX_STANDARD_POINTS, Stage
+from firmware.web.auth import loopback, secret_problem
+
+MAX_VENUE = 64  # characters of a venue's name, a topic level
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    p = commands.add_parser("venue", help="the venue dashboard: every table on the broker")
+    p.add_argument(
+        "--broker", type=_address, required=True, metavar="HOST:PORT", help="the venue's broker"
+    )
+    p.add_argument("--venue", type=_venue, required=True, help="the venue's name on the bus")
+    p.add_argument("--port", type=_port, default=8080, help="the dashboard's port (default 8080)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; beyond this machine needs TLS)",
+    )
+    p.add_argument(
+        "--tls-cert", type=cli_args.path, metavar="FILE", help="serve HTTPS: its certificate"
+    )
+    p.add_argument("--tls-key", type=cli_args.path, metavar="FILE", help="... and its key")
+    p.add_argument(
+        "--organiser-pin-file",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the organiser's PIN or passphrase (without: a new one is made and printed)",
+    )
+    p.add_argument(
+        "--key-file", type=cli_args.path, metavar="FILE", help="the venue key signing commands"
+    )
+    p.add_argument("--user", help="the venue's broker user")
+    p.add_argument(
+        "--password-file", type=cli_args.path, metavar="FILE", help="that user's password"
+    )
+    p.add_argument(
+        "--hide-standings",
+        action="store_true",
+        help="hold the standings (and the board's scores) back until every table has finished "
+        "(or the organiser releases them)",
+    )
+    ccm = p.add_argument_group("CCM's standard points for the round, a stage (seed 004 第十條)")
+    ccm.add_argument(
+        "--standard-points",
+        type=lambda text: cli_args.whole(text, 1, MAX_STANDARD_POINTS, "standard points"),
+        default=1,
+        metavar="N",
+        help="what each player promoted earns (default 1, a first stage's: one more a stage; "
+        "the 精英賽's top stage 8, the 錦標賽's 9+1 given as 10)",
+    )
+    ccm.add_argument(
+        "--promote-per-table",
+        type=lambda text: cli_args.whole(text, 1, 2, "players promoted at each table"),
+        default=1,
+        metavar="{1,2}",
+        help="each table's first, or first two, by the 總局分 (default 1)",
+    )
+    ccm.add_argument(
+        "--promote-seconds",
+        type=lambda text: cli_args.whole(text, 0, MAX_TABLES, "best seconds promoted"),
+        default=0,
+        metavar="K",
+        help="and the K best seconds across the tables (default 0; not with two a table)",
+    )
+    fleet.add_arguments(p)
+    p.set_defaults(run=run)
+    return p
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host:
+        raise argparse.ArgumentTypeError(f"HOST:PORT, not {text[:60]!r}")
+    return host.strip("[]"), _port(port)
+
+
+def _port(text: str) -> int:
+    return cli_args.whole(text, 0, 65535, "a TCP port")
+
+
+def _venue(text: str) -> str:
+    if not (0 < len(text) <= MAX_VENUE and text.isprintable()) or any(c in text for c in "/+# "):
+        raise argparse.ArgumentTypeError(
+            f"a venue's name: up to {MAX_VENUE} printable characters, no / + # or space"
+        )
+    return text
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{what} {path}: cannot read it: {err}") from None
+
+
+def settings(args) -> dict:
+    """The secrets, the TLS pair and the stage, read and checked before anything starts
+    (ValueError)."""
+    try:
+        stage = Stage(args.standard_points, args.promote_per_table, args.promote_seconds)
+    except ValueError as err:
+        raise ValueError(f"--promote-seconds: {err}") from None
+    if (args.user is None) != (args.password_file is None):
+        raise ValueError("--user and --password-file go together")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ValueError("--tls-cert and --tls-key go together")
+    tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    if tls:
+        try:
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(*tls)
+        except (ssl.SSLError, OSError) as err:
+            raise ValueError(
+                f"--tls-cert/--tls-key: not a certificate and its key: {err}"
+            ) from None
+    elif not loopback(args.host):
+        raise ValueError(
+            f"the dashboard listens on {args.host}, beyond this machine, so it needs TLS (else "
+            "the organiser's PIN crosses the hall's network in clear): --tls-cert, --tls-key"
+        )
+    made = args.organiser_pin_file is None
+    secret = secrets.token_urlsafe(12) if made else _read(args.organiser_pin_file, "the PIN file")
+    weak = secret_problem(secret)
+    if weak:
+        raise ValueError(f"--organiser-pin-file: {weak}")
+    key = None
+    if args.key_file:
+        try:
+            key = read_key(args.key_file)
+        except OSError as err:
+            raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
+    password = _read(args.password_file, "the password file") if args.password_file else None
+    return {
+        "secret": secret,
+        "made": made,
+        "key": key,
+        "password": password,
+        "tls": tls,
+        "stage": stage,
+    }
+
+
+def run(args) -> int:
+    try:
+        given = settings(args)
+    except ValueError as err:
+        print(f"mjtable venue: {err}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    board = fleet.FleetBoard(args.venue) if args.simulate else VenueBoard(args.venue)
+    host, port = args.broker
+    bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
+    if given["made"]:
+        print(f"organiser's passphrase (made for this run): {given['secret']}", flush=True)
+    if args.simulate:  # the hall of simulated tables, shown as a real one is
+        return fleet.simulate(args, board, serve(args, board, bus, given))
+    asyncio.run(serve(args, board, bus, given))
+    return 0
+
+
+async def serve(args, board: VenueBoard, bus, given: dict) -> None:
+    """The dashboard of `board` until it is stopped, while `bus` feeds it (its `run`) and
+    sends the commands (its `send`)."""
+    app = create_app(
+        board, bus, given["secret"], args.hide_standings, args.host, stage=given["stage"]
+    )
+    server = DisplayServer(app, args.host, args.port, given["tls"])
+    feeder = asyncio.create_task(bus.run())
+    serving = asyncio.create_task(server.serve())
+    while not server.started and not serving.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        scheme = "https" if given["tls"] else "http"
+        print(f"venue dashboard: {scheme}://{args.host}:{bound}/ (board: /board)", flush=True)
+    try:
+        await asyncio.wait((feeder, serving), return_when=asyncio.FIRST_COMPLETED)
+        if feeder.done():  # a bug: the board would stand still, so the dashboard stops
+            server.should_exit = True
+        await serving
+        if feeder.done():
+            feeder.result()  # raises what stopped it
+    finally:
+        feeder.cancel()

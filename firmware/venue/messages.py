@@ -1,0 +1,217 @@
+"""What the venue takes from the bus (docs/uplink.md): each payload checked against its topic's
+contract and cut to the fields the contract names, so a table's bug or a stranger's message
+is one `Malformed` (counted, logged) and never a crash, and the dashboard shows nothing the
+contract does not call public.
+"""
+
+import json
+import math
+from dataclasses import dataclass
+
+PHASES = ("playing", "between_hands", "fault", "paused", "not_refereeing")
+STATUSES = ("online", "offline")
+EVENT_KINDS = ("hand", "input", "output", "device")
+ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
+RULINGS = ("ruled", "revoked")  # a referee's ruling, with its offence, points, reason and who
+SHEET_LISTS = ("players", "hands", "games", "signatures", "player_signatures")
+MAX_PAYLOAD = 256 * 1024  # bytes: a signed sheet of a long session is well under this
+MAX_TEXT = 500  # characters of a text shown on the dashboard (an alert's, a message)
+MAX_NAME = 80  # characters of a player's name, a federation id, a referee's name
+MAX_ID = 2**53  # seqs and ids stay exact in the page's JavaScript numbers
+
+
+class Malformed(ValueError):
+    """A message the contract does not allow, and why (one line)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    table: str
+    leaf: str  # state, status, events, alerts, sheet
+    body: dict
+
+
+def parse(topic: str, payload: bytes | str, venue: str) -> Message | None:
+    """The message on `topic`, checked; None for the command topics the subscription also
+    covers (the venue's own commands come back to it)."""
+    parts = topic.split("/")
+    if len(parts) != 5 or parts[:3] != ["mjtable", venue, "table"] or not parts[3]:
+        raise Malformed(f"a topic outside mjtable/{venue}/table/<table>/<leaf>: {topic[:120]!r}")
+    table, leaf = parts[3], parts[4]
+    if leaf == "cmd":
+        return None
+    if leaf not in _CHECKS:
+        raise Malformed(f"no such topic as {leaf!r} (table {table[:40]!r})")
+    if len(payload) > MAX_PAYLOAD:
+        raise Malformed(f"{leaf} of table {table[:40]!r}: {len(payload)} bytes, over the limit")
+    try:
+        body = json.loads(payload)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
+        raise Malformed(f"{leaf} of table {table[:40]!r}: not JSON") from None
+    if not isinstance(body, dict):
+        raise Malformed(f"{leaf} of table {table[:40]!r}: not a JSON object")
+    if body.get("v") != 1 or body.get("venue") != venue or body.get("table") != table:
+        raise Malformed(f"{leaf} of table {table[:40]!r}: not v 1 of this venue and table")
+    return Message(table, leaf, _CHECKS[leaf](body, f"{leaf} of table {table[:40]!r}"))
+
+
+def _state(body: dict, where: str) -> dict:
+    players = body.get("players")
+    if not isinstance(players, list) or len(players) != 4:
+        raise Malformed(f"{where}: players is not four")
+    scores = body.get("scores")
+    if not isinstance(scores, list) or len(scores) != 4 or not all(map(_is_number, scores)):
+        raise Malformed(f"{where}: scores are not four numbers")
+    phase = body.get("phase")
+    if phase not in PHASES:
+        raise Malformed(f"{where}: no such phase as {str(phase)[:40]!r}")
+    left = body.get("session_seconds_left")
+    on_way = body.get("referee_on_way")
+    return {
+        "session": _session(body, where),
+        "seq": _whole(body, "seq", where),
+        "at": _number(body, "at", where),
+        "t": _number(body, "t", where),
+        "phase": phase,
+        "ruleset": _text(body, "ruleset", where, MAX_NAME),
+        "hand_number": _whole(body, "hand_number", where),
+        "round_wind": _scalar(body.get("round_wind")),
+        "dealer": _scalar(body.get("dealer")),
+        "players": [_player(p, where) for p in players],
+        "scores": scores,
+        "session_seconds_left": max(0.0, float(left)) if _is_number(left) else None,
+        "alerts_waiting": _whole(body, "alerts_waiting", where, optional=True) or 0,
+        "referee_called": body.get("referee_called") is True,
+        "venue_message": _scalar(body.get("venue_message"), MAX_TEXT),
+        "referee_on_way": {
+            "referee": _scalar(on_way.get("referee"), MAX_NAME),
+            "at": on_way["at"] if _is_number(on_way.get("at")) else None,
+        }
+        if isinstance(on_way, dict)
+        else None,
+    }
+
+
+def _status(body: dict, where: str) -> dict:
+    if body.get("status") not in STATUSES:
+        raise Malformed(f"{where}: status is not online or offline")
+    return {"status": body["status"]}
+
+
+def _events(body: dict, where: str) -> dict:
+    rows = body.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise Malformed(f"{where}: no journal rows")
+    return {"session": _session(body, where), "rows": [_row(row, where) for row in rows]}
+
+
+def _row(row, where: str) -> dict:
+    if not isinstance(row, dict) or row.get("kind") not in EVENT_KINDS:
+        raise Malformed(f"{where}: a row is not a journal row (kind and event)")
+    if not isinstance(row.get("event"), dict):
+        raise Malformed(f"{where}: a row is not a journal row (kind and event)")
+    return {"seq": _whole(row, "seq", where), "kind": row["kind"], "event": row["event"]}
+
+
+def _alert(body: dict, where: str) -> dict:
+    if body.get("kind") not in ALERT_KINDS:
+        raise Malformed(f"{where}: no such alert as {str(body.get('kind'))[:40]!r}")
+    seat = body.get("seat")
+    alert = {
+        "session": _session(body, where),
+        "seq": _whole(body, "seq", where),
+        "kind": body["kind"],
+        "id": _whole(body, "id", where),
+        "of": body.get("of") if body.get("of") in ("fault", "ruling") else None,
+        "seat": seat if _is_whole(seat) and 0 <= seat < 4 else None,
+        "text": _scalar(body.get("text"), MAX_TEXT) or "",
+        "t": body["t"] if _is_number(body.get("t")) else None,
+    }
+    if body["kind"] not in RULINGS:
+        return alert
+    return alert | {
+        "offence": _scalar(body.get("offence")),
+        "points": body["points"] if _is_number(body.get("points")) else None,
+        "applied": body.get("applied") is not False,
+        "reason": _scalar(body.get("reason"), MAX_TEXT),
+        "referee": _scalar(body.get("referee"), MAX_NAME),
+    }
+
+
+def _sheet(body: dict, where: str) -> dict:
+    """The score sheet as the table built it (firmware/audit/sheet.py): its lists checked
+    to be lists, its fields kept as they are (the dashboard only shows them)."""
+    sheet = body.get("sheet")
+    if not isinstance(sheet, dict) or not all(
+        isinstance(sheet.get(name), list) for name in SHEET_LISTS
+    ):
+        raise Malformed(f"{where}: not a score sheet")
+    return {
+        "session": _session(body, where),
+        "seq": _whole(body, "seq", where),
+        "sheet": {name: value for name, value in sheet.items() if name != "journal"},
+    }
+
+
+_CHECKS = {
+    "state": _state,
+    "status": _status,
+    "events": _events,
+    "alerts": _alert,
+    "sheet": _sheet,
+}
+
+
+def _player(player, where: str) -> dict:
+    if not isinstance(player, dict):
+        raise Malformed(f"{where}: a player is not an object")
+    return {
+        "seat": _scalar(player.get("seat")),
+        "name": _scalar(player.get("name"), MAX_NAME),
+        "federation_id": _scalar(player.get("federation_id"), MAX_NAME),
+    }
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID
+
+
+def _whole(body: dict, name: str, where: str, optional: bool = False) -> int | None:
+    value = body.get(name)
+    if optional and value is None:
+        return None
+    if not _is_whole(value):
+        raise Malformed(f"{where}: {name} is not a whole number")
+    return value
+
+
+def _session(body: dict, where: str) -> str:
+    """The journal's session id; "" for a journal that has none (written before ids)."""
+    if body.get("session") is None:
+        return ""
+    return _text(body, "session", where, MAX_NAME)
+
+
+def _number(body: dict, name: str, where: str) -> float:
+    if not _is_number(body.get(name)):
+        raise Malformed(f"{where}: {name} is not a number")
+    return body[name]
+
+
+def _text(body: dict, name: str, where: str, longest: int) -> str:
+    value = body.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= longest:
+        raise Malformed(f"{where}: {name} is not a text of at most {longest} characters")
+    return value
+
+
+def _scalar(value, longest: int = MAX_NAME):
+    """A short text or number as it is, a long text cut, anything else None: fields the
+    dashboard only shows."""
+    if isinstance(value, str):
+        return value[:longest]
+    return value if _is_number(value) else None

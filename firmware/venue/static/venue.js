@@ -1,0 +1,238 @@
+"use strict";
+// The organiser's dashboard and the referees' pager (firmware/venue/app.py): the grid of
+// every table, the alerts waiting with an "On my way" for the referee who goes, the
+// standings once released (by the round's end, or at once by the organiser for a table
+// offline or stuck), and at /tables/<name> one table's drill-down. A new call for the
+// referee or ruling flashes its table, shows #pager-cue and beeps (WebAudio).
+
+const DRILL = decodeURIComponent((location.pathname.match(/^\/tables\/(.+)$/) ?? [])[1] ?? "");
+const KINDS = {call_referee: "Referee called", ruling: "Ruling waiting", fault: "Fault"};
+const CALLING = ["call_referee", "ruling"];
+
+let heard = new Set();  // table + alert keys already beeped for
+let audio = null;
+
+const grid = new Grid(document.getElementById("grid"), (table) => publicTile(table, {
+  link: `/tables/${encodeURIComponent(table.name)}`,
+  class: table.calling ? " calling" : "",
+  badge: table.badge ? el("span", {class: "badge", title: "alerts waiting"}, String(table.badge))
+    : (table.on_way ? el("span", {class: "on-way", title: `${table.on_way} is on the way`}, "✓")
+      : null),
+}));
+
+// -- the pager ------------------------------------------------------------------------------
+
+function refereeName() {
+  return document.getElementById("referee-name").value.trim();
+}
+
+function renderPager() {
+  const items = [];
+  for (const {table} of grid.tables.values()) {
+    for (const alert of table.alerts) items.push(alertItem(table, alert));
+  }
+  document.getElementById("pager").replaceChildren(...items);
+  const ringing = [...grid.tables.values()].some(({table}) => table.calling);
+  const cue = document.getElementById("pager-cue");
+  cue.hidden = !ringing;
+  cue.classList.toggle("ringing", ringing);
+}
+
+function alertItem(table, alert) {
+  const ack = alert.acknowledged;
+  return el("li", {class: `alert kind-${alert.kind}${ack ? " acknowledged" : ""}`,
+    "data-table": table.name, "data-key": alert.key},
+  el("a", {href: `/tables/${encodeURIComponent(table.name)}`, class: "where"}, table.name),
+  el("span", {class: "kind"}, KINDS[alert.kind] ?? alert.kind),
+  alert.seat === null ? null : el("span", {class: "seat"}, ["E", "S", "W", "N"][alert.seat]),
+  el("span", {class: "text"}, alert.text),
+  ack ? el("span", {class: "ack"}, (ack.referee ? `${ack.referee} on the way` : ack.text) +
+    (ack.confirmed ? "" : " (sent)"))
+    : el("button", {class: "on-my-way", type: "button",
+      onclick: (event) => onMyWay(table.name, alert.key, event.target)}, "On my way"));
+}
+
+async function onMyWay(table, key, button) {
+  const referee = refereeName();
+  if (!referee) {
+    notice("Type your name first (Referee, at the top).");
+    document.getElementById("referee-name").focus();
+    return;
+  }
+  localStorage.setItem("mjtable-referee", referee);
+  button.disabled = true;
+  await post(`/api/tables/${encodeURIComponent(table)}/alerts/${encodeURIComponent(key)}` +
+    "/acknowledge", {referee}, `${referee} is on the way to ${table}`);
+  button.disabled = false;
+}
+
+function ring(tables) {
+  // A beep for each call or ruling not heard before.
+  let fresh = false;
+  for (const table of tables) {
+    for (const alert of table.alerts) {
+      const id = `${table.name}\n${alert.key}`;
+      if (!alert.acknowledged && CALLING.includes(alert.kind) && !heard.has(id)) {
+        heard.add(id);
+        fresh = true;
+      }
+    }
+  }
+  if (fresh) beep();
+}
+
+function beep() {
+  const cue = document.getElementById("pager-cue");
+  cue.dataset.beeps = String(Number(cue.dataset.beeps) + 1);
+  try {
+    audio = audio ?? new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    for (const [start, pitch] of [[0, 880], [0.25, 660]]) {
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.2, audio.currentTime + start);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + 0.2);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(audio.currentTime + start);
+      tone.stop(audio.currentTime + start + 0.22);
+    }
+  } catch (err) {
+    // no sound on this device: the cue element still shows
+  }
+}
+
+// -- the organiser's commands ---------------------------------------------------------------
+
+async function post(url, body, done) {
+  const response = await fetch(url, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+    .catch(() => null);
+  if (response === null) return notice("The dashboard is not answering.");
+  const answer = await response.json().catch(() => ({}));
+  notice(response.ok ? done : `Not sent: ${answer.error ?? response.status}`);
+  return response.ok;
+}
+
+function notice(text) {
+  document.getElementById("notice").textContent = text;
+}
+
+async function releaseStandings() {
+  // For a table offline or stuck: the standings go out, on the board too, marked so.
+  if (!confirm("Release the standings to the hall's board before every table has finished?")) {
+    return;
+  }
+  await post("/api/standings/release", {}, "Standings released");
+}
+
+document.getElementById("pause-all").addEventListener("click", () =>
+  post("/api/pause", {}, "Every table's clocks: pause sent"));
+document.getElementById("resume-all").addEventListener("click", () =>
+  post("/api/resume", {}, "Every table's clocks: resume sent"));
+document.getElementById("referee-name").value = localStorage.getItem("mjtable-referee") ?? "";
+document.addEventListener("click", () => {
+  // a page may start sound only after a person's gesture
+  if (audio === null) {
+    try { audio = new AudioContext(); } catch (err) { audio = null; }
+  }
+}, {once: true});
+
+// -- the drill-down -------------------------------------------------------------------------
+
+async function renderDrill() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(DRILL)}`).catch(() => null);
+  const drill = document.getElementById("drill");
+  if (response === null || !response.ok) {
+    drill.replaceChildren(el("a", {href: "/"}, "← the hall"),
+      el("p", {}, `No table ${DRILL} has reported.`));
+    return;
+  }
+  const doc = await response.json();
+  const input = el("input", {id: "message-text", maxlength: "200", placeholder: "a message"});
+  const sessions = Object.entries(doc.sessions).reverse();
+  drill.replaceChildren(
+    el("a", {href: "/"}, "← the hall"),
+    el("h1", {}, `Table ${DRILL}`, el("span", {class: "status"}, ` ${doc.status ?? ""}`)),
+    publicTile(doc.tile),
+    el("form", {id: "message", onsubmit: (event) => {
+      event.preventDefault();
+      post(`/api/tables/${encodeURIComponent(DRILL)}/message`, {text: input.value},
+        `Message sent to ${DRILL}`);
+    }}, input, el("button", {type: "submit"}, "Send to the table")),
+    el("h2", {}, "Zero-sum check"),
+    el("p", {class: doc.zero_sum.ok ? "ok" : "problem", id: "zero-sum"},
+      doc.zero_sum.ok ? `ok (${doc.zero_sum.hands} hands)` : doc.zero_sum.problems.join("; ")),
+    el("h2", {}, "Public state"),
+    el("pre", {id: "state"}, JSON.stringify(doc.state, null, 1)),
+    ...sessions.map(([name, session]) => el("section", {class: "session"},
+      el("h2", {}, `Session ${name || "(no id)"}: ${session.missing} rows missing`),
+      session.sheet ? sheet(session.sheet) : null,
+      el("ol", {class: "rows"}, session.rows.slice().reverse().map((row) =>
+        el("li", {}, `${row.seq} ${row.kind} ${row.event.type ?? ""} ` +
+          JSON.stringify(row.event).slice(0, 160)))))));
+}
+
+function sheet(signed) {
+  return el("table", {class: "sheet"},
+    el("caption", {}, `Signed by ${signed.referee ?? "?"} up to hand ${signed.hand}`),
+    el("tbody", {}, signed.rows.map((row) => el("tr", {},
+      el("td", {}, String(row.number)),
+      (row.totals ?? []).map((v) => el("td", {class: "num"}, String(v)))))));
+}
+
+// -- connecting -----------------------------------------------------------------------------
+
+let drillPending = false;
+
+function take(doc) {
+  document.getElementById("venue-name").textContent = doc.venue;
+  const broker = document.getElementById("broker");
+  broker.textContent = doc.connected ? "broker connected" : "broker NOT connected";
+  broker.classList.toggle("down", !doc.connected);
+  const c = doc.counts;
+  document.getElementById("counts").textContent = `${c.tables} tables · ${c.messages} messages ` +
+    `· ${c.duplicates} duplicates · ${c.gaps} gaps · ${c.malformed} malformed`;
+  grid.update(doc.tables, doc.full);
+  if (doc.standings) {
+    const release = el("button", {id: "release-standings", type: "button",
+      onclick: releaseStandings}, "Release the standings now");
+    document.getElementById("standings").replaceChildren(standingsTable(doc.standings),
+      ...(doc.standings.hidden ? [release] : []));
+  }
+  ring(doc.tables);
+  renderPager();
+  if (DRILL && !drillPending && (doc.full || doc.tables.some((t) => t.name === DRILL))) {
+    drillPending = true;
+    setTimeout(() => { drillPending = false; renderDrill(); }, 300);
+  }
+}
+
+function showLogin() {
+  document.getElementById("dashboard").hidden = true;
+  document.getElementById("login").hidden = false;
+  document.getElementById("pin").focus();
+}
+
+async function start() {
+  const response = await fetch("/api/venue").catch(() => null);
+  if (response === null) return setTimeout(start, RETRY_MS);
+  if (response.status === 401 || response.status === 403) return showLogin();
+  document.getElementById("login").hidden = true;
+  document.getElementById("dashboard").hidden = false;
+  document.body.classList.toggle("drilling", Boolean(DRILL));
+  document.getElementById("drill").hidden = !DRILL;
+  follow("/api/stream", take, start);
+}
+
+document.getElementById("login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const pin = document.getElementById("pin");
+  const response = await fetch("/api/login", {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({pin: pin.value})})
+    .catch(() => null);
+  if (response && response.ok) return start();
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  document.getElementById("login-error").textContent = answer.error ?? "no answer";
+});
+
+start();

@@ -1,0 +1,2 @@
+"""The HTTP pieces the table's display and the venue's dashboard share: guard, login, SSE,
+settings."""

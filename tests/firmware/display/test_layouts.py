@@ -1,0 +1,117 @@
+"""Every screen size (issue 16, "Every screen"): the referee view (/) and the public view
+(/table) fit 800x480, 1024x600, 1280x800 and 1920x1080 in Debian's chromium, a busy hand on
+the table: no tile, river or meld sticks out of its seat's panel, no panel scrolls sideways,
+and the seats and the centre do not overlap. A screenshot of each goes to tmp_path."""
+
+import pytest
+
+from engine import events as ev
+from firmware.display.app import create_app
+from tests.firmware.display.test_display import (
+    CCM_DICE,
+    PIN,
+    WSOM_DICE,
+    FakeSource,
+    referee_page,
+    view_of,
+)
+from tests.support.chromium import NEEDED
+from tests.support.tablekit import E, Game, N, S
+
+pytestmark = [pytest.mark.slow, NEEDED]
+
+SIZES = [(800, 480), (1024, 600), (1280, 800), (1920, 1080)]
+BUSY = 64  # discards: rivers of 15 or 16 tiles on every side, three rows of 6
+
+
+def busy_wsom(wsom) -> Game:
+    """East's concealed kong and South's pung (the scene of test_display), then play on."""
+    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
+    game.start()
+    game.kong(E, "7p 7p 7p 7p")
+    game.draw(E)
+    game.discard(E, "9s")
+    game.claim(S, "pung", "9s 9s")
+    game.close()
+    game.play_through(until=lambda g: len(g.table.discards) >= BUSY)
+    return game
+
+
+def busy_ccm(ccm) -> Game:
+    """South's flower at the deal and North's pung (the scene of test_display), then play on,
+    the flowers drawn later exposed too."""
+    game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
+    game.start()
+    game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
+    game.draw(S)
+    game.discard(E, "5s")
+    game.claim(N, "pung", "5s 5s")
+    game.close()
+    game.play_through(until=lambda g: len(g.table.discards) >= BUSY)
+    return game
+
+
+# What is out of place on the page: each seat's tiles, rivers, hands and melds inside its
+# panel, no panel wider or taller than it shows, the rivers' rows of 6 on one line each, no
+# two of the seats and centre overlapping.
+MISFITS = """() => {
+  const out = [], box = (n) => n.getBoundingClientRect();
+  const inside = (r, p) => r.left >= p.left - 1 && r.right <= p.right + 1
+    && r.top >= p.top - 1 && r.bottom <= p.bottom + 1;
+  const name = (n) => n.dataset.seat ? `seat ${n.dataset.seat}` : n.id || n.className;
+  const panels = [...document.querySelectorAll("#table .seat, #centre")];
+  for (const panel of [...panels, document.getElementById("table")]) {
+    if (panel.scrollWidth > panel.clientWidth || panel.scrollHeight > panel.clientHeight)
+      out.push(`${name(panel)} overflows: ${panel.scrollWidth}x${panel.scrollHeight} in `
+        + `${panel.clientWidth}x${panel.clientHeight}`);
+    const p = box(panel);
+    for (const part of panel.querySelectorAll(
+      ".tile, .river, .river-row, .hand, .exposed, .meld, .flowers, header, .waits")) {
+      if (part.getClientRects().length && !inside(box(part), p))
+        out.push(`${name(panel)}: a ${part.className} sticks out`);
+    }
+  }
+  for (const row of document.querySelectorAll(".river-row")) {  // rows of 6, on one line
+    const tops = [...row.children].map((t) => Math.round(box(t).top));
+    if (row.children.length > 6 || new Set(tops).size > 1) out.push("a river row is broken");
+  }
+  for (const [i, a] of panels.entries()) for (const b of panels.slice(i + 1)) {
+    const r = box(a), s = box(b);
+    if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1
+      && s.top < r.bottom - 1) out.push(`${name(a)} overlaps ${name(b)}`);
+  }
+  const side = document.getElementById("side");
+  if (side && side.offsetParent && side.scrollWidth > side.clientWidth)
+    out.push("the side panel scrolls sideways");
+  const table = box(document.getElementById("table"));
+  if (table.right > innerWidth + 1 || table.bottom > innerHeight + 1)
+    out.push("the table is bigger than the screen");
+  return [...new Set(out)];
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])  # issue 16: the Chinese fits as well
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("rules, scene", [("wsom", busy_wsom), ("ccm", busy_ccm)])
+def test_issue_16_both_views_fit_each_screen_without_clipping_or_overlap(
+    rules, scene, size, language, request, tmp_path
+):
+    game = scene(request.getfixturevalue(rules))
+    table = game.table
+    assert min(len(river) for river in table.rivers) > 12 and any(table.melds)
+    source = FakeSource(view_of(game))
+    with referee_page(create_app(source, PIN), viewport=size) as page:
+        if language == "zh":
+            page.wait_for_selector("#controls #pause")
+            page.locator("#language").click()
+            page.wait_for_selector("#pause:text('暫停')")
+        for view in ("/", "/table"):
+            if view == "/table":
+                page.goto(page.url.rstrip("/") + "/table")
+            page.wait_for_selector("#table .seat .river .tile")
+            page.wait_for_function("document.querySelectorAll('#table .seat').length === 4")
+            page.screenshot(
+                path=tmp_path
+                / f"{rules}-{language}-{size[0]}x{size[1]}{view.replace('/', '-')}.png"
+            )
+            assert page.evaluate(MISFITS) == [], (view, size)

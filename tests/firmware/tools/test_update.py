@@ -1,0 +1,181 @@
+"""Updates (issue 19, "Logs and updates"; SOFTWARE.md §4): `mjtable update` installs a new
+release beside the running one under the install prefix, switches `current` to it, keeps the
+one before as `previous` for `mjtable rollback`, and goes back by itself when the new release's
+selftest fails; between hands only.
+
+No network and no pip: the installer is a stand-in that lays down a release folder whose
+`bin/mjtable` is a shell script printing a selftest's JSON, passing or failing.
+"""
+
+import json
+import os
+import subprocess
+from datetime import date
+
+import pytest
+
+from engine.wall import build_walls
+from firmware.cli import main
+from firmware.journal.store import Journal
+from firmware.table.sessions import new_session
+from firmware.tools import update
+
+PASSING = [{"name": "gpio", "ok": True, "detail": "every line", "advice": ""}]
+FAILING = PASSING + [
+    {"name": "zone reader", "ok": False, "detail": "no heartbeat", "advice": "plug it in"}
+]
+
+
+class Installer:
+    """pip_install's stand-in: each release's selftest prints `verdict` (and exits 1 on a
+    failed check, as `mjtable selftest` does); `broken` makes the install itself fail."""
+
+    def __init__(self):
+        self.verdict, self.broken, self.installed = PASSING, False, []
+
+    def __call__(self, release, wanted):
+        if self.broken:
+            raise subprocess.CalledProcessError(1, ["pip", "install", *wanted])
+        self.installed.append(wanted)
+        (release / "bin").mkdir(parents=True)
+        script = release / "bin" / "mjtable"
+        status = 0 if all(check["ok"] for check in self.verdict) else 1
+        script.write_text(f"#!/bin/sh\necho '{json.dumps(self.verdict)}'\nexit {status}\n")
+        script.chmod(0o755)
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    """An install prefix, a data directory, a wheel file and the stand-in installer."""
+    installer = Installer()
+    monkeypatch.setattr(update, "pip_install", installer)
+    prefix, data = tmp_path / "opt", tmp_path / "data"
+    wheels = {v: tmp_path / f"mjtable-{v}-py3-none-any.whl" for v in ("0.1.0", "0.2.0", "0.3.0")}
+    for wheel in wheels.values():
+        wheel.write_bytes(b"PK")
+    args = ["--prefix", str(prefix), "--data-dir", str(data)]
+    return installer, prefix, data, wheels, args
+
+
+def release_of(prefix, link="current"):
+    """The release a link names, by its version ("0.2.0"), or None without the link."""
+    path = prefix / link
+    return os.readlink(path).split("/")[-1].rpartition("-")[0] if path.is_symlink() else None
+
+
+def releases(prefix) -> list[str]:
+    return sorted(p.name.rpartition("-")[0] for p in (prefix / "releases").iterdir())
+
+
+def test_issue_19_an_update_switches_current_and_keeps_the_previous_release(table, capsys):
+    """Issue 19: each update is a new release beside the running one; `current` names it,
+    `previous` the one it replaced, and older ones are removed (the SD card's room)."""
+    installer, prefix, _, wheels, args = table
+    for version in ("0.1.0", "0.2.0", "0.3.0"):
+        assert main(["update", str(wheels[version]), *args]) == 0
+    assert release_of(prefix) == "0.3.0" and release_of(prefix, "previous") == "0.2.0"
+    assert releases(prefix) == ["0.2.0", "0.3.0"]
+    assert os.readlink(prefix / "current").startswith("releases/")  # relative: the prefix moves
+    assert installer.installed[-1] == [str(wheels["0.3.0"].resolve())]
+    assert "updated, every check passed: restart the service" in capsys.readouterr().out
+
+
+def test_issue_19_a_failed_selftest_after_an_update_rolls_back_by_itself(table, capsys):
+    """Issue 19: the new release's own selftest runs after the switch; a failed check is
+    named, `current` and `previous` are as they were, the failed release is gone, exit 1."""
+    installer, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 0
+    installer.verdict = FAILING
+    assert main(["update", str(wheels["0.3.0"]), *args]) == 1
+    out = capsys.readouterr().out
+    assert "selftest FAILED: zone reader: no heartbeat" in out
+    assert "rolled back by itself: current -> 0.2.0" in out and "not updated" in out
+    assert release_of(prefix) == "0.2.0" and release_of(prefix, "previous") == "0.1.0"
+    assert releases(prefix) == ["0.1.0", "0.2.0"]
+
+
+def test_issue_19_a_failed_install_switches_nothing(table, capsys):
+    """Issue 19: pip failing (no network, a bad wheel) leaves the running release current and
+    no half-made release behind."""
+    installer, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    installer.broken = True
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 2
+    assert "the install failed, nothing switched" in capsys.readouterr().err
+    assert release_of(prefix) == "0.1.0" and releases(prefix) == ["0.1.0"]
+
+
+def test_issue_19_rollback_switches_to_the_previous_release(table, capsys):
+    """Issue 19: `mjtable rollback` makes the previous release current (and the one left the
+    previous, so a second rollback undoes the first); with none kept it says so."""
+    _, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    assert main(["rollback", "--prefix", str(prefix)]) == 2
+    assert "no previous release to go back to" in capsys.readouterr().err
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 0
+    assert main(["rollback", "--prefix", str(prefix)]) == 0
+    assert release_of(prefix) == "0.1.0" and release_of(prefix, "previous") == "0.2.0"
+    assert "restart the service" in capsys.readouterr().out
+    assert main(["rollback", "--prefix", str(prefix)]) == 0
+    assert release_of(prefix) == "0.2.0"
+
+
+def test_issue_19_an_update_is_refused_while_a_hand_is_in_play(table, capsys):
+    """Issue 19 (updates between sessions only): the current session's journal, replayed
+    read-only, has its last hand ended: an update goes ahead; a hand begun and not ended:
+    refused, nothing installed, since the new version would take that hand up."""
+    installer, prefix, data, wheels, args = table
+    journal = new_session(data, "sim", date(2026, 12, 2))
+    assert main(["simulate", "--hands", "1", "--seed", "3", "--journal", str(journal)]) == 0
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    with Journal(journal) as j:  # the next hand dealt
+        j.hand("wsom2006", 2, build_walls(list(range(136)), 17), 900.0)
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 2
+    err = capsys.readouterr().err
+    assert f"hand 2 of {journal.name} is in play: updates install between hands" in err
+    assert len(installer.installed) == 1 and release_of(prefix) == "0.1.0"
+    assert sorted(p.name for p in data.iterdir()) == ["current", journal.name]  # no -wal left
+
+
+def test_issue_19_an_update_is_refused_while_the_service_writes_the_session(table, capsys):
+    """Issue 19: a session a table is writing (the service running, whose devices the
+    selftest needs too) refuses the update, saying to stop the service first."""
+    installer, prefix, data, wheels, args = table
+    journal = new_session(data, "sim", date(2026, 12, 2))
+    with Journal(journal):
+        assert main(["update", str(wheels["0.1.0"]), *args]) == 2
+    assert "is being written (the service is running" in capsys.readouterr().err
+    assert installer.installed == [] and not prefix.exists()
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0  # closed: between sessions
+
+
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [
+        ([], "give a wheel file or --index URL (one of them)"),
+        (["WHEEL", "--index", "https://pypi.example/simple"], "give a wheel file or --index"),
+        (["WHEEL", "--version", "1.0"], "--version goes with --index"),
+        (["notes.txt"], "notes.txt is not an mjtable wheel (mjtable-VERSION-...whl)"),
+        (["mjtable-9.9-py3-none-any.whl"], "no such file"),
+        (["--index", "pypi.example"], "--index 'pypi.example' is not a URL"),
+    ],
+)
+def test_issue_19_a_wrong_update_command_is_named_in_one_line(table, capsys, given, why):
+    """Issue 19, cli.py's rule: a wrong command gets one line naming the problem, status 2,
+    and nothing is installed."""
+    installer, prefix, _, wheels, args = table
+    given = [str(wheels["0.1.0"]) if g == "WHEEL" else g for g in given]
+    assert main(["update", *given, *args]) == 2
+    err = capsys.readouterr().err
+    assert why in err and len(err.strip().splitlines()) == 1
+    assert installer.installed == [] and not prefix.exists()
+
+
+def test_issue_19_an_index_install_asks_pip_for_the_version_chosen(table):
+    """Issue 19 (an index the venue chooses): pip is given that index and the version."""
+    installer, prefix, _, _, args = table
+    url = "https://pypi.example/simple"
+    assert main(["update", "--index", url, "--version", "0.4.0", *args]) == 0
+    assert installer.installed == [["--index-url", url, "mjtable==0.4.0"]]
+    assert release_of(prefix) == "0.4.0"

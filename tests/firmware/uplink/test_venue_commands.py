@@ -1,0 +1,383 @@
+"""Issue 15: what the table does with a command from the venue's bus (docs/uplink.md,
+"Commands the venue sends"; firmware/uplink/commands.py). A command is taken only when the
+venue key signed it, for this venue and table, lately and once; every command, taken or
+refused, is a journaled `VenueCommand`; a refusal tells the referee and changes nothing."""
+
+import json
+from itertools import count
+
+import pytest
+
+from engine import events as ev
+from firmware.bus.signing import sign
+from firmware.cli import main
+from firmware.journal.store import Journal
+from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands, VenueNotes
+from tests.firmware.display.test_display import leaks
+from tests.support.servicekit import Clock, act, dealt_service
+
+KEY = b"the venue key of the tests"
+WALL = 1_750_000_000.0  # the table's wall clock, Unix seconds
+PLAYERS = [
+    {"name": "Li Wei", "federation_id": "CN-0042"},
+    {"name": "Ana Souza", "federation_id": None},
+    {"name": "山田 花子", "federation_id": "JP-7"},
+    {"name": "Tom Berg", "federation_id": "SE-19"},
+]
+_ids = count(1)
+
+
+def command(name: str, args: dict | None = None, key: bytes = KEY, **fields) -> dict:
+    """A command as the venue sends it, signed with `key` once `fields` are set."""
+    unsigned = {
+        "v": 1,
+        "id": f"cmd-{next(_ids)}",
+        "issued": WALL - 2,
+        "venue": "hall",
+        "table": "T07",
+        "command": name,
+        "args": {} if args is None else args,
+    }
+    return sign(unsigned | fields, key)
+
+
+@pytest.fixture
+def table(tmp_path):
+    """(service, commands): a dealt hand waiting for East's discard, taking the venue's
+    commands for table T07 of venue "hall"."""
+    journal = Journal(tmp_path / "j.sqlite")
+    service = dealt_service(journal, Clock())
+    yield service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+    journal.close()
+
+
+def send(table, sent) -> None:
+    """`sent` (a command, or the payload's bytes) as the uplink hands it over, on the actor."""
+    service, commands = table
+    payload = sent if isinstance(sent, bytes) else json.dumps(sent).encode()
+    commands.receive(service.clock(), payload)
+
+
+def journaled(service, kind: str = "device", type_: str = "VenueCommand") -> list[dict]:
+    return [
+        row.data()
+        for row in service.journal.rows()
+        if row.kind == kind and row.data()["type"] == type_
+    ]
+
+
+def venue_faults(service) -> list[ev.Fault]:
+    return [f for f in service.status().faults if f.device == "venue"]
+
+
+def test_issue_15_a_signed_start_session_shows_the_seating_and_is_journaled(table):
+    """Issue 15: a signed start_session for this table is taken: the four names are the
+    service's venue notes (Status.venue, for the uplink); the journal keeps the command, its
+    args and no hmac; nothing is told the referee."""
+    service, _ = table
+    sent = command("start_session", {"players": PLAYERS})
+    send(table, sent)
+    assert service.status().venue.players == tuple(PLAYERS)
+    (row,) = journaled(service)
+    assert (row["id"], row["command"], row["refused"]) == (sent["id"], "start_session", None)
+    assert row["args"] == {"players": PLAYERS} and "hmac" not in json.dumps(row)
+    assert venue_faults(service) == []
+
+
+def test_issue_15_a_command_for_every_table_is_taken(table):
+    """Issue 15: table "*" is every table of the venue (the topic mjtable/<venue>/cmd)."""
+    service, _ = table
+    send(table, command("message", {"text": "Round 2 starts at 14:00"}, table="*"))
+    assert service.venue.message == "Round 2 starts at 14:00"
+    send(table, command("message", {"text": ""}))  # an empty message takes it off the screen
+    assert service.venue.message is None and len(journaled(service)) == 2
+
+
+def tampered() -> dict:
+    sent = command("message", {"text": "the venue said this"})
+    return sent | {"args": {"text": "someone else said this"}}
+
+
+REFUSED = {
+    "wrong key": (command("message", {"text": "hi"}, key=b"not the venue key"), "signature"),
+    "tampered after signing": (tampered(), "signature"),
+    "no hmac": ({k: v for k, v in command("pause").items() if k != "hmac"}, "signature"),
+    "another venue": (command("message", {"text": "hi"}, venue="other hall"), "venue"),
+    "another table": (command("message", {"text": "hi"}, table="T08"), "table"),
+    "issued too long ago": (command("pause", issued=WALL - WINDOW - 1), "ago"),
+    "issued in the future": (command("pause", issued=WALL + WINDOW + 1), "ahead"),
+    "issued not a number": (command("pause", issued="now"), "issued"),
+    "version 2": (command("pause", v=2), "version 1"),
+    "bad JSON": (b'{"v": 1, "id": ', "not JSON"),
+    "not UTF-8": (b"\xff\xfe", "not JSON"),
+    "NaN": (b'{"v": 1, "issued": NaN}', "not JSON"),
+    "nested too deep": (b"[" * 3000 + b"]" * 3000, "bytes"),
+    "deep within bounds": (b"[" * 2000 + b"]" * 2000, "not JSON"),
+    "not an object": (b"[1, 2]", "not a JSON object"),
+    "unknown command": (command("shutdown"), "unknown command"),
+    "three players": (command("start_session", {"players": PLAYERS[:3]}), "four"),
+    "a player without a name": (
+        command("start_session", {"players": [{"federation_id": "X"}] + PLAYERS[1:]}),
+        "takes federation_id, name;",
+    ),
+    "a name of control characters": (
+        command("start_session", {"players": [{"name": "\x1b[2J", "federation_id": None}] * 4}),
+        "printable",
+    ),
+    "a blank name": (
+        command("start_session", {"players": [{"name": "  ", "federation_id": None}] * 4}),
+        "empty",
+    ),
+    "a sitting of 0 minutes": (
+        command("start_session", {"players": PLAYERS, "minutes": 0}),
+        "1 to 600",
+    ),
+    "a sitting of 601 minutes": (
+        command("start_session", {"players": PLAYERS, "minutes": 601}),
+        "1 to 600",
+    ),
+    "minutes not whole": (command("start_session", {"players": PLAYERS, "minutes": 1.5}), "whole"),
+    "minutes as text": (command("start_session", {"players": PLAYERS, "minutes": "60"}), "whole"),
+    "an unknown start_session arg": (
+        command("start_session", {"players": PLAYERS, "hours": 2}),
+        "takes players (optional: minutes)",
+    ),
+    "an over-long message": (
+        command("message", {"text": "x" * (MESSAGE_LENGTH + 1)}),
+        f"at most {MESSAGE_LENGTH}",
+    ),
+    "a message of two lines": (command("message", {"text": "one\ntwo"}), "printable"),
+    "a message not text": (command("message", {"text": 7}), "printable"),
+    "pause with args": (command("pause", {"all": True}), "no args"),
+    "acknowledge without a referee": (command("acknowledge", {"alert": 1}), "takes alert"),
+    "acknowledge of no alert": (
+        command("acknowledge", {"alert": 999, "referee": "Li Wei"}),
+        "no fault or alert 999",
+    ),
+    "acknowledge of a true": (
+        command("acknowledge", {"alert": True, "referee": "Li Wei"}),
+        "alert must be",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_issue_15_a_bad_command_is_refused_journaled_and_told_the_referee(table, case):
+    """Issue 15: a wrong HMAC, another venue or table, an `issued` out of the window, bad
+    JSON, an unknown command, bad or over-long args: refused, never raised; journaled as a
+    VenueCommand saying why; a transient fault for the referee (the public's own words);
+    nothing applied: no note, no input to the hand."""
+    service, _ = table
+    sent, why = REFUSED[case]
+    inputs = len(journaled(service, "input", "ClocksPaused"))
+    send(table, sent)
+    (row,) = journaled(service)
+    assert row["refused"] and why in row["refused"], row
+    assert "hmac" not in row and "hmac" not in row["args"]
+    (fault,) = venue_faults(service)
+    assert (fault.kind, fault.cleared) == ("refused", False) and row["refused"] in fault.message
+    assert service.venue == VenueNotes() and service.status().venue == VenueNotes()
+    assert len(journaled(service, "input", "ClocksPaused")) == inputs
+    assert service.hands.table.clocks.paused_at is None
+
+
+def test_issue_15_a_replayed_id_is_refused(table):
+    """Issue 15: the same command again (a capture replayed, within the `issued` window) is
+    refused as a replay; the first stays as it was taken."""
+    service, _ = table
+    sent = command("message", {"text": "first"})
+    send(table, sent)
+    send(table, sent | {"hmac": sign(sent | {"args": {"text": "x"}}, KEY)["hmac"]})  # forged
+    send(table, sent)
+    rows = journaled(service)
+    assert [r["refused"] is None for r in rows] == [True, False, False]
+    assert "signature" in rows[1]["refused"] and "replay" in rows[2]["refused"]
+    assert service.venue.message == "first" and len(venue_faults(service)) == 2
+
+
+def test_issue_15_a_forged_command_does_not_use_up_its_id(table):
+    """Issue 15: only a command taken takes its id: a forgery under the id of a command to
+    come cannot keep the venue's own from being taken."""
+    service, _ = table
+    genuine = command("message", {"text": "the venue's"})
+    send(table, command("message", {"text": "forged"}, key=b"wrong", id=genuine["id"]))
+    send(table, genuine)
+    assert service.venue.message == "the venue's"
+
+
+def test_issue_15_no_venue_key_refuses_every_command(table):
+    """Issue 15: a table with no venue key configured takes no command at all."""
+    service, _ = table
+    table = (service, VenueCommands(service, None, "hall", "T07", wall_clock=lambda: WALL))
+    send(table, command("message", {"text": "hi"}))
+    (row,) = journaled(service)
+    assert "no venue key" in row["refused"] and service.venue.message is None
+
+
+def test_issue_15_the_ids_kept_are_bounded_and_the_window_covers_older_ones(table):
+    """Issue 15: a hall's days of commands do not grow the table's memory: the last
+    REMEMBERED ids are kept; one older than those is older than the `issued` window too."""
+    service, commands = table
+    for n in range(REMEMBERED + 5):
+        commands._remember(f"old-{n}")
+    assert len(commands.taken) == len(commands.taken_ids) == REMEMBERED
+    assert "old-4" not in commands.taken_ids and "old-5" in commands.taken_ids
+    send(table, command("pause", id="old-5"))
+    send(table, command("pause", id="old-0", issued=WALL - WINDOW - 60))
+    assert ["replay" in r["refused"] or "ago" in r["refused"] for r in journaled(service)] == [
+        True,
+        True,
+    ]
+
+
+def test_issue_15_pause_and_resume_reach_the_hands_clocks_and_replay_holds(tmp_path, capsys):
+    """Issue 15: the venue's pause stops every clock of the hand in play through the hand's
+    own ClocksPaused input, journaled after the command; resume starts them again. A pause
+    already in force is only recorded. `mjtable replay` of the journal: 0 mismatches."""
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    clock = Clock()
+    service = dealt_service(journal, clock)
+    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    send(table, command("pause"))
+    assert service.hands.table.clocks.paused_at == clock.t and service.venue.paused
+    send(table, command("pause"))  # already paused: taken, nothing more to apply
+    clock.t += 30
+    send(table, command("resume"))
+    assert service.hands.table.clocks.paused_at is None and not service.venue.paused
+    assert service.hands.table.clocks.pauses[-1] == (clock.t - 30, clock.t)
+    kinds = [(row.kind, row.data().get("type")) for row in journal.rows()][-5:]
+    assert kinds == [
+        ("device", "VenueCommand"),
+        ("input", "ClocksPaused"),
+        ("device", "VenueCommand"),
+        ("device", "VenueCommand"),
+        ("input", "ClocksResumed"),
+    ]
+    assert all(r["refused"] is None for r in journaled(service))
+    journal.close()
+    assert main(["replay", "--json", str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["mismatches"] == 0 and summary["device_records"] >= 3
+
+
+def test_issue_15_between_hands_pause_and_resume_only_record(table):
+    """Issue 15: with no hand in play there is no clock: the venue's pause is recorded and
+    noted (the uplink's phase), and no input is journaled."""
+    service, _ = table
+    service.hands.void(service.clock(), "the test voids it")
+    send(table, command("pause"))
+    assert service.venue.paused and journaled(service, "input", "ClocksPaused") == []
+    send(table, command("resume"))
+    assert not service.venue.paused and [r["refused"] for r in journaled(service)] == [None] * 2
+
+
+def test_issue_15_resume_is_refused_while_the_zone_reader_is_offline(table):
+    """Issue 15: the clocks stopped because no reader sees the tiles stay stopped, whatever
+    the venue says: its resume is refused, and the referee is told why."""
+    service, _ = table
+    service._reader(service.clock(), service.zones_path, False, "unplugged")
+    send(table, command("resume"))
+    (row,) = journaled(service)
+    assert "zone reader is offline" in row["refused"]
+    assert service.hands.table.clocks.paused_at is not None
+
+
+def call_referee(service) -> int:
+    """South presses the referee button: the call's fault id."""
+    service.hands.button(service.clock(), 1, "referee")
+    return service.status().faults[-1].id
+
+
+def test_issue_15_acknowledge_shows_the_referee_on_the_way_until_he_is_there(desk):
+    """Issue 15: the venue acknowledges South's call: both views show "<referee> is on the
+    way" for that call (referee_on_way, with the wall clock's time); once the table's
+    referee acknowledges the call there, it is gone."""
+    service = desk.service
+    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    call = call_referee(service)
+    send(table, command("acknowledge", {"alert": call, "referee": "Chen Jun"}))
+    on_way = {"referee": "Chen Jun", "alert": call, "of": None, "at": WALL}
+    assert service.status().venue.referee_on_way == on_way
+    for referee in (True, False):
+        assert desk.snapshot(referee)["referee_on_way"] == on_way
+    act(desk, "ack", {"fault": call})
+    assert service.venue.referee_on_way is None
+    assert desk.snapshot(False)["referee_on_way"] is None
+
+
+def test_issue_15_an_acknowledge_says_a_fault_or_a_ruling_as_they_number_apart(desk):
+    """Issue 15 (docs/uplink.md `acknowledge`): faults and the hand's alerts number apart,
+    so the venue says which it acknowledges: "ruling" for an id only a fault has is refused;
+    the referee on the way to a fault is not taken as come when the table's referee
+    acknowledges the hand's alert of the same number."""
+    service = desk.service
+    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    call = call_referee(service)
+    assert service.hands.table.referee.alerts < call  # no alert of the hand has its number
+    send(table, command("acknowledge", {"alert": call, "of": "ruling", "referee": "Chen Jun"}))
+    assert service.venue.referee_on_way is None
+    assert journaled(service)[-1]["refused"].startswith("this table has no ruling")
+    send(table, command("acknowledge", {"alert": call, "of": "fault", "referee": "Chen Jun"}))
+    assert service.venue.referee_on_way["of"] == "fault"
+    service.venue = service.venue.seen_at_table({("ruling", call)})
+    assert service.venue.referee_on_way is not None
+    service.venue = service.venue.seen_at_table({("fault", call)})
+    assert service.venue.referee_on_way is None
+    bad = command("acknowledge", {"alert": call, "of": "penalty", "referee": "Chen Jun"})
+    send(table, bad)
+    assert "of must be fault or ruling" in journaled(service)[-1]["refused"]
+
+
+def test_issue_15_a_fault_cleared_needs_no_referee_on_the_way(table):
+    """Issue 15: the venue's referee is on the way to a lasting fault (the zone reader
+    offline); it clears before he comes: he is no longer shown coming."""
+    service, _ = table
+    service._reader(service.clock(), service.zones_path, False, "unplugged")
+    fault = service.status().faults[-1].id  # the zone reader's
+    send(table, command("acknowledge", {"alert": fault, "referee": "Chen Jun"}))
+    assert service.venue.referee_on_way["alert"] == fault
+    service._reader(service.clock(), service.zones_path, True, "")
+    assert service.venue.referee_on_way is None
+
+
+def test_issue_15_both_views_show_the_message_and_the_seating_and_nothing_concealed(desk):
+    """Issue 15: the referee's and the public document carry the venue's message and each
+    seat's name as the venue seated the players; the public one still no concealed tile."""
+    service = desk.service
+    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    send(table, command("start_session", {"players": PLAYERS}))
+    send(table, command("message", {"text": "Round 2 starts at 14:00"}))
+    for referee in (True, False):
+        state = desk.snapshot(referee)
+        assert state["venue_message"] == "Round 2 starts at 14:00"
+        names = {s["seat"]: s["name"] for s in state["seats"]}
+        dealer = service.hands.session.dealer
+        assert names["E"] == PLAYERS[dealer]["name"] and set(names.values()) == {
+            p["name"] for p in PLAYERS
+        }
+    assert leaks(desk.snapshot(False), service.hands.table) == (set(), set())
+    assert [e["type"] for e in desk.snapshot(False)["log"][-2:]] == ["VenueCommand"] * 2
+
+
+def test_issue_15_a_restart_recalls_the_ids_taken_and_what_the_venue_left(table, tmp_path):
+    """Issue 15: after a restart the journal's VenueCommands give back the ids taken (a
+    command caught on the bus is not taken twice within its window) and the seating, the
+    message, the pause and the sitting's time (RULES.md 4.3: its minutes, from the table time
+    of the command); a referee on the way then is not shown coming still."""
+    service, _ = table
+    seating = command("start_session", {"players": PLAYERS, "minutes": 120})
+    send(table, seating)
+    started = service.clock()
+    send(table, command("message", {"text": "Round 2"}))
+    send(table, command("message", {"text": "x\ny"}))  # refused: recalls nothing
+    send(table, command("pause"))
+    send(table, command("acknowledge", {"alert": call_referee(service), "referee": "Chen"}))
+    with Journal(tmp_path / "again.sqlite") as journal:
+        again = dealt_service(journal, Clock())
+        restarted = VenueCommands(again, KEY, "hall", "T07", wall_clock=lambda: WALL)
+        restarted.recall(service.journal.rows())
+        assert again.venue == VenueNotes(tuple(PLAYERS), "Round 2", None, True, 120, started)
+        restarted.receive(again.clock(), json.dumps(seating).encode())
+        (row,) = journaled(again)
+        assert "replay" in row["refused"]
