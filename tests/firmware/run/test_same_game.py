@@ -8,6 +8,9 @@ tests/data/v3-ccm-seed3.sqlite since session 8, journaled with the same command 
 table found 夾絕張 off another player's pung itself (issue 13 item 3) and the simulated CCM
 players began to aim for fans (issue 13): the game is another from its first calls on
 (v2-ccm-seed3 has the old one).
+tests/data/v3-wsom-seed11.sqlite was journaled by main at 92d4394, the last commit before
+firmware/ went into packages (issue 29, "Done when": the same game as before the restructuring
+for the same seed, and its journal replayed with no mismatch).
 A run now must journal the same hands (walls, chips, doubling), the same
 engine inputs and the same outputs in the same order; only the timestamps may differ (table
 time is the simulation's, but a row's `t` is not what this test is about), a hand row's
@@ -27,6 +30,7 @@ from firmware.cli import main
 DATA = Path(__file__).resolve().parents[2] / "data"
 GAMES = {
     "v2-wsom-seed7.sqlite": ["--seed", "7", "--hands", "2", "--faults", "jam=1,lost=1"],
+    "v3-wsom-seed11.sqlite": ["--seed", "11", "--hands", "3", "--faults", "jam=1,lost=1"],
     "v3-ccm-seed3.sqlite": [
         "--seed",
         "3",
@@ -81,3 +85,10 @@ def test_same_seed_same_game_as_before(fixture, tmp_path, capsys):
         f"the game departs at row {first}: before {before[first] if first is not None else ''}"
         f", now {now[first] if first is not None and first < len(now) else 'nothing'}"
     )
+
+
+@pytest.mark.parametrize("fixture", sorted(GAMES))
+def test_a_journal_of_before_replays_with_no_mismatch(fixture, capsys):
+    """Issue 29, "Done when": a journal written by main before the restructuring replays with
+    no mismatch (`mjtable replay`, read-only: exit 0 same outputs)."""
+    assert main(["replay", str(DATA / fixture)]) == 0, capsys.readouterr()
