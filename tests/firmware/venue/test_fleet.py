@@ -19,6 +19,7 @@ import pytest
 from engine import events as ev
 from engine.schema import Section
 from firmware.bench import venue as bench_venue
+from firmware.bus.contract import Envelope
 from firmware.bus.settings import uplink_settings
 from firmware.cli import main
 from firmware.journal.store import Journal, Row
@@ -211,8 +212,10 @@ def test_truth_finds_a_concealed_tile_and_the_wall_order():
         truth.row(seq, event)
         public = event_row(_row(seq, "output", event))
         private = dict(public, event=event.to_json())
-        assert not truth.leaks("events", events_message([public], "hall", "t1", "s")), event
-        assert truth.leaks("events", events_message([public, private], "hall", "t1", "s"))
+        assert not truth.leaks("events", events_message([public], Envelope("hall", "t1", "s"))), (
+            event
+        )
+        assert truth.leaks("events", events_message([public, private], Envelope("hall", "t1", "s")))
     hand = {"v": 1, "rows": [{"seq": 1, "kind": "hand", "event": {"walls": walls}}]}
     assert truth.leaks("events", hand)
     drawn_then_discarded = [  # the tile drawn is concealed in its row, public in the next
@@ -237,14 +240,16 @@ def test_truth_passes_the_uplinks_messages_and_flags_the_rows_themselves(tmp_pat
     for table in tables:
         for row in table.journal.rows():
             public = json.loads(json.dumps(event_row(row)))
-            message = events_message([public], "hall", table.name, "s")
+            message = events_message([public], Envelope("hall", table.name, "s"))
             assert not table.truth.leaks("events", message), row
-            alert = alert_message(row, "hall", table.name, "s")
+            alert = alert_message(row, Envelope("hall", table.name, "s"))
             assert alert is None or not table.truth.leaks("alerts", alert), row
             if row.seq in table.truth.secrets:
                 secrets += 1
                 private = dict(public, event=row.data())
-                assert table.truth.leaks("events", events_message([private], "hall", "t", "s"))
+                assert table.truth.leaks(
+                    "events", events_message([private], Envelope("hall", "t", "s"))
+                )
         table.journal.close()
     assert secrets > 100
 
