@@ -23,7 +23,7 @@ EVERY_TABLE = "*"  # a command's `table` for all of the venue's tables
 # "+" or "#" in it, nothing mosquitto's ACL patterns refuse (deploy/mosquitto/add-table.sh).
 TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 TOPIC_WORD_WORDS = "1 to 64 letters, digits, '-', '_' or '.' (it is a word of the bus's topics)"
-MESSAGE_BYTES = 256 * 1024  # a table's message at most (the broker's max_packet_size)
+MESSAGE_BYTES = 256 * 1024  # a message the venue takes at most (the broker takes it and a header)
 EVENTS_BYTES = 64 * 1024  # an `events` message's most, but for a single row larger alone
 COMMAND_BYTES = 4096  # a command at most: a few hundred, and a refused one is journaled whole
 ID_LENGTH = 100  # characters of a command's id
@@ -180,13 +180,6 @@ class Sheet:
 
 
 Payload = Status | Events | Alert | State | Sheet
-PAYLOADS: dict[Leaf, tuple[type, ...]] = {  # what each leaf carries
-    Leaf.STATUS: (Status,),
-    Leaf.EVENTS: (Events,),
-    Leaf.ALERTS: (Alert, Ruling),
-    Leaf.STATE: (State,),
-    Leaf.SHEET: (Sheet,),
-}
 
 
 def message(envelope: Envelope, payload: Payload) -> dict:
@@ -194,11 +187,6 @@ def message(envelope: Envelope, payload: Payload) -> dict:
     head: dict[str, object] = {"v": VERSION, "venue": envelope.venue, "table": envelope.table}
     head["session"] = envelope.session
     return head | {f.name: getattr(payload, f.name) for f in fields(payload)}
-
-
-def field_names(kind: type) -> tuple[str, ...]:
-    """A payload type's fields, as its messages name them."""
-    return tuple(f.name for f in fields(kind))
 
 
 def envelope_of(body: dict, venue: str, table: str) -> Envelope:

@@ -24,6 +24,7 @@ from firmware.bus.contract import (
     ALERTS_OF,
     COMMAND_BYTES,
     COMMANDS,
+    EVERY_TABLE,
     FEDERATION_ID_LENGTH,
     ID_LENGTH,
     MAX_MINUTES,
@@ -150,7 +151,7 @@ class VenueCommands:
             )
         if command["venue"] != self.venue:
             raise Refused(f"for venue {command['venue']!r}: this table is of {self.venue!r}")
-        if command["table"] not in (self.table, "*"):
+        if command["table"] not in (self.table, EVERY_TABLE):
             raise Refused(f"for table {command['table']!r}: this table is {self.table!r}")
         off = command["issued"] - self.wall_clock()
         if abs(off) > WINDOW:
