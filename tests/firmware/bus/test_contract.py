@@ -22,6 +22,7 @@ from firmware.bus.contract import (
     table_topic,
     venue_subscribes,
 )
+from firmware.cli import main
 from firmware.venue.messages import SHEET_LISTS, Malformed, parse
 
 MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
@@ -262,3 +263,13 @@ def test_the_venue_reads_every_field_a_table_says(leaf, payload):
         parse(table_topic(VENUE, "t2", leaf), contract.encode(body), VENUE)
     with pytest.raises(Malformed, match="not v 1"):
         parse(table_topic(VENUE, "t1", leaf), contract.encode(body | {"v": 2}), VENUE)
+
+
+@pytest.mark.parametrize("name", ["大厅", "hall 2", "a+b"])
+def test_the_venue_refuses_a_name_no_table_could_report_to(name, capsys):
+    """Issue 29: `mjtable venue --venue` takes the names a table's [uplink] venue takes (the
+    contract's TOPIC_WORD), not a wider set whose tables could never join."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["venue", "--broker", "127.0.0.1:1883", "--venue", name])
+    assert stopped.value.code == 2
+    assert "a venue's name is 1 to 64 letters" in capsys.readouterr().err
