@@ -65,7 +65,8 @@ class Truth:
 
     def leaks(self, leaf: str, body: dict) -> bool:
         """Whether the message (`leaf` of the topic, its JSON `body`) shows a concealed fact."""
-        lists, tiles = [], set()
+        lists: list[list] = []
+        tiles: set[int] = set()
         _walk(body, None, lists, tiles)
         if any(self._in_order(run) for run in lists):
             return True

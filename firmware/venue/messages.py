@@ -6,6 +6,7 @@ contract does not call public.
 
 import math
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from firmware.bus.contract import (
     ALERT_KINDS,
@@ -173,11 +174,11 @@ def _player(player, where: str) -> dict:
     }
 
 
-def _is_number(value) -> bool:
+def _is_number(value) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _is_whole(value) -> bool:
+def _is_whole(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SAFE_INTEGER
 
 
