@@ -184,18 +184,20 @@ Payload = Status | Events | Alert | State | Sheet
 
 def message(envelope: Envelope, payload: Payload) -> dict:
     """The JSON object a table publishes: the version, the envelope, the payload's fields."""
-    head: dict[str, object] = {"v": VERSION, "venue": envelope.venue, "table": envelope.table}
-    head["session"] = envelope.session
+    head: dict[str, object] = {
+        "v": VERSION,
+        "venue": envelope.venue,
+        "table": envelope.table,
+        "session": envelope.session,
+    }
     return head | {f.name: getattr(payload, f.name) for f in fields(payload)}
 
 
-def envelope_of(body: dict, venue: str, table: str) -> Envelope:
-    """The envelope of a message received on `table`'s topic; ValueError if it is not of this
-    version, venue and table."""
+def check_envelope(body: dict, venue: str, table: str) -> None:
+    """ValueError unless a message received on `table`'s topic is of this version, this venue
+    and that table (its session is the payload's reader's to check)."""
     if body.get("v") != VERSION or body.get("venue") != venue or body.get("table") != table:
         raise ValueError(f"not v {VERSION} of this venue and table")
-    session = body.get("session")
-    return Envelope(venue, table, session if isinstance(session, str) else None)
 
 
 def encode(body: dict) -> bytes:

@@ -18,8 +18,8 @@ from firmware.bus.contract import (
     SAFE_INTEGER,
     STATUSES,
     Leaf,
+    check_envelope,
     decode,
-    envelope_of,
     parse_topic,
 )
 
@@ -51,7 +51,7 @@ def parse(topic: str, payload: bytes | str, venue: str) -> Message | None:
     where = f"{leaf} of table {table[:40]!r}"
     try:
         body = decode(payload, MESSAGE_BYTES)
-        envelope_of(body, venue, table)
+        check_envelope(body, venue, table)
     except ValueError as err:
         raise Malformed(f"{where}: {err}") from None
     return Message(table, leaf, _CHECKS[leaf](body, where))

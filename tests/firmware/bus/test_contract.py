@@ -273,3 +273,19 @@ def test_the_venue_refuses_a_name_no_table_could_report_to(name, capsys):
         main(["venue", "--broker", "127.0.0.1:1883", "--venue", name])
     assert stopped.value.code == 2
     assert "a venue's name is 1 to 64 letters" in capsys.readouterr().err
+
+
+def test_no_topic_is_written_by_hand_outside_the_contract():
+    """Issue 29: the bus's topics are built by firmware/bus/contract.py alone: no other
+    module of firmware/ spells one (a topic written by hand at one end is how the ACL and
+    the uplink came apart)."""
+    firmware = Path(__file__).resolve().parents[3] / "firmware"
+    spelled = re.compile(r"""f?["']mjtable/""")
+    found = [
+        f"{path.relative_to(firmware)}:{number}"
+        for path in sorted(firmware.rglob("*.py"))
+        if path != firmware / "bus" / "contract.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if spelled.search(line)
+    ]
+    assert found == []
