@@ -50,7 +50,7 @@ VENUE_SETTINGS = (
     "max_queued_messages 500000",
     "max_queued_bytes 0",
     "max_inflight_messages 100",
-    "max_packet_size 262144",
+    "max_packet_size 263168",
     "set_tcp_nodelay true",
 )
 TICKS = os.sysconf("SC_CLK_TCK")

@@ -1,1 +1,2 @@
-"""The venue bus contract, both ends: signing and the [uplink] settings."""
+"""The venue bus, both ends: its contract (topics, envelope, limits, payloads, the signed
+form), the commands' signature and a table's [uplink] settings."""

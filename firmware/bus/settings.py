@@ -8,17 +8,13 @@ naming it. The files it names (the broker's CA, the password, the venue key) are
 so a missing or unreadable one is told now, not at the first connection.
 """
 
-import re
 import ssl
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.schema import Section, Test, whole
-from firmware.venue.bus import MIN_KEY_BYTES
+from firmware.bus.contract import MIN_KEY_BYTES, TOPIC_WORD, TOPIC_WORD_WORDS
 
-# A venue's or a table's name as a word of the bus's topics: no "/", "+" or "#" in it.
-TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-TOPIC_WORD_WORDS = "1 to 64 letters, digits, '-', '_' or '.' (it is a word of the bus's topics)"
 PORT = whole(1, 65535)
 # MQTT counts it in whole seconds; the broker sends the table's last will after 1.5 times it.
 KEEPALIVE_SECONDS = whole(1, 600)

@@ -18,15 +18,25 @@ rows' messages.
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import ssl
 import time
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import aiomqtt
 
+from firmware.bus.contract import (
+    EVENTS_BYTES,
+    QOS,
+    RETAINED,
+    Envelope,
+    Leaf,
+    encode,
+    table_subscribes,
+    table_topic,
+)
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal, Row
 from firmware.uplink.messages import (
@@ -42,9 +52,7 @@ from firmware.uplink.sheet import SheetBuilds, sheet_message
 
 log = logging.getLogger("mjtable.uplink")
 
-QOS = 1
 BATCH = 100  # rows read at a time, and rows acknowledged between two writes of the cursor
-EVENTS_BYTES = 64 * 1024  # an `events` message's most; the venue takes 256 KiB at most
 SAVE_SECONDS = 1.0  # at most this long between a row acknowledged and the cursor written
 STATE_SECONDS = 0.25  # at most 4 states a second
 CLOCKS = ("t", "session_seconds_left")  # change alone, no new state: the venue counts them on
@@ -98,7 +106,7 @@ class Uplink:
         self.settings, self.journal, self.state = settings, journal, state
         self.on_command = on_command
         self.venue, self.table, self.session = settings.venue, table, journal.session_id
-        self.topic = f"mjtable/{settings.venue}/table/{table}"
+        self.envelope = Envelope(self.venue, table, self.session)
         self.alerts = AlertBoard()
         self.since = journal.seq  # rows after it are this run's: its alerts may be open
         self.sent = self.saved = journal.uplink_seq()  # acknowledged; written in the journal
@@ -155,30 +163,29 @@ class Uplink:
 
     def _client(self) -> aiomqtt.Client:
         settings = self.settings
-        offline = _payload(status_message(self.venue, self.table, False))
+        offline = encode(status_message(self.envelope, False))
         return _Client(
             settings.host,
             settings.port,
             username=settings.user,
             password=settings.password,
             identifier=f"mjtable-{self.venue}-{self.table}",
-            will=aiomqtt.Will(f"{self.topic}/status", offline, QOS, retain=True),
+            will=aiomqtt.Will(self._topic(Leaf.STATUS), offline, QOS, retain=True),
             clean_session=False,  # the broker keeps the commands sent while the table is away
             keepalive=settings.keepalive,
             timeout=max(settings.keepalive, 2.0),  # for an acknowledgement: then a new try
             tls_context=self.tls,
-            logger=MQTT_LOG,
+            logger=cast(logging.Logger, MQTT_LOG),  # aiomqtt only calls its log methods
         )
 
     async def _connected(self, client: aiomqtt.Client) -> None:
         """Say online, listen for commands and publish, until the connection fails (its
         MqttError raised) or the uplink is closed."""
-        online = _payload(status_message(self.venue, self.table, True))
-        await client.publish(f"{self.topic}/status", online, QOS, retain=True)
+        await self._send(client, Leaf.STATUS, status_message(self.envelope, True))
         self.state_due, self.shown = True, None  # a new broker may not hold the last one
         self.sheets.due = True
         if self.on_command is not None:
-            await client.subscribe([(f"{self.topic}/cmd", QOS), (f"mjtable/{self.venue}/cmd", QOS)])
+            await client.subscribe([(t, QOS) for t in table_subscribes(self.venue, self.table)])
         try:
             async with asyncio.TaskGroup() as group:
                 listener = group.create_task(self._listen(client))
@@ -204,8 +211,7 @@ class Uplink:
             await self._sheet(client, last=self.closing.is_set())
             wait = await self._state(client, last=self.closing.is_set())
             if self.closing.is_set():
-                offline = _payload(status_message(self.venue, self.table, False))
-                await client.publish(f"{self.topic}/status", offline, QOS, retain=True)
+                await self._send(client, Leaf.STATUS, status_message(self.envelope, False))
                 listener.cancel()
                 return
             with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
@@ -215,18 +221,17 @@ class Uplink:
 
     async def _rows(self, client: aiomqtt.Client) -> None:
         """Every row after the cursor, in order, each with its alert if it is one."""
-        envelope = {"v": 1, "venue": self.venue, "table": self.table, "session": self.session}
         while rows := self.journal.rows_after(self.sent, BATCH):
             for chunk, payload in self._packed(rows):
-                await client.publish(f"{self.topic}/events", payload, QOS)
+                await client.publish(self._topic(Leaf.EVENTS), payload, QOS)
                 for row in chunk:
                     self.rulings.follow(row)
                     self.sheets.follow(row)
-                    alert = alert_message(
-                        row, self.venue, self.table, self.session
-                    ) or self.rulings.message(row, self._after(rows, row), envelope)
+                    alert = alert_message(row, self.envelope) or self.rulings.message(
+                        row, self._after(rows, row), self.envelope
+                    )
                     if alert is not None:
-                        await client.publish(f"{self.topic}/alerts", _payload(alert), QOS)
+                        await self._send(client, Leaf.ALERTS, alert)
                     if row.seq > self.since:
                         self.alerts.follow(row, alert)
                 self.sent = chunk[-1].seq
@@ -244,8 +249,7 @@ class Uplink:
         """Publish the sheets built, retained (`last`: the table's last, so all that are due)."""
         try:
             async for seq, document in self.sheets.built(last):
-                message = sheet_message(document, self.venue, self.table, self.session, seq)
-                await client.publish(f"{self.topic}/sheet", _payload(message), QOS, retain=True)
+                await self._send(client, Leaf.SHEET, sheet_message(document, self.envelope, seq))
         except aiomqtt.MqttError:
             raise
         except Exception:  # a bug in the sheet's making: the rows go on all the same
@@ -254,8 +258,7 @@ class Uplink:
     def _packed(self, rows: list[Row]) -> Iterator[tuple[list[Row], bytes]]:
         """The rows in `events` messages of EVENTS_BYTES at most (a batch over it is halved;
         one row goes alone whatever its size)."""
-        message = events_message(list(map(event_row, rows)), self.venue, self.table, self.session)
-        payload = _payload(message)
+        payload = encode(events_message(list(map(event_row, rows)), self.envelope))
         if len(payload) <= EVENTS_BYTES or len(rows) == 1:
             yield rows, payload
             return
@@ -281,11 +284,16 @@ class Uplink:
         if shown == self.shown and not last:
             return SAVE_SECONDS  # a move that changed nothing but the clocks: no news
         self.shown = shown
-        message = state_message(
-            state, self.venue, self.table, self.session, self.journal.seq, time.time()
-        )
-        await client.publish(f"{self.topic}/state", _payload(message), QOS, retain=True)
+        message = state_message(state, self.envelope, self.journal.seq, time.time())
+        await self._send(client, Leaf.STATE, message)
         return SAVE_SECONDS
+
+    async def _send(self, client: aiomqtt.Client, leaf: Leaf, message: dict) -> None:
+        """Publish `message` on the table's `leaf`, retained if the contract keeps it."""
+        await client.publish(self._topic(leaf), encode(message), QOS, retain=leaf in RETAINED)
+
+    def _topic(self, leaf: Leaf) -> str:
+        return table_topic(self.venue, self.table, leaf)
 
     # -- the cursor, the log -------------------------------------------------------------
 
@@ -315,7 +323,3 @@ class Uplink:
 
     def _where(self) -> str:
         return f"{self.settings.host}:{self.settings.port}"
-
-
-def _payload(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode()

@@ -9,6 +9,8 @@ holds no tile at all.
 from collections import OrderedDict
 
 from engine import events as ev
+from firmware.bus import contract
+from firmware.bus.contract import Alert, Envelope, Events, State, message
 from firmware.display.state import public_event
 from firmware.journal.schema import upgrade
 from firmware.journal.store import Row
@@ -38,18 +40,20 @@ def event_row(row: Row) -> dict:
     return {"seq": row.seq, "kind": row.kind, "event": public_row(row)}
 
 
-def events_message(rows: list[dict], venue: str, table: str, session: str | None) -> dict:
-    """The `events` payload of consecutive journal rows (`event_row`s, in order): one
+def events_message(rows: list[dict], envelope: Envelope) -> dict:
+    """The `events` message of consecutive journal rows (`event_row`s, in order): one
     message, one acknowledgement for the rows committed together, so that a hall's tables
     and its broker pass a message per move rather than one per row."""
-    return _envelope(venue, table, session) | {"rows": rows}
+    return message(envelope, Events(rows))
 
 
-def alert_message(row: Row, venue: str, table: str, session: str | None) -> dict | None:
+def alert_message(row: Row, envelope: Envelope) -> dict | None:
     """The `alerts` payload of a row that is one, else None: a call for the referee, another
     fault, a fault cleared, an engine alert the referee must rule on, an acknowledgement (by
     the table's referee, or the venue's: a referee on the way)."""
     event = _event(row)
+    number: int | None
+    of: str | None
     if isinstance(event, ev.Fault):
         public = public_event(event.to_json())
         if event.cleared:
@@ -58,30 +62,22 @@ def alert_message(row: Row, venue: str, table: str, session: str | None) -> dict
             kind = "call_referee"
         else:
             kind = "fault"
-        alert = (kind, event.id, fault_text(public))
+        number, of, text = event.id, "fault", fault_text(public)
     elif isinstance(event, ev.Alert) and event.needs_ruling:
-        alert = ("ruling", event.id, alert_text(public_event(event.to_json())))
+        kind, number, of = "ruling", event.id, "ruling"
+        text = alert_text(public_event(event.to_json()))
     elif isinstance(event, ev.Acknowledged):
-        seen = event.fault if event.fault is not None else event.alert
-        alert = ("acknowledged", seen, "the table's referee has seen it")
+        kind, text = "acknowledged", "the table's referee has seen it"
+        number = event.fault if event.fault is not None else event.alert
         of = "fault" if event.fault is not None else "ruling"
-    elif _venue_acknowledged(event):
-        alert = ("acknowledged", event.args["alert"], f"{event.args['referee']} is on the way")
-        of = event.args.get("of")
+    elif isinstance(event, ev.VenueCommand) and _venue_acknowledged(event):
+        kind, text = "acknowledged", f"{event.args['referee']} is on the way"
+        number, of = event.args["alert"], event.args.get("of")
     else:
         return None
-    kind, number, text = alert
-    if kind != "acknowledged":
-        of = "ruling" if kind == "ruling" else "fault"
-    return _envelope(venue, table, session) | {
-        "seq": row.seq,
-        "kind": kind,
-        "id": number,
-        "of": of,
-        "seat": event.seat,
-        "text": text,
-        "t": event.t,
-    }
+    if number is None:  # an acknowledgement of nothing: no alert to close
+        return None
+    return message(envelope, Alert(row.seq, kind, number, of, event.seat, text, event.t))
 
 
 class AlertBoard:
@@ -144,7 +140,7 @@ def public_state(
     venue_message: str | None,
     referee_on_way: dict | None,
 ) -> dict:
-    """The `state` payload's own part (state_message adds the envelope). `phase` is one of
+    """The `state` payload's own part (state_message adds the rest). `phase` is one of
     docs/uplink.md's; `dealer` and `round_wind` are seat letters; `scores` four, by player;
     `players` the venue's seating (four {"name", "federation_id"} by player) or None;
     `referee_on_way` {"referee", "at"} or None."""
@@ -205,18 +201,15 @@ def phase(status: Status) -> str:
     return "playing" if status.in_play else "between_hands"
 
 
-def state_message(state: dict, venue: str, table: str, session, seq: int, at: float) -> dict:
-    """The `state` payload: the table's public state as of journal row `seq`, at wall `at`."""
-    return _envelope(venue, table, session) | {"seq": seq, "at": at} | state
+def state_message(state: dict, envelope: Envelope, seq: int, at: float) -> dict:
+    """The `state` message: the public state (public_state) as of journal row `seq`, at wall
+    `at`."""
+    return message(envelope, State(seq=seq, at=at, **state))
 
 
-def status_message(venue: str, table: str, online: bool) -> dict:
-    """The `status` payload: online, or the last will's offline."""
-    return {"v": 1, "venue": venue, "table": table, "status": "online" if online else "offline"}
-
-
-def _envelope(venue: str, table: str, session: str | None) -> dict:
-    return {"v": 1, "venue": venue, "table": table, "session": session}
+def status_message(envelope: Envelope, online: bool) -> dict:
+    """The `status` message: online, or the last will's offline."""
+    return message(envelope, contract.Status("online" if online else "offline"))
 
 
 def _event(row: Row) -> ev.Event | None:
@@ -228,11 +221,10 @@ def _event(row: Row) -> ev.Event | None:
         return None
 
 
-def _venue_acknowledged(event) -> bool:
+def _venue_acknowledged(event: ev.VenueCommand) -> bool:
     """A venue's acknowledge the table took (firmware/uplink/commands.py checked its args)."""
     return (
-        isinstance(event, ev.VenueCommand)
-        and event.command == "acknowledge"
+        event.command == "acknowledge"
         and event.refused is None
         and isinstance(event.args.get("alert"), int)
         and isinstance(event.args.get("referee"), str)

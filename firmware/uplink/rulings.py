@@ -14,6 +14,7 @@ No tile goes out: penalty tiles only as a count.
 from collections.abc import Iterable
 
 from engine import events as ev
+from firmware.bus.contract import Envelope, Ruling, message
 from firmware.journal.store import Row
 from firmware.texts.notices import alert_text
 
@@ -44,8 +45,8 @@ class Rulings:
             if isinstance(event, ev.Alert) and event.needs_ruling and event.penalty:
                 self.proposed[event.id] = event.penalty
 
-    def message(self, row: Row, following: Iterable[Row], envelope: dict) -> dict | None:
-        """The `alerts` payload of a row that is a ruling (after `follow(row)`), else None;
+    def message(self, row: Row, following: Iterable[Row], envelope: Envelope) -> dict | None:
+        """The `alerts` message of a row that is a ruling (after `follow(row)`), else None;
         `following`: the rows after it, read only as far as its RefereeActed."""
         if row.kind != "output" or not any(f'"{name}"' in row.json for name in _RULINGS):
             return None
@@ -67,20 +68,21 @@ class Rulings:
             what = revoked_text(event)
         else:
             return None
-        return envelope | {
-            "seq": row.seq,
-            "kind": kind,
-            "id": event.alert,
-            "of": "ruling",
-            "seat": event.seat,
-            "text": f"{what}; reason: {reason}" if reason else what,
-            "t": event.t,
-            "offence": offence,
-            "points": points,
-            "applied": not isinstance(event, ev.PenaltyWaived),
-            "reason": reason,
-            "referee": referee_after(following),
-        }
+        ruling = Ruling(
+            seq=row.seq,
+            kind=kind,
+            id=event.alert,
+            of="ruling",
+            seat=event.seat,
+            text=f"{what}; reason: {reason}" if reason else what,
+            t=event.t,
+            offence=offence,
+            points=points,
+            applied=not isinstance(event, ev.PenaltyWaived),
+            reason=reason,
+            referee=referee_after(following),
+        )
+        return message(envelope, ruling)
 
 
 def ruled_text(event: ev.PenaltyApplied | ev.PenaltyWaived, offence, rule, points) -> str:

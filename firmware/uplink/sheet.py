@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 
 from firmware.audit.sheet import sheet
+from firmware.bus.contract import Envelope, Sheet, message
 from firmware.journal.store import Row
 from firmware.uplink.messages import public_row
 
@@ -45,12 +46,10 @@ def changes_sheet(row: Row) -> bool:
     return kind in CHANGES and (kind != "VenueCommand" or data.get("command") == "start_session")
 
 
-def sheet_message(document: dict, venue: str, table: str, session, seq: int) -> dict:
-    """The `sheet` payload: the sheet `document` as of journal row `seq` at least."""
+def sheet_message(document: dict, envelope: Envelope, seq: int) -> dict:
+    """The `sheet` message: the sheet `document` as of journal row `seq` at least."""
     public = {name: value for name, value in document.items() if name != "journal"}
-    return {"v": 1, "venue": venue, "table": table, "session": session, "seq": seq} | {
-        "sheet": public
-    }
+    return message(envelope, Sheet(seq, public))
 
 
 class SheetBuilds:

@@ -9,7 +9,6 @@ keeps the QoS 1 rows of a venue that restarted.
 """
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -17,6 +16,14 @@ from collections.abc import Callable
 
 import aiomqtt
 
+from firmware.bus.contract import (
+    MIN_KEY_BYTES,
+    QOS,
+    Command,
+    command_topic,
+    encode,
+    venue_subscribes,
+)
 from firmware.bus.signing import sign
 from firmware.venue.board import VenueBoard
 
@@ -26,7 +33,6 @@ BACKOFF_FIRST = 0.5  # seconds before the first retry ...
 BACKOFF_MAX = 30.0  # ... doubling up to this
 KEEPALIVE = 15  # seconds: a broker gone silent is noticed within about 1.5 times this
 PUBLISH_TIMEOUT = 5.0  # seconds for the broker to take a command
-MIN_KEY_BYTES = 16  # a shorter venue key is a guessable one
 
 
 class NotSent(Exception):
@@ -42,22 +48,10 @@ def read_key(path: str) -> bytes:
     return key
 
 
-def command_topic(venue: str, table: str) -> str:
-    return f"mjtable/{venue}/cmd" if table == "*" else f"mjtable/{venue}/table/{table}/cmd"
-
-
 def signed_command(venue: str, table: str, name: str, args: dict, key: bytes, now: float) -> dict:
     """A command as docs/uplink.md has it: a unique id, the time issued, its HMAC."""
-    unsigned = {
-        "v": 1,
-        "id": secrets.token_hex(16),
-        "issued": int(now),
-        "venue": venue,
-        "table": table,
-        "command": name,
-        "args": args,
-    }
-    return sign(unsigned, key)
+    command = Command(secrets.token_hex(16), int(now), venue, table, name, args)
+    return sign(command.json(), key)
 
 
 class VenueBus:
@@ -80,7 +74,7 @@ class VenueBus:
 
     @property
     def topic(self) -> str:
-        return f"mjtable/{self.board.venue}/table/+/#"
+        return venue_subscribes(self.board.venue)
 
     async def run(self) -> None:
         """Connect, subscribe, take messages; on a lost connection wait and do it again."""
@@ -96,7 +90,7 @@ class VenueBus:
                     clean_session=False,
                     keepalive=KEEPALIVE,
                 ) as client:
-                    await client.subscribe(self.topic, qos=1)
+                    await client.subscribe(self.topic, qos=QOS)
                     self._client, wait = client, BACKOFF_FIRST
                     self.board.connection(True)
                     log.info("venue %s: connected to %s:%d", self.board.venue, self.host, self.port)
@@ -126,10 +120,13 @@ class VenueBus:
         if client is None:
             raise NotSent(f"the broker {self.host}:{self.port} is not connected: try again")
         venue = self.board.venue
-        command = signed_command(venue, table, name, args, self.key, self.clock())
+        try:
+            command = signed_command(venue, table, name, args, self.key, self.clock())
+        except ValueError as err:  # no canonical form (contract.canonical): none to sign
+            raise NotSent(f"the command cannot be signed: {err}") from None
         try:
             await client.publish(
-                command_topic(venue, table), json.dumps(command), qos=1, timeout=PUBLISH_TIMEOUT
+                command_topic(venue, table), encode(command), qos=QOS, timeout=PUBLISH_TIMEOUT
             )
         except aiomqtt.MqttError as err:
             raise NotSent(f"the broker did not take the command: {err}") from None

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from firmware import cli_args
+from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
 from firmware.display.app import DisplayServer
 from firmware.venue import demo as fleet
 from firmware.venue.app import create_app
@@ -23,8 +24,6 @@ from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
 from firmware.web.auth import loopback, secret_problem
-
-MAX_VENUE = 64  # characters of a venue's name, a topic level
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -102,10 +101,9 @@ def _port(text: str) -> int:
 
 
 def _venue(text: str) -> str:
-    if not (0 < len(text) <= MAX_VENUE and text.isprintable()) or any(c in text for c in "/+# "):
-        raise argparse.ArgumentTypeError(
-            f"a venue's name: up to {MAX_VENUE} printable characters, no / + # or space"
-        )
+    """The name the tables' profiles give (firmware/bus/settings.py): the same topic word."""
+    if not TOPIC_WORD.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"a venue's name is {TOPIC_WORD_WORDS}; not {text[:70]!r}")
     return text
 
 

@@ -5,13 +5,13 @@ faces), a concealed field by its name, or four ids in a row of a wall's order, a
 payload, is a concealed leak; the public state holds no tile at all.
 """
 
-import json
 import time
 from collections import deque
 from dataclasses import dataclass
 from itertools import pairwise
 
 from engine import events as ev
+from firmware.bus.contract import MESSAGE_BYTES, decode, parse_topic
 from firmware.venue.board import TableBoard, VenueBoard
 
 TILE_KEYS = frozenset(
@@ -65,7 +65,8 @@ class Truth:
 
     def leaks(self, leaf: str, body: dict) -> bool:
         """Whether the message (`leaf` of the topic, its JSON `body`) shows a concealed fact."""
-        lists, tiles = [], set()
+        lists: list[list] = []
+        tiles: set[int] = set()
         _walk(body, None, lists, tiles)
         if any(self._in_order(run) for run in lists):
             return True
@@ -133,17 +134,13 @@ class FleetBoard(VenueBoard):
 
     def take(self, topic: str, payload: bytes | str) -> bool:
         changed = super().take(topic, payload)
-        parts = topic.split("/")
-        table = self.fleet.get(parts[3]) if len(parts) == 5 else None
-        if table is None:
-            return changed
         try:
-            body = json.loads(payload)
+            name, leaf = parse_topic(topic, self.venue)
+            body = decode(payload, MESSAGE_BYTES)
         except ValueError:
             return changed  # counted as malformed by the board
-        if not isinstance(body, dict):
-            return changed
-        if table.truth.leaks(parts[4], body):
+        table = self.fleet.get(name)
+        if table is not None and table.truth.leaks(leaf, body):
             self.leaks += 1
         return changed
 

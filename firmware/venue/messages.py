@@ -4,20 +4,28 @@ is one `Malformed` (counted, logged) and never a crash, and the dashboard shows 
 contract does not call public.
 """
 
-import json
 import math
 from dataclasses import dataclass
+from typing import TypeGuard
 
-PHASES = ("playing", "between_hands", "fault", "paused", "not_refereeing")
-STATUSES = ("online", "offline")
-EVENT_KINDS = ("hand", "input", "output", "device")
-ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
-RULINGS = ("ruled", "revoked")  # a referee's ruling, with its offence, points, reason and who
+from firmware.bus.contract import (
+    ALERT_KINDS,
+    ALERTS_OF,
+    MESSAGE_BYTES,
+    PHASES,
+    ROW_KINDS,
+    RULING_KINDS,
+    SAFE_INTEGER,
+    STATUSES,
+    Leaf,
+    check_envelope,
+    decode,
+    parse_topic,
+)
+
 SHEET_LISTS = ("players", "hands", "games", "signatures", "player_signatures")
-MAX_PAYLOAD = 256 * 1024  # bytes: a signed sheet of a long session is well under this
 MAX_TEXT = 500  # characters of a text shown on the dashboard (an alert's, a message)
 MAX_NAME = 80  # characters of a player's name, a federation id, a referee's name
-MAX_ID = 2**53  # seqs and ids stay exact in the page's JavaScript numbers
 
 
 class Malformed(ValueError):
@@ -27,32 +35,26 @@ class Malformed(ValueError):
 @dataclass(frozen=True)
 class Message:
     table: str
-    leaf: str  # state, status, events, alerts, sheet
+    leaf: Leaf  # one of contract.PUBLISHED
     body: dict
 
 
 def parse(topic: str, payload: bytes | str, venue: str) -> Message | None:
     """The message on `topic`, checked; None for the command topics the subscription also
     covers (the venue's own commands come back to it)."""
-    parts = topic.split("/")
-    if len(parts) != 5 or parts[:3] != ["mjtable", venue, "table"] or not parts[3]:
-        raise Malformed(f"a topic outside mjtable/{venue}/table/<table>/<leaf>: {topic[:120]!r}")
-    table, leaf = parts[3], parts[4]
-    if leaf == "cmd":
-        return None
-    if leaf not in _CHECKS:
-        raise Malformed(f"no such topic as {leaf!r} (table {table[:40]!r})")
-    if len(payload) > MAX_PAYLOAD:
-        raise Malformed(f"{leaf} of table {table[:40]!r}: {len(payload)} bytes, over the limit")
     try:
-        body = json.loads(payload)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
-        raise Malformed(f"{leaf} of table {table[:40]!r}: not JSON") from None
-    if not isinstance(body, dict):
-        raise Malformed(f"{leaf} of table {table[:40]!r}: not a JSON object")
-    if body.get("v") != 1 or body.get("venue") != venue or body.get("table") != table:
-        raise Malformed(f"{leaf} of table {table[:40]!r}: not v 1 of this venue and table")
-    return Message(table, leaf, _CHECKS[leaf](body, f"{leaf} of table {table[:40]!r}"))
+        table, leaf = parse_topic(topic, venue)
+    except ValueError as err:
+        raise Malformed(str(err)) from None
+    if leaf == Leaf.CMD:
+        return None
+    where = f"{leaf} of table {table[:40]!r}"
+    try:
+        body = decode(payload, MESSAGE_BYTES)
+        check_envelope(body, venue, table)
+    except ValueError as err:
+        raise Malformed(f"{where}: {err}") from None
+    return Message(table, leaf, _CHECKS[leaf](body, where))
 
 
 def _state(body: dict, where: str) -> dict:
@@ -106,7 +108,7 @@ def _events(body: dict, where: str) -> dict:
 
 
 def _row(row, where: str) -> dict:
-    if not isinstance(row, dict) or row.get("kind") not in EVENT_KINDS:
+    if not isinstance(row, dict) or row.get("kind") not in ROW_KINDS:
         raise Malformed(f"{where}: a row is not a journal row (kind and event)")
     if not isinstance(row.get("event"), dict):
         raise Malformed(f"{where}: a row is not a journal row (kind and event)")
@@ -122,12 +124,12 @@ def _alert(body: dict, where: str) -> dict:
         "seq": _whole(body, "seq", where),
         "kind": body["kind"],
         "id": _whole(body, "id", where),
-        "of": body.get("of") if body.get("of") in ("fault", "ruling") else None,
+        "of": body.get("of") if body.get("of") in ALERTS_OF else None,
         "seat": seat if _is_whole(seat) and 0 <= seat < 4 else None,
         "text": _scalar(body.get("text"), MAX_TEXT) or "",
         "t": body["t"] if _is_number(body.get("t")) else None,
     }
-    if body["kind"] not in RULINGS:
+    if body["kind"] not in RULING_KINDS:
         return alert
     return alert | {
         "offence": _scalar(body.get("offence")),
@@ -154,11 +156,11 @@ def _sheet(body: dict, where: str) -> dict:
 
 
 _CHECKS = {
-    "state": _state,
-    "status": _status,
-    "events": _events,
-    "alerts": _alert,
-    "sheet": _sheet,
+    Leaf.STATE: _state,
+    Leaf.STATUS: _status,
+    Leaf.EVENTS: _events,
+    Leaf.ALERTS: _alert,
+    Leaf.SHEET: _sheet,
 }
 
 
@@ -172,12 +174,12 @@ def _player(player, where: str) -> dict:
     }
 
 
-def _is_number(value) -> bool:
+def _is_number(value) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _is_whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID
+def _is_whole(value) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SAFE_INTEGER
 
 
 def _whole(body: dict, name: str, where: str, optional: bool = False) -> int | None:

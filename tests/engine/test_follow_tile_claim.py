@@ -10,6 +10,7 @@ follows, and the journal replays to the same sheet.
 
 from engine import events as ev
 from engine.session import Session
+from firmware.bus.contract import Envelope
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.table.actor import Actor
@@ -150,7 +151,7 @@ def ruling_awaited(journal: Journal, alert: int) -> bool:
     """The uplink's board, what the venue sees, still waits on a ruling on `alert`."""
     board = AlertBoard()
     for row in journal.rows():
-        board.follow(row, alert_message(row, "V", "T1", "s"))
+        board.follow(row, alert_message(row, Envelope("V", "T1", "s")))
     return ("ruling", alert) in board.waiting
 
 

@@ -22,6 +22,7 @@ import pytest
 
 from drivers.readers import ReaderBack, ReaderLost
 from engine import events as ev
+from firmware.bus.contract import Envelope
 from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.cli import backup
@@ -191,7 +192,7 @@ def test_issue_15_every_row_reaches_the_venue_once_in_order(tmp_path, broker, ve
             "kind": row.kind,
             "event": public_row(row),
         }
-    alerts = [alert_message(row, VENUE, TABLE, session) for row in rows]
+    alerts = [alert_message(row, Envelope(VENUE, TABLE, session)) for row in rows]
     assert venue.bodies("alerts") == [alert for alert in alerts if alert is not None]
     said = [(a["kind"], a["text"]) for a in venue.bodies("alerts")]
     assert ("fault", "the shuffler is jammed") in said
@@ -465,7 +466,7 @@ def test_issue_15_alerts_follow_faults_rulings_and_acknowledgements():
         ("device", ev.Acknowledged(6.0, None, None, 1)),
     )
     board, waiting = AlertBoard(), []
-    alerts = [alert_message(row, VENUE, TABLE, "s") for row in rows]
+    alerts = [alert_message(row, Envelope(VENUE, TABLE, "s")) for row in rows]
     for row, alert in zip(rows, alerts, strict=True):
         board.follow(row, alert)
         waiting.append((board.count, board.referee_called))

@@ -9,6 +9,7 @@ from itertools import count
 import pytest
 
 from engine import events as ev
+from firmware.bus.contract import canonical
 from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.store import Journal
@@ -102,6 +103,11 @@ REFUSED = {
     "wrong key": (command("message", {"text": "hi"}, key=b"not the venue key"), "signature"),
     "tampered after signing": (tampered(), "signature"),
     "no hmac": ({k: v for k, v in command("pause").items() if k != "hmac"}, "signature"),
+    "an hmac not hex": (command("pause") | {"hmac": "签名"}, "signature"),
+    "a number JSON's readers round": (
+        b'{"v": 1, "issued": 9007199254740993, "hmac": "00"}',
+        "not JSON that RFC 8785 can sign",
+    ),
     "another venue": (command("message", {"text": "hi"}, venue="other hall"), "venue"),
     "another table": (command("message", {"text": "hi"}, table="T08"), "table"),
     "issued too long ago": (command("pause", issued=WALL - WINDOW - 1), "ago"),
@@ -179,6 +185,64 @@ def test_issue_15_a_bad_command_is_refused_journaled_and_told_the_referee(table,
     assert service.venue == VenueNotes() and service.status().venue == VenueNotes()
     assert len(journaled(service, "input", "ClocksPaused")) == inputs
     assert service.hands.table.clocks.paused_at is None
+
+
+# A start_session with Chinese names as a venue's desk in JavaScript signs it (Node 20):
+#   const sorted = (v) => Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === "object"
+#     ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
+#   crypto.createHmac("sha256", KEY).update(JSON.stringify(sorted(command)), "utf8").digest("hex")
+# JSON.stringify writes every character as itself, in UTF-8; Object.keys(...).sort() orders by
+# UTF-16 code units, as RFC 8785 does.
+BY_JAVASCRIPT = {
+    "v": 1,
+    "id": "desk-0001",
+    "issued": 1749999998,
+    "venue": "hall",
+    "table": "T07",
+    "command": "start_session",
+    "args": {
+        "players": [
+            {"name": "张伟", "federation_id": "CN-0042"},
+            {"name": "李娜", "federation_id": None},
+            {"name": "王芳", "federation_id": "CN-0107"},
+            {"name": "刘洋", "federation_id": "CN-0311"},
+        ],
+        "minutes": 120,
+    },
+    "hmac": "494b0739844943d3bae8ba2aa8c74ce8d1092f9ccfa4dc43cad9c5811580c21a",
+}
+
+
+def _stringified(command: dict) -> bytes:
+    """JSON.stringify of the command with its keys sorted, as UTF-8 (its strings here hold
+    no control character, its numbers are whole)."""
+    return json.dumps(command, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def test_issue_29_a_command_with_chinese_names_signed_by_javascript_is_taken(table):
+    """Issue 29: the signed form is RFC 8785, UTF-8 with every character as itself: a
+    start_session with Chinese names that a JavaScript client signed (its HMAC computed by
+    Node) and sent as JSON.stringify writes it is taken, its names shown as sent."""
+    service, _ = table
+    unsigned = {k: v for k, v in BY_JAVASCRIPT.items() if k != "hmac"}
+    assert canonical(unsigned) == _stringified(unsigned)
+    send(table, _stringified(BY_JAVASCRIPT))
+    (row,) = journaled(service)
+    assert row["refused"] is None, row["refused"]
+    assert [p["name"] for p in service.status().venue.players] == ["张伟", "李娜", "王芳", "刘洋"]
+    assert venue_faults(service) == []
+
+
+def test_issue_29_a_javascript_signature_over_other_names_is_refused(table):
+    """Issue 29: the same command with one name changed after signing is refused as a wrong
+    signature, and shows nothing."""
+    service, _ = table
+    forged = json.loads(json.dumps(BY_JAVASCRIPT))
+    forged["args"]["players"][0]["name"] = "张为"
+    send(table, _stringified(forged))
+    (row,) = journaled(service)
+    assert "wrong signature" in row["refused"]
+    assert service.status().venue.players is None
 
 
 def test_issue_15_a_replayed_id_is_refused(table):

@@ -5,12 +5,14 @@
 import argparse
 import asyncio
 import json
+import math
 import os
 import ssl
 import subprocess
 import tempfile
 import time
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import aiomqtt
@@ -18,18 +20,22 @@ import pytest
 
 from engine import events as ev
 from engine.schema import Section
+from firmware.audit.sheet import sheet
 from firmware.bench import venue as bench_venue
-from firmware.bus.settings import uplink_settings
+from firmware.bus.contract import Envelope, table_publishes
+from firmware.bus.settings import UplinkSettings, uplink_settings
 from firmware.cli import main
 from firmware.journal.store import Journal, Row
 from firmware.sim.simulate import Game
+from firmware.uplink.client import Uplink
 from firmware.uplink.messages import alert_message, event_row, events_message
+from firmware.venue.board import VenueBoard
+from firmware.venue.bus import VenueBus
 from firmware.venue.demo import make_tables, play, run_fleet
 from firmware.venue.demo_truth import Truth
 from tests.support.broker import PASSWD, Broker, free_port
 
 MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
-OWN = ("events", "state", "status", "alerts")
 
 
 @pytest.fixture
@@ -88,7 +94,7 @@ def test_acl_keeps_each_table_to_its_own_topics(reachable):
     users = {"t1": "p1", "t2": "p2", "venue": "pv"}
     broker = Broker(reachable, users, (MOSQUITTO / "acl").read_text()).start()
     port, venue_got, t1_got = broker.port, [], []
-    own = [f"mjtable/h/table/t1/{leaf}" for leaf in OWN]
+    own = table_publishes("h", "t1")
     forged = ["mjtable/h/table/t1/cmd", "mjtable/h/cmd", "mjtable/h/table/t2/events"]
     commands = ["mjtable/h/table/t2/cmd", "mjtable/h/cmd", "mjtable/h/table/t1/cmd"]
     try:
@@ -126,23 +132,23 @@ def _certificates(folder: Path) -> None:
     os.chmod(folder / "broker.key", 0o644)  # the broker reads it as user mosquitto
 
 
-def test_shipped_config_takes_a_table_over_tls(reachable):
-    """Issue 15: deploy/mosquitto/mosquitto.conf, its paths moved into a test folder, starts;
-    add-table.sh's user, with the [uplink] section it prints (which the profile's reader
-    takes), publishes over TLS to the venue on the loopback listener."""
-    tmp_path = reachable
-    broker = Broker(tmp_path, acl=(MOSQUITTO / "acl").read_text())
-    store = tmp_path / "store"
+def _shipped(folder: Path, table: str) -> tuple[Broker, int, UplinkSettings]:
+    """deploy/mosquitto/mosquitto.conf and its acl, their paths moved into `folder`, with
+    add-table.sh's user for `table` and the venue's user (password "pv"): the broker (not
+    started), its TLS port for the tables, and the [uplink] settings add-table.sh printed
+    (which the profile's reader takes), pointed at that port. The venue's listener is the
+    broker's `port`: Broker.start waits for it, the last one mosquitto opens."""
+    broker = Broker(folder, acl=(MOSQUITTO / "acl").read_text())
+    store = folder / "store"
     store.mkdir()
     os.chmod(store, 0o777)
-    _certificates(tmp_path)
-    # Broker.start waits for the venue's listener, the last one mosquitto opens.
+    _certificates(folder)
     tls_port, venue_port = free_port(), broker.port
     text = (MOSQUITTO / "mosquitto.conf").read_text()
     moves = {
-        "/etc/mosquitto/passwd": f"{tmp_path}/passwd",
-        "/etc/mosquitto/acl": f"{tmp_path}/acl",
-        "/etc/mosquitto/certs/": f"{tmp_path}/",
+        "/etc/mosquitto/passwd": f"{folder}/passwd",
+        "/etc/mosquitto/acl": f"{folder}/acl",
+        "/etc/mosquitto/certs/": f"{folder}/",
         "/var/lib/mosquitto/": f"{store}/",
         "/var/log/mosquitto/": f"{store}/",
         "/run/mosquitto/": f"{store}/",
@@ -155,33 +161,41 @@ def test_shipped_config_takes_a_table_over_tls(reachable):
     broker.config.write_text(text)
     env = dict(
         os.environ,
-        PASSWD_FILE=str(tmp_path / "passwd"),
-        OUT=str(tmp_path),
+        PASSWD_FILE=str(folder / "passwd"),
+        OUT=str(folder),
         VENUE="hall",
         BROKER="127.0.0.1",
     )
     printed = subprocess.run(
-        [MOSQUITTO / "add-table.sh", "t7"], env=env, check=True, capture_output=True, text=True
+        [MOSQUITTO / "add-table.sh", table], env=env, check=True, capture_output=True, text=True
     ).stdout
-    subprocess.run([PASSWD, "-b", tmp_path / "passwd", "venue", "pv"], check=True)
-    os.chmod(tmp_path / "passwd", 0o644)
-    (tmp_path / "venue.key").write_text("k" * 32)
+    subprocess.run([PASSWD, "-b", folder / "passwd", "venue", "pv"], check=True)
+    os.chmod(folder / "passwd", 0o644)
+    (folder / "venue.key").write_text("k" * 32)
     section = Section(tomllib.loads(printed)["uplink"], "uplink")
-    settings = uplink_settings(section, tmp_path)
+    settings = uplink_settings(section, folder)
     section.done()
     assert (settings.host, settings.port, settings.venue, settings.user) == (
         "127.0.0.1",
         8883,
         "hall",
-        "t7",
+        table,
     )
+    return broker, tls_port, replace(settings, port=tls_port)
+
+
+def test_shipped_config_takes_a_table_over_tls(reachable):
+    """Issue 15: deploy/mosquitto/mosquitto.conf, its paths moved into a test folder, starts;
+    add-table.sh's user, with the [uplink] section it prints (which the profile's reader
+    takes), publishes over TLS to the venue on the loopback listener."""
+    broker, tls_port, settings = _shipped(reachable, "t7")
     tls = ssl.create_default_context(cafile=settings.ca_file)
     got: list[str] = []
     broker.start()
     try:
         asyncio.run(
             _exchange(
-                [(venue_port, "venue", "pv", got, None)],
+                [(broker.port, "venue", "pv", got, None)],
                 [(tls_port, "t7", settings.password, ["mjtable/hall/table/t7/state"], tls)],
                 expected=1,
             )
@@ -189,6 +203,55 @@ def test_shipped_config_takes_a_table_over_tls(reachable):
     finally:
         broker.stop()
     assert got == ["mjtable/hall/table/t7/state"]
+
+
+def test_shipped_config_delivers_a_tables_score_sheet_to_the_venue(reachable):
+    """Issue 29: over deploy/mosquitto as shipped (TLS, passwords, the ACL) and add-table.sh's
+    [uplink] section, a table's uplink publishes its score sheet and the venue's consumer
+    keeps it as that table's latest: the sheet the table's journal makes, as of its last row.
+    The ACL shipped before issue 29 dropped every sheet at the broker."""
+    journals = reachable / "journals"
+    journals.mkdir()
+    (table,) = make_tables(1, 2, journals)
+    table.commit_until(math.inf)
+    broker, _, settings = _shipped(reachable, table.name)
+    board = VenueBoard("hall")
+    broker.start()
+    try:
+        asyncio.run(_sheet_delivered(table, settings, board, broker.port))
+    finally:
+        broker.stop()
+        table.journal.close()
+    kept = board.tables[table.name].score_sheet
+    assert kept is not None and kept["seq"] == table.journal.seq
+    made = sheet(table.journal.path)
+    assert kept["sheet"] == {name: value for name, value in made.items() if name != "journal"}
+    assert kept["sheet"]["hands"], "two hands played: the sheet has their rows"
+    assert board.counts()["malformed"] == 0
+
+
+async def _sheet_delivered(table, settings, board: VenueBoard, venue_port: int) -> None:
+    """Run the venue's consumer and the table's uplink until the board holds the table's sheet
+    as of its last row (or 30 s: the assertions after say what did not come)."""
+    bus = VenueBus(board, "127.0.0.1", venue_port, "venue", "pv")
+    consumer = asyncio.create_task(bus.run())
+    uplink = Uplink(settings, table.journal, table.name, table.state)
+    publishing = asyncio.create_task(uplink.run())
+
+    def done() -> bool:
+        held = board.tables.get(table.name)
+        kept = held.score_sheet if held is not None else None
+        return kept is not None and kept["seq"] == table.journal.seq
+
+    try:
+        deadline = time.monotonic() + 30
+        while not done() and time.monotonic() < deadline and not publishing.done():
+            await asyncio.sleep(0.02)
+    finally:
+        uplink.close()
+        await asyncio.wait([publishing], timeout=5)
+        consumer.cancel()
+        await asyncio.gather(consumer, publishing, return_exceptions=True)
 
 
 def _row(seq: int, kind: str, event: ev.Event) -> Row:
@@ -211,8 +274,10 @@ def test_truth_finds_a_concealed_tile_and_the_wall_order():
         truth.row(seq, event)
         public = event_row(_row(seq, "output", event))
         private = dict(public, event=event.to_json())
-        assert not truth.leaks("events", events_message([public], "hall", "t1", "s")), event
-        assert truth.leaks("events", events_message([public, private], "hall", "t1", "s"))
+        assert not truth.leaks("events", events_message([public], Envelope("hall", "t1", "s"))), (
+            event
+        )
+        assert truth.leaks("events", events_message([public, private], Envelope("hall", "t1", "s")))
     hand = {"v": 1, "rows": [{"seq": 1, "kind": "hand", "event": {"walls": walls}}]}
     assert truth.leaks("events", hand)
     drawn_then_discarded = [  # the tile drawn is concealed in its row, public in the next
@@ -237,14 +302,16 @@ def test_truth_passes_the_uplinks_messages_and_flags_the_rows_themselves(tmp_pat
     for table in tables:
         for row in table.journal.rows():
             public = json.loads(json.dumps(event_row(row)))
-            message = events_message([public], "hall", table.name, "s")
+            message = events_message([public], Envelope("hall", table.name, "s"))
             assert not table.truth.leaks("events", message), row
-            alert = alert_message(row, "hall", table.name, "s")
+            alert = alert_message(row, Envelope("hall", table.name, "s"))
             assert alert is None or not table.truth.leaks("alerts", alert), row
             if row.seq in table.truth.secrets:
                 secrets += 1
                 private = dict(public, event=row.data())
-                assert table.truth.leaks("events", events_message([private], "hall", "t", "s"))
+                assert table.truth.leaks(
+                    "events", events_message([private], Envelope("hall", "t", "s"))
+                )
         table.journal.close()
     assert secrets > 100
 

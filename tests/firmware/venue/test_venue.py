@@ -19,11 +19,12 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from firmware.bus.contract import command_topic
 from firmware.bus.signing import signed_by
 from firmware.cli import main
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
-from firmware.venue.bus import NotSent, VenueBus, command_topic
+from firmware.venue.bus import NotSent, VenueBus
 from firmware.venue.stream import stream
 from firmware.venue.view import organiser_changes, standings_view, tile
 

@@ -15,6 +15,7 @@ from engine import events as ev
 from engine import tiles
 from engine.deal import break_of, starting_hands
 from engine.wall import build_walls
+from firmware.bus.contract import Envelope
 from firmware.display.state import public_event
 from firmware.journal import seals as fairness
 from firmware.resources import load_ruleset
@@ -40,7 +41,7 @@ class Table:
         for kind, event in rows:
             self.seq += 1
             out.append({"seq": self.seq, "kind": kind, "event": event})
-        message = events_message(out, VENUE, self.name, "s1")
+        message = events_message(out, Envelope(VENUE, self.name, "s1"))
         self.board.take(topic(self.name, "events"), json.dumps(message))
 
     def hand(self, order: list[int], dealer: int, rolls, reveal=fairness.reveal) -> None:
