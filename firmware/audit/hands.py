@@ -80,7 +80,7 @@ def mjai(hands: list[export_sheet.Hand], players: list[dict]) -> list[dict]:
                 f"hand {hand.played.number} is played with {tiles} tiles ({deal['ruleset']}, "
                 f"flowers): mjai holds riichi's {RIICHI_TILES} only; export it as jsonl"
             )
-    out = [{"type": "start_game", "names": [p["name"] for p in players]}, NO_DORA]
+    out: list[dict] = [{"type": "start_game", "names": [p["name"] for p in players]}, NO_DORA]
     for hand in hands:
         out += _kyoku(hand)
     return out + [{"type": "end_game"}]
@@ -114,7 +114,8 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
             "tehais": tehais,
         }
     ]
-    scores, drawn, pungs = list(hand.scores), {}, {}
+    scores, pungs = list(hand.scores), {}
+    drawn: dict[int | None, int] = {}  # by actor (an event's seat may be None): his last draw
     for seat, tiles in enumerate(dealt["hands"]):
         for tile in tiles[13:]:  # East's 14th: his first draw in riichi's terms
             drawn[actor(seat)] = tile

@@ -95,7 +95,7 @@ def _players(pdf: FPDF, font: str, players: list[dict]) -> None:
 
 def _hands(pdf: FPDF, font: str, hands: list[dict]) -> None:
     _section(pdf, font, "Hands (changes, penalty points and running totals by player)")
-    names = None
+    names: list[str] = []
     for hand in hands:
         if hand["names"] != names:  # the first row, and each CCM seat change
             names = hand["names"]

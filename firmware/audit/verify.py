@@ -220,7 +220,8 @@ def _dealer_sides(source, chained: bool, count: int, fail) -> list[int | None]:
             f"({result.mismatches} outputs differ)"
         )
         return [None] * count  # the hands' results, so who dealt, are not the journal's
-    session, sides = Session(result.played[0].table.ruleset), []
+    session = Session(result.played[0].table.ruleset)
+    sides: list[int | None] = []
     for played in result.played:
         sides.append(session.dealer)
         if played.table.ended and not played.voided:

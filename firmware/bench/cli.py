@@ -16,6 +16,7 @@ over fair walls (firmware/bench/fairness.py).
 """
 
 import json
+import math
 import random
 import statistics
 import sys
@@ -88,7 +89,7 @@ def winning_hands(n: int, seed: int) -> list[Win]:
     a concealed self-draw always has one), so the two scorers do the same work.
     """
     rng = random.Random(seed)
-    result = []
+    result: list[Win] = []
     while len(result) < n:
         c = [0] * tiles.KINDS
         for _ in range(4):
@@ -117,7 +118,7 @@ def _time_interleaved(funcs: dict, items: dict, rounds: int = 5) -> dict[str, li
     """
     clock = time.perf_counter_ns
     overhead = statistics.median(-clock() + clock() for _ in range(10_000)) / 1000
-    spent = {name: [] for name in funcs}
+    spent: dict[str, list[float]] = {name: [] for name in funcs}
     for round_number in range(rounds + 1):
         for name, func in funcs.items():
             samples = []
@@ -268,14 +269,13 @@ def _frames(args) -> int:
         frames = [make() for _ in range(args.hands)]
         stream = b"".join(frames)
         chunks = [stream[i : i + 64] for i in range(0, len(stream), 64)]
-        best = None
+        best = math.inf
         for _ in range(5):
             parser = FrameParser()
             start = time.perf_counter()
             for chunk in chunks:
                 parser.feed(chunk)
-            spent = time.perf_counter() - start
-            best = spent if best is None else min(best, spent)
+            best = min(best, time.perf_counter() - start)
         link = LINK_BYTES_PER_SECOND / len(frames[0])
         result[name] = {
             "frame_bytes": len(frames[0]),

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from drivers.readers import Heartbeat, Inventory, Stacked
@@ -62,18 +63,28 @@ def run(args) -> int:
     return 0
 
 
+@dataclass
+class _Timing:
+    """The bench's stopwatch, shared by the loop, the readers and the stream's client."""
+
+    handed: float | None = None  # when this tick's first frame went in (None: none yet)
+    sent: dict[int, float] = field(default_factory=dict)  # a discard's seq -> its frame's time
+    received: dict[int, float] = field(default_factory=dict)  # seq -> when the client parsed it
+    latest: int = 0  # the latest seq the client parsed
+
+
 class _DirectReader:
     """The simulated table's zone or stacker reader handing its frames to the service as
     the reader thread does (`ReaderFeed.callback`), without the pty and the parser (`bench
     frames` times those). `handed` is when the first frame of this tick went in."""
 
-    def __init__(self, hand_in, timing: dict):
+    def __init__(self, hand_in, timing: _Timing):
         self.hand_in, self.timing = hand_in, timing
         self.beats = 0
 
     def _send(self, record) -> None:
-        if self.timing["handed"] is None:
-            self.timing["handed"] = time.perf_counter()
+        if self.timing.handed is None:
+            self.timing.handed = time.perf_counter()
         self.hand_in(record)
 
     def sweep(self, antennas, rng, drop=0.0, ghost=0.0) -> dict:
@@ -97,7 +108,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
     profile = load_profile("sim")
     ruleset = load_ruleset(profile.ruleset)
     clock, gpio = SimClock(), SimulatedGPIO()
-    timing = {"handed": None, "sent": {}, "received": {}, "latest": 0}
+    timing = _Timing()
     with (
         tempfile.TemporaryDirectory(prefix="mjtable-bench-") as folder,
         Journal(Path(folder) / "journal.sqlite") as journal,
@@ -110,11 +121,17 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
         desk = Desk(service, profile.name, profile.broadcast_delay_seconds)  # as `run` has it
 
         def note(events) -> None:  # after the desk has published: its seq is this one
-            if any(isinstance(e, ev.Discarded) for e in events):
-                timing["sent"][desk.seq] = timing["handed"]
+            # A discard shows in a sweep of the zone reader, so a frame of this tick caused it.
+            handed = timing.handed
+            if handed is not None and any(isinstance(e, ev.Discarded) for e in events):
+                timing.sent[desk.seq] = handed
 
         service.listeners.append(note)
         reader = _DirectReader(service.feed.callback(loop, service.stacker_path), timing)
+        panel = SimPanel(service, shuffler, gpio, profile)
+        sweep = profile.zones_reader.sweep_seconds
+        if sweep is None:  # profile.py gives the zone reader its sweep, the stacker none
+            raise BenchFailed(f"{profile.path}: the zone reader has no sweep_seconds")
         table = SimTable(
             ruleset,
             {owner: tag for tag, owner in profile.tags.items()},
@@ -123,10 +140,10 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             reader,
             reader,
             profile.zones,
-            SimPanel(service, shuffler, gpio, profile),
+            panel,
             seed,
             Faults(),
-            profile.zones_reader.sweep_seconds,
+            sweep,
             profile.claim_window_seconds,
             clock,
         )
@@ -146,13 +163,13 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             while not desk.subscribers:
                 await _check(client)
             shuffler.start(0.0)
-            while len(timing["sent"]) < discards:
-                timing["handed"] = None
+            while len(timing.sent) < discards:
+                timing.handed = None
                 table.tick(TICK)
-                table.panel.release(table.t)
+                panel.release(table.t)
                 service.actor.tick()
                 await asyncio.sleep(0)  # the frames handed in reach the queue
-                while service.actor.backlog or timing["latest"] < desk.seq:
+                while service.actor.backlog or timing.latest < desk.seq:
                     await _check(client)
         finally:
             display.should_exit = True
@@ -160,7 +177,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             worker.cancel()
             shuffler.close()
         client.join(10)
-    return [(timing["received"][seq] - handed) * 1000 for seq, handed in timing["sent"].items()]
+    return [(timing.received[seq] - handed) * 1000 for seq, handed in timing.sent.items()]
 
 
 class BenchFailed(Exception):
@@ -174,7 +191,7 @@ async def _check(client: threading.Thread) -> None:
     await asyncio.sleep(0.0002)
 
 
-def _listen(port: int, pin: str, timing: dict) -> None:
+def _listen(port: int, pin: str, timing: _Timing) -> None:
     """The page's side: read the referee stream, noting when each update has been parsed."""
     link = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     link.request("GET", "/api/referee/stream", headers={"Authorization": f"Bearer {pin}"})
@@ -185,7 +202,7 @@ def _listen(port: int, pin: str, timing: dict) -> None:
                 update = json.loads(line[5:])
                 parsed = time.perf_counter()
                 if update["seq"] is not None:
-                    timing["received"][update["seq"]] = parsed
-                    timing["latest"] = update["seq"]
+                    timing.received[update["seq"]] = parsed
+                    timing.latest = update["seq"]
     finally:
         link.close()

@@ -129,7 +129,8 @@ def simulated_distributions(walls: int, seed: int) -> dict:
     for flowers in (False, True):
         rng = random.Random(f"distributions-{seed}")
         order = tiles.physical_set(flowers)
-        scores, pairs = [0] * 7, {}
+        scores = [0] * 7
+        pairs: dict[int, int] = {}  # same-kind neighbours in a shuffle's walls -> shuffles
         for _ in range(walls):
             rng.shuffle(order)
             for side in range(4):

@@ -88,6 +88,13 @@ class VenueBroker:
                 time.sleep(0.05)
         raise RuntimeError(f"mosquitto did not listen on {self.port}")
 
+    @property
+    def pid(self) -> int:
+        """The process id of the mosquitto that start() started last."""
+        if self.proc is None:
+            raise RuntimeError("the bench's broker was never started")
+        return self.proc.pid
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
@@ -228,7 +235,7 @@ def _unanswered(loop, context: dict) -> None:
 async def _bench(args, folder: Path) -> dict:
     asyncio.get_running_loop().set_exception_handler(_unanswered)
     broker = None if args.broker else VenueBroker(folder).start()
-    host, port = args.broker or ("127.0.0.1", broker.port)
+    host, port = args.broker if broker is None else ("127.0.0.1", broker.port)
     ours, theirs = multiprocessing.Pipe()
     child = multiprocessing.get_context("spawn").Process(
         target=consumer, args=(host, port, theirs), daemon=True
@@ -246,7 +253,7 @@ async def _bench(args, folder: Path) -> dict:
             await asyncio.sleep(0.2)
         playing = asyncio.create_task(play(fleet, args.speed))
         await asyncio.sleep(WARM_UP / args.speed)
-        pids = {"consumer": child.pid, "broker": broker.proc.pid if broker else None}
+        pids = {"consumer": child.pid, "broker": broker.pid if broker else None}
         before = _cpu(pids)
         first = [table.journal.seq for table in fleet]
         await asyncio.sleep(args.seconds / args.speed)
@@ -309,7 +316,7 @@ async def _outage(broker: VenueBroker, fleet, ask, seconds: float, pids: dict) -
     await asyncio.to_thread(broker.stop)
     await asyncio.sleep(seconds)
     await asyncio.to_thread(broker.start)
-    before = _cpu(pids | {"broker": broker.proc.pid})
+    before = _cpu(pids | {"broker": broker.pid})
     restarted = before["at"]
     targets = {table.name: table.journal.seq for table in fleet}
     held = await ask("held")
@@ -320,7 +327,7 @@ async def _outage(broker: VenueBroker, fleet, ask, seconds: float, pids: dict) -
             return {"backlog_rows": backlog, "drain_seconds": None, "not_drained": missing}
         await asyncio.sleep(0.1)
         held = await ask("held")
-    shares = _shares(before, after := _cpu(pids | {"broker": broker.proc.pid}))
+    shares = _shares(before, after := _cpu(pids | {"broker": broker.pid}))
     drained = {"backlog_rows": backlog, "drain_seconds": round(after["at"] - restarted, 1)}
     return drained | {f"drain_{name}": share for name, share in shares.items()}
 

@@ -9,14 +9,14 @@ import json
 import sys
 import time
 from functools import lru_cache
+from typing import cast
 
 from engine import events as ev
 from engine import tiles
 from engine.hand import Meld
-from engine.rulebook import Ruleset
 from engine.scoring import Win, WinError, check
 from engine.table import Table
-from engine.waits import SeatWaits, table_waits
+from engine.waits import Scorer, SeatWaits, table_waits
 from firmware.percentiles import percentiles
 from firmware.resources import load_ruleset
 from firmware.sim import simulate
@@ -51,12 +51,13 @@ def brute_force(table: Table, seat: int) -> dict[int, tuple] | None:
     if len(held) + 3 * len(melds) != 13:
         return None
     flowers = tuple(map(tiles.kind_of, table.flowers[seat]))
-    return _brute_force(table.ruleset, seat, held, melds, flowers)
+    scorer = cast(Scorer, table.ruleset)  # rule books are plain objects, hashed by identity
+    return _brute_force(scorer, seat, held, melds, flowers)
 
 
 @lru_cache(maxsize=4096)  # a hand seen again (the others' discards) is not searched again
 def _brute_force(
-    ruleset: Ruleset, seat: int, held: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple
+    ruleset: Scorer, seat: int, held: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple
 ) -> dict[int, tuple]:
     left, found = (seat + 3) % 4, {}
     for kind in range(tiles.KINDS):

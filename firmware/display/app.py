@@ -35,7 +35,7 @@ from firmware.journal.replay import ReplayError
 from firmware.journal.store import JournalError
 from firmware.resources import package_folder
 from firmware.web.auth import Enrolled
-from firmware.web.guard import Guard, Refused, answer, json_body
+from firmware.web.guard import HANDLERS, Guard, json_body
 from firmware.web.login import Login, error
 from firmware.web.sse import Backlog, data, event_stream
 
@@ -177,7 +177,7 @@ def create_app(
         # gzip for a page that takes it: a hand's replay repeats the table at every step (a
         # long hand's is about 1.5 MB, some 30 kB gzipped); the event streams are left alone
         middleware=[Middleware(Guard, host=host), Middleware(GZipMiddleware, minimum_size=4096)],
-        exception_handlers={Refused: answer},
+        exception_handlers=HANDLERS,
     )
     app.state.streams, app.state.backlogs = streams, backlogs
     return app
@@ -206,7 +206,7 @@ def _event_stream(
         try:
             missed = backlog.missed(last_id)
             if missed is None:
-                now = {"seq": None, "state": source.snapshot(referee), "events": []}
+                now: dict = {"seq": None, "state": source.snapshot(referee), "events": []}
                 yield f"retry: {RECONNECT_MS}\nid: {backlog.id_of(backlog.latest())}\n" + data(now)
             else:
                 yield f"retry: {RECONNECT_MS}\n\n" + "".join(map(identified, missed))

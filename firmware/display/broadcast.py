@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from firmware.resources import package_folder
 from firmware.web.auth import OK, BroadcastAuth
@@ -29,10 +29,14 @@ COOKIE = "mjtable_broadcast"
 STEP = 0.25  # seconds of real time between two looks at the table's clock while waiting
 PING_SECONDS = 15.0
 HELD = 1000  # documents held at most (a minute of play is a few hundred)
-TOP_FIELDS = ("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer")
-TOP_FIELDS += ("state", "turn", "last_hand", "win_check", "seal")
-SEAT_FIELDS = ("seat", "player", "score", "penalty_points", "river", "melds", "flowers")
-SEAT_FIELDS += ("penalty_tiles", "hand_count", "hand", "shanten", "waits")
+TOP_FIELDS = (
+    *("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer"),
+    *("state", "turn", "last_hand", "win_check", "seal"),
+)
+SEAT_FIELDS = (
+    *("seat", "player", "score", "penalty_points", "river", "melds", "flowers"),
+    *("penalty_tiles", "hand_count", "hand", "shanten", "waits"),
+)
 
 
 def broadcast_state(referee: dict) -> dict:
@@ -122,7 +126,7 @@ class DelayedFeed:
                 yield ": ping\n\n"
 
 
-def broadcast_routes(source, token: str, streams: set[asyncio.Event]) -> list[Route]:
+def broadcast_routes(source, token: str, streams: set[asyncio.Event]) -> list[BaseRoute]:
     """/broadcast (the page) and /api/broadcast/state, /api/broadcast/stream, all behind the
     broadcast token: in the URL's query (OBS), a bearer token, or the cookie the page's
     answer sets from it. The referee's PIN or session opens none of them."""

@@ -167,15 +167,16 @@ def win_check(table: Table | None, view: TableView) -> list[dict] | None:
         return None
     if table.state in WINDOWS:
         seats = [seat for seat, call in sorted(table.calls.items()) if call.claim == "win"]
-        robbed = table.state == "rob_window" and table.added_kong is not None
-        tile, by = (table.added_kong[1] if robbed else table.discards[-1][1]), "discard"
+        robbed = table.added_kong if table.state == "rob_window" else None
+        tile, by = (robbed[1] if robbed is not None else table.discards[-1][1]), "discard"
         against = [seat["waits"] for seat in view.waits]
     elif table.in_turn(table.turn) and table.last_draw != "claim":
         seats, tile, by = [table.turn], table.hands[table.turn][-1], "self_draw"
         against = view.drawn_against
     else:
         return None
-    name, checks = tiles.NAMES[tiles.kind_of(tile)], []
+    name = tiles.NAMES[tiles.kind_of(tile)]
+    checks: list[dict] = []
     for seat in seats:
         wait = next((w for w in against[seat] if w["tile"] == name), None)
         if wait is None and by == "self_draw":
@@ -192,7 +193,7 @@ def win_check(table: Table | None, view: TableView) -> list[dict] | None:
 def _seat(view: TableView, seat: int, referee: bool) -> dict:
     session, table = view.session, view.table
     player, players = session.player_at(seat), view.venue.players
-    out = {
+    out: dict = {
         "seat": SEATS[seat],
         "player": player,
         "person": session.seating[player],  # who sits this side (seed 004 換位)

@@ -113,7 +113,8 @@ def replay(
     result = ReplayResult()
     rulesets = {}
     table, hand_number = None, 0
-    current_input, produced, matched, input_seq = None, [], 0, 0
+    current_input, matched, input_seq = None, 0, 0
+    produced: list[ev.Event] = []
 
     def mismatch(seq, expected, got):
         result.mismatches += 1

@@ -43,8 +43,8 @@ _V2_DEFAULTS = {
 def upgrade(obj, version: int):
     """An event's JSON as written under schema `version`, in today's form (anything that is
     not an event's JSON is left for events.from_json to refuse)."""
-    if version == 2 and isinstance(obj, dict):
-        return {**_V2_DEFAULTS.get(obj.get("type"), {}), **obj}
+    if version == 2 and isinstance(obj, dict) and isinstance(obj.get("type"), str):
+        return {**_V2_DEFAULTS.get(obj["type"], {}), **obj}
     return obj
 
 

@@ -135,7 +135,8 @@ class Journal:
         except JournalError:
             self.conn.close()
             raise
-        self.seq, self.head = last if last else (0, GENESIS)
+        self.seq: int = last[0] if last else 0  # the last row written
+        self.head: str = last[1] if last else GENESIS  # its hash, the next row's prev_hash
         # Closed however this object goes (close(), the garbage collector, the interpreter's
         # exit): marked closed first, so only a journal cut off by a crash stays 'open'.
         self._closer = weakref.finalize(self, schema.close, self.conn, not readonly)
@@ -268,7 +269,7 @@ class Journal:
             for r in self.conn.execute(
                 "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"
             ):
-                yield Row(*r, self.version_of(r[0]))
+                yield self._row(r)
         except sqlite3.DatabaseError as err:
             raise JournalError(f"{self.path}: corrupt ({err})") from None
 
@@ -279,7 +280,12 @@ class Journal:
             "LIMIT ?",
             (seq, limit),
         ).fetchall()
-        return [Row(*r, self.version_of(r[0])) for r in found]
+        return [self._row(r) for r in found]
+
+    def _row(self, found: tuple[int, str, str, str, str]) -> Row:
+        """A row as SELECT seq, kind, json, prev_hash, hash reads it."""
+        seq, kind, text, prev_hash, hash_ = found
+        return Row(seq, kind, text, prev_hash, hash_, self.version_of(seq))
 
     def uplink_seq(self) -> int:
         """The last row the venue's broker acknowledged (0: none)."""

@@ -87,13 +87,13 @@ class Game:
             SimPlayer(p, random.Random(f"player-{seed}-{p}"), mistake_rate) for p in range(4)
         ]
         self.t = 0.0
-        self.counts = Counter()
-        self.alerts_by_rule = Counter()
-        self.mistakes = Counter()
-        self.caught = Counter()
-        self.violations = []
+        self.counts: Counter[str] = Counter()
+        self.alerts_by_rule: Counter[str] = Counter()
+        self.mistakes: Counter[str] = Counter()
+        self.caught: Counter[str] = Counter()
+        self.violations: list[str] = []
         self.slow = slow  # (player, seconds per discard) or None
-        self.penalties = []
+        self.penalties: list[dict[str, str | int]] = []
         self.stuck: list[str] = []  # hands that did not move on for the longest limit (issue 12)
         self.stuck_after = longest_limit(ruleset)
         self.position: tuple = ()

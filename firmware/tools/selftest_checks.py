@@ -82,7 +82,7 @@ def gpio(bench: Bench) -> Check:
         lib.output(pin, lib.HIGH)
         high = lib.input(pin)
         if bench.simulated:
-            bench.clock.t += PULSE_SECONDS
+            bench.advance(PULSE_SECONDS)
         else:
             bench.wait(lambda: False, PULSE_SECONDS)
         lib.output(pin, lib.LOW)

@@ -16,12 +16,19 @@ import contextlib
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drivers.buttons import ButtonPress
 from drivers.readers import Reader, Record, SeatButton
 from drivers.shuffler_records import SIDES
 from firmware.table.assembly import build_devices
+
+if TYPE_CHECKING:
+    from drivers.sim.mechanism import SimMechanism
+    from drivers.sim.reader import SimReader
+    from firmware.sim.world import SimClock
 
 STEP = 0.05  # seconds of table time a simulated step advances
 REAL_STEP = 0.01  # seconds a wait on a real table (or on a pty) sleeps between two looks
@@ -53,8 +60,15 @@ class Bench:
         self.button_records: list[ButtonPress] = []
         self.shuffler_records: list = []
         self.reader_records: dict[str, list[Record]] = {}
-        self._folder = self.sims = self.mechanism = None
+        # The simulated table's stand-ins (none on a real table): its links' folder, its two
+        # readers, its machine (once start_world has run) and its table time.
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self.sims: list[SimReader] = []
+        self.mechanism: SimMechanism | None = None
+        self._table_time: SimClock | None = None
+        self.clock: Callable[[], float] = time.monotonic
         self.simulated = profile.simulated
+        gpio, paths = None, None
         if self.simulated:
             from drivers.sim.pins import SimulatedGPIO
             from drivers.sim.reader import SimReader
@@ -63,10 +77,8 @@ class Bench:
             self._folder = tempfile.TemporaryDirectory(prefix="mjtable-selftest-")
             links = [Path(self._folder.name) / name for name in ("zones", "stacker")]
             self.sims = [SimReader(link) for link in links]
-            self.clock = SimClock()
+            self.clock = self._table_time = SimClock()
             gpio, paths = SimulatedGPIO(), [str(link) for link in links]
-        else:
-            self.clock, gpio, paths = time.monotonic, None, None
         try:
             self.devices = build_devices(
                 profile, ruleset, self.clock, self._report, self._reader_report, gpio, paths
@@ -103,14 +115,19 @@ class Bench:
                 self.sims[("zones", "stacker").index(where)].unplug()
         self.mechanism = mechanism
 
+    def advance(self, seconds: float) -> None:
+        """Table time moves on `seconds` on the simulated table; a real one's is the wall's."""
+        if self._table_time is not None:
+            self._table_time.t += seconds
+
     def step(self) -> None:
         """Let time pass: a step of table time on the simulated table (the machine moves,
         the readers sweep and beat), a short sleep on a real one."""
         if not self.simulated:
             time.sleep(REAL_STEP)
             return
-        self.clock.t += STEP
-        t = self.clock.t
+        self.advance(STEP)
+        t = self.clock()
         if self.mechanism is not None:
             self.mechanism.step(t)
         zones, stacker = self.sims
@@ -141,7 +158,7 @@ class Bench:
         pin = next(p for p, held in self.profile.buttons.items() if held == (side, button))
         gpio = self.devices.gpio
         gpio.drive(pin, gpio.LOW, self.clock())
-        self.clock.t += 0.1
+        self.advance(0.1)
         gpio.drive(pin, gpio.HIGH, self.clock())
 
     def pressed(self, side: int, button: str) -> bool:
@@ -168,7 +185,7 @@ class Bench:
             for close in parts:
                 with contextlib.suppress(Exception):  # a pin already let go, a vanished chip
                     close()
-        for sim in self.sims or ():
+        for sim in self.sims:
             sim.close()
         if self._folder is not None:
             self._folder.cleanup()

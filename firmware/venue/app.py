@@ -28,7 +28,7 @@ from firmware.venue.points import DEFAULT_STAGE, Stage
 from firmware.venue.standings import finished, in_round, round_csv, round_report
 from firmware.venue.stream import stream
 from firmware.venue.view import board_changes, drill_down, organiser_changes, standings_view
-from firmware.web.guard import Guard, Refused, answer, json_body
+from firmware.web.guard import HANDLERS, Guard, json_body
 from firmware.web.login import Login, error
 
 STATIC = package_folder("firmware.venue") / "static"  # package data (pyproject.toml)
@@ -188,7 +188,7 @@ def create_app(
         tables = in_round(board)
         if not tables:
             return error(409, "no table is playing the round yet")
-        waiting = sorted(t.name for t in tables if not finished(t))
+        waiting = sorted(table.name for table, _ in tables if not finished(table))
         log.warning(
             "venue %s: the organiser released the standings with %d of %d tables not finished: %s",
             board.venue,
@@ -198,7 +198,7 @@ def create_app(
             + (" ..." if len(waiting) > NAMES_LOGGED else ""),
         )
         released.clear()
-        released.update((t.name, t.session) for t in tables)
+        released.update((table.name, state["session"]) for table, state in tables)
         board.version += 1  # the streams send the standings, the board its scores
         return JSONResponse({"released": True, "not_finished": waiting})
 
@@ -247,7 +247,7 @@ def create_app(
             Route("/api/round.csv", round_csv_file),
         ],
         middleware=[Middleware(Guard, host=host)],
-        exception_handlers={Refused: answer},
+        exception_handlers=HANDLERS,
     )
     app.state.streams = streams
     return app

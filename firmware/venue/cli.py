@@ -167,13 +167,14 @@ def run(args) -> int:
         print(f"mjtable venue: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    board = fleet.FleetBoard(args.venue) if args.simulate else VenueBoard(args.venue)
+    simulated = fleet.FleetBoard(args.venue) if args.simulate else None
+    board = simulated if simulated is not None else VenueBoard(args.venue)
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
     if given["made"]:
         print(f"organiser's passphrase (made for this run): {given['secret']}", flush=True)
-    if args.simulate:  # the hall of simulated tables, shown as a real one is
-        return fleet.simulate(args, board, serve(args, board, bus, given))
+    if simulated is not None:  # the hall of simulated tables, shown as a real one is
+        return fleet.simulate(args, simulated, serve(args, board, bus, given))
     asyncio.run(serve(args, board, bus, given))
     return 0
 

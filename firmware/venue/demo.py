@@ -61,7 +61,7 @@ class FleetTable:
         self.hands_done = 0
         self.t, self._input_t = 0.0, 0.0
         self.public = self._public("between_hands")  # the public state's part that changes
-        self.uplink = None  # the table's Uplink, once run_fleet gives it one
+        self.uplink: Uplink | None = None  # the table's Uplink, once run_fleet gives it one
 
     # -- the journal as the Game writes it -------------------------------------------------
 
@@ -205,7 +205,8 @@ async def run_fleet(
     fleet = make_tables(tables, hands, folder)
     host, port = broker
     own = board is None
-    board = FleetBoard(venue) if own else board
+    if board is None:
+        board = FleetBoard(venue)
     board.follow(fleet)
     bus = asyncio.create_task(VenueBus(board, host, port).run()) if own else None
     tasks = connect(fleet, broker, venue)
@@ -246,8 +247,8 @@ def connect(fleet: list[FleetTable], broker: tuple[str, int], venue: str) -> lis
     settings = UplinkSettings(*broker, venue, False, None, None, None, None, keepalive=30)
     tasks = []
     for table in fleet:
-        table.uplink = Uplink(settings, table.journal, table.name, table.state)
-        tasks.append(asyncio.create_task(table.uplink.run()))
+        table.uplink = uplink = Uplink(settings, table.journal, table.name, table.state)
+        tasks.append(asyncio.create_task(uplink.run()))
     return tasks
 
 

@@ -65,7 +65,7 @@ class Truth:
 
     def leaks(self, leaf: str, body: dict) -> bool:
         """Whether the message (`leaf` of the topic, its JSON `body`) shows a concealed fact."""
-        lists: list[list] = []
+        lists: list[list[int]] = []
         tiles: set[int] = set()
         _walk(body, None, lists, tiles)
         if any(self._in_order(run) for run in lists):
@@ -84,7 +84,7 @@ class Truth:
         secret = self.secrets.get(seq) if type(seq) is int else None
         if secret is None:
             return False
-        lists: list = []
+        lists: list[list[int]] = []
         tiles: set[int] = set()
         _walk(shown, None, lists, tiles)
         named = isinstance(shown, dict) and bool(secret.fields & shown.keys())
@@ -99,7 +99,7 @@ class Truth:
         )
 
 
-def _walk(value, key, lists: list, tiles: set) -> None:
+def _walk(value, key, lists: list[list[int]], tiles: set[int]) -> None:
     """Collect the lists of four or more ids and the ids under a tile's key."""
     if isinstance(value, dict):
         for k, v in value.items():

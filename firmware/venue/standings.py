@@ -63,14 +63,14 @@ def finished(table: TableBoard) -> bool:
     )
 
 
-def in_round(board: VenueBoard) -> list[TableBoard]:
-    """The tables playing the round: those that have told their state."""
-    return [table for table in board.tables.values() if table.state]
+def in_round(board: VenueBoard) -> list[tuple[TableBoard, dict]]:
+    """The tables playing the round: those that have told their state, each with it."""
+    return [(table, table.state) for table in board.tables.values() if table.state]
 
 
 def round_over(board: VenueBoard) -> bool:
     tables = in_round(board)
-    return bool(tables) and all(map(finished, tables))
+    return bool(tables) and all(finished(table) for table, _ in tables)
 
 
 def _rows(sheet: dict) -> list[dict] | None:
@@ -91,13 +91,15 @@ def _rows(sheet: dict) -> list[dict] | None:
 _LINE = ("changes", "totals", "penalties")
 
 
-def scores(table: TableBoard) -> tuple[list[float], bool]:
-    """Each player's score (by the state's players) and whether it is final (signed)."""
-    book = rule_book(table.state["ruleset"])
-    rows = _rows(table.sheet) if finished(table) else None
+def scores(table: TableBoard, state: dict) -> tuple[list[float], bool]:
+    """Each player's score (by `state`'s players, the table's) and whether it is final
+    (signed)."""
+    book = rule_book(state["ruleset"])
+    sheet = table.sheet  # a finished table has one
+    rows = _rows(sheet) if sheet is not None and finished(table) else None
     if rows is not None:
         return [sum(r["changes"][p] + r["penalties"][p] for r in rows) for p in range(4)], True
-    return [score - book.start for score in table.state["scores"]], False
+    return [score - book.start for score in state["scores"]], False
 
 
 def places(values: list[float]) -> list[int]:
@@ -150,11 +152,11 @@ def standings(board: VenueBoard, stage: Stage = DEFAULT_STAGE) -> list[dict]:
     """Every player of the round, best first within his rule book (CCM's first); equal
     standard points and scores share a rank."""
     books: dict[str, list[list[dict]]] = {}
-    for table in in_round(board):
-        values, final = scores(table)
+    for table, state in in_round(board):
+        values, final = scores(table, state)
         seated = [
             {
-                "book": rule_book(table.state["ruleset"]).book,
+                "book": rule_book(state["ruleset"]).book,
                 "name": player["name"],
                 "federation_id": player["federation_id"],
                 "table": table.name,
@@ -165,9 +167,7 @@ def standings(board: VenueBoard, stage: Stage = DEFAULT_STAGE) -> list[dict]:
                 "place": place,
                 "final": final,
             }
-            for player, value, place in zip(
-                table.state["players"], values, places(values), strict=True
-            )
+            for player, value, place in zip(state["players"], values, places(values), strict=True)
         ]
         books.setdefault(seated[0]["book"], []).append(seated)
     if "CCM" in books:
@@ -189,8 +189,8 @@ def round_report(board: VenueBoard, stage: Stage = DEFAULT_STAGE) -> dict:
     """The round as one JSON document: every table's sheet, check and players, what CCM's
     tables promote, and the standings."""
     tables = []
-    for table in sorted(in_round(board), key=lambda t: t.name):
-        sheet, state = table.sheet, table.state
+    for table, state in sorted(in_round(board), key=lambda told: told[0].name):
+        sheet = table.sheet
         tables.append(
             {
                 "table": table.name,

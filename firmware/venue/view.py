@@ -81,7 +81,7 @@ def standings_view(
         "hidden": hidden,
         "released_by_organiser": hide and released and not over,
         "complete": over,
-        "finished": sum(map(finished, tables)),
+        "finished": sum(finished(table) for table, _ in tables),
         "tables": len(tables),
         "players": None if hidden else standings(board, stage),
     }

@@ -86,10 +86,12 @@ def wait_after(wrong: int) -> float:
 def client_key(host: str | None) -> str:
     """The client as the throttle counts it: its IPv4 address (an IPv4-mapped IPv6 one too),
     or its IPv6 /64; a name that is no address (a test client's) as it is."""
+    if host is None:  # no peer address (a test client's transport)
+        return ""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return host or ""
+        return host
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped:
             return str(address.ipv4_mapped)

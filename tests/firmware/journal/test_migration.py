@@ -223,6 +223,14 @@ def test_upgrade_is_for_version_2_only():
         ev.from_json(upgrade(old, 3))
 
 
+def test_upgrade_leaves_a_type_that_is_no_name_to_from_json():
+    """issue 29 (found by mypy): a version 2 row whose type is no name (a list) is left as
+    it is for events.from_json to refuse, not looked up among the defaults, where it crashed
+    the upgrade itself as unhashable."""
+    for odd in ({"type": ["HandVoided"], "t": 1.0}, {"type": None, "t": 1.0}):
+        assert upgrade(odd, 2) == odd
+
+
 def test_record_refuses_engine_events(tmp_path):
     """Journal.record takes record events only: an engine input goes through input()."""
     with Journal(tmp_path / "j.sqlite") as journal, pytest.raises(TypeError):
