@@ -28,8 +28,8 @@ class EventError(ValueError):
 
 
 def event_type(name: str) -> type["Event"] | None:
-    """The event class a JSON row's "type" names, or None."""
-    return _TYPES.get(name)
+    """The event class a JSON row's "type" names, or None (a type that is not a name too)."""
+    return _TYPES.get(name) if isinstance(name, str) else None
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class Event:
 
 def from_json(obj: dict[str, Any]) -> Event:
     """The event a JSON object describes (as written by to_json)."""
-    if not isinstance(obj, dict) or obj.get("type") not in _TYPES:
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    if not isinstance(kind, str) or kind not in _TYPES:
         raise EventError(
             f"unknown event type {obj.get('type') if isinstance(obj, dict) else obj!r}"
         )
