@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
+from engine.stage import last_hand_seating, standings_of
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
-from firmware.desk.stage import last_hand_seating, shown_answer, standings_of
 from firmware.display.result import hand_result
 from firmware.table.sitting import notice, seconds_left
 from firmware.table.storage import Stopped
@@ -46,6 +46,7 @@ from firmware.uplink.commands import VenueNotes
 ALERT_FIELDS = ("id", "t", "seat", "rule", "message", "needs_ruling", "penalty", "state")
 FAULT_FIELDS = ("id", "t", "device", "kind", "message", "advice", "cleared")
 SHUFFLER_FIELDS = ("state", "set_in_play", "set_ready", "counts", "fault")
+ANSWER_SECONDS = 30.0  # of table time: long enough to read four numbers, short enough to go
 
 
 @dataclass
@@ -236,6 +237,23 @@ def penalty_points(table, seat: int) -> int:
         elif penalty.paid_to_others:
             change += penalty.points
     return change
+
+
+def shown_answer(log: list[dict], now: float) -> dict | None:
+    """The latest 問分's answer while it is shown: until the next discard, for at most
+    ANSWER_SECONDS."""
+    at = next((i for i in reversed(range(len(log))) if log[i].get("type") == "ScoresAsked"), None)
+    if at is None or now >= log[at]["t"] + ANSWER_SECONDS:
+        return None
+    if any(e.get("type") == "Discarded" for e in log[at + 1 :]):
+        return None
+    answer = log[at]
+    return {
+        "person": answer["person"],
+        "chips": answer["chips"],
+        "totals": answer["totals"],
+        "until": answer["t"] + ANSWER_SECONDS,
+    }
 
 
 def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:

@@ -20,10 +20,10 @@ from pathlib import Path
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from engine.schema import ConfigError
+from engine.stage import standings_of
 from firmware import cli_args
 from firmware.bus.settings import with_venue
 from firmware.desk.referees import RefereeError, Referees, referees_file
-from firmware.desk.stage import standings_of
 from firmware.journal.replay import ReplayError, replay
 from firmware.journal.store import Journal, JournalError, StorageFailure, last_written
 from firmware.resources import load_ruleset

@@ -12,7 +12,7 @@ from pathlib import Path
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
 from engine.events import ClocksResumed
-from firmware.desk.stage import standings_of
+from engine.stage import standings_of
 from firmware.journal.store import Journal
 from firmware.run.rig import Rig
 from firmware.sim.tracking_score import TrackingScore
