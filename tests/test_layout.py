@@ -127,7 +127,6 @@ EXCEPTIONS: set[tuple[str, str]] = {
     ("firmware.display", "firmware.uplink"),
     ("firmware.table", "firmware.display"),
     ("firmware.table", "firmware.uplink"),
-    ("firmware.texts", "firmware.table"),
     ("firmware.tools", "firmware.run"),
     ("firmware.uplink", "firmware.display"),
 }

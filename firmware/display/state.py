@@ -27,8 +27,8 @@ from engine.stage import last_hand_seating, standings_of
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.result import hand_result
+from firmware.journal.store import Stopped
 from firmware.table.sitting import notice, seconds_left
-from firmware.table.storage import Stopped
 from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,

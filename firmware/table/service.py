@@ -27,7 +27,7 @@ from drivers.shuffler import (
     WallsReady,
 )
 from firmware.journal import device_key
-from firmware.journal.store import StorageFailure
+from firmware.journal.store import Stopped, StorageFailure
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices
 from firmware.table.faults import FaultBoard
@@ -36,7 +36,7 @@ from firmware.table.registries import ADVICE as REGISTRY_ADVICE
 from firmware.table.registries import RegistryGuard
 from firmware.table.sitting import Sitting
 from firmware.table.status import ShufflerStatus, Status
-from firmware.table.storage import DiskWatch, Stopped
+from firmware.table.storage import DiskWatch
 from firmware.uplink.commands import VenueNotes
 
 log = logging.getLogger("mjtable.service")
