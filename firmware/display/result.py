@@ -15,8 +15,8 @@ from engine import tiles
 from engine.session import Session
 from engine.stage import last_hand_seating
 from engine.table import Table
-from firmware.score.typed import chinese_names
 from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.names import chinese_names
 from firmware.texts.notices import alert_text, both
 
 
