@@ -125,7 +125,6 @@ EXCEPTIONS: set[tuple[str, str]] = {
     ("firmware.bus", "firmware.venue"),
     ("firmware.display", "firmware.uplink"),
     ("firmware.table", "firmware.uplink"),
-    ("firmware.tools", "firmware.run"),
     ("firmware.uplink", "firmware.display"),
 }
 

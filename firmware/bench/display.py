@@ -16,7 +16,7 @@ from drivers.readers import Heartbeat, Inventory, Stacked
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev
 from firmware.desk.desk import Desk
-from firmware.display.app import DisplayServer, create_app
+from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
 from firmware.resources import load_ruleset
@@ -25,6 +25,7 @@ from firmware.sim.world import Faults, SimClock, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile
 from firmware.table.service import assemble
+from firmware.web.server import DisplayServer
 
 DISPLAY_TARGET_MS = 20.0
 

@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 
 from firmware import cli_args
-from firmware.display.app import DisplayServer
 from firmware.venue import demo as fleet
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
 from firmware.web.auth import loopback, secret_problem
+from firmware.web.server import DisplayServer
 
 MAX_VENUE = 64  # characters of a venue's name, a topic level
 
