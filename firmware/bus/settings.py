@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.schema import Section, Test, whole
-from firmware.venue.bus import MIN_KEY_BYTES
+from firmware.bus.contract import MIN_KEY_BYTES
 
 # A venue's or a table's name as a word of the bus's topics: no "/", "+" or "#" in it.
 TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")

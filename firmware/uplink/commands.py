@@ -20,13 +20,13 @@ from collections import deque
 from dataclasses import dataclass, replace
 
 from engine import events as ev
+from firmware.bus.contract import FEDERATION_ID_LENGTH, MAX_MINUTES, NAME_LENGTH
 from firmware.bus.signing import signed_by
 
 WINDOW = 300.0  # seconds an `issued` may lie from the table's wall clock
 REMEMBERED = 10_000  # ids of commands taken, kept against a replay: hours of a hall's commands
 MAX_PAYLOAD = 4096  # bytes; a command is a few hundred, and a refused one is journaled whole
-ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
-MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
+ID_LENGTH, MESSAGE_LENGTH = 100, 200
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
 ALERTS_OF = ("fault", "ruling")  # what an acknowledged id numbers: a fault, or a hand's alert
 RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered")  # what recall takes up

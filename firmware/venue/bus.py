@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import aiomqtt
 
+from firmware.bus.contract import MIN_KEY_BYTES
 from firmware.bus.signing import sign
 from firmware.venue.board import VenueBoard
 
@@ -26,7 +27,6 @@ BACKOFF_FIRST = 0.5  # seconds before the first retry ...
 BACKOFF_MAX = 30.0  # ... doubling up to this
 KEEPALIVE = 15  # seconds: a broker gone silent is noticed within about 1.5 times this
 PUBLISH_TIMEOUT = 5.0  # seconds for the broker to take a command
-MIN_KEY_BYTES = 16  # a shorter venue key is a guessable one
 
 
 class NotSent(Exception):
