@@ -39,8 +39,9 @@ from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, history
 from firmware.display.broadcast import DelayedFeed
-from firmware.display.state import TableView, public_event, table_state, waits_json
+from firmware.display.state import TableView, table_state, waits_json
 from firmware.journal.store import StorageFailure
+from firmware.texts.public import public_event
 
 LOG_LENGTH = 40
 
