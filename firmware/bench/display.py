@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from drivers.readers import Heartbeat, Inventory, Stacked
+from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev
 from firmware.desk.desk import Desk
@@ -21,7 +22,7 @@ from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
 from firmware.resources import load_ruleset
 from firmware.run.simulated import SimPanel
-from firmware.sim.world import Faults, SimClock, SimTable
+from firmware.sim.world import Faults, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile
 from firmware.table.service import assemble

@@ -10,14 +10,13 @@ the readers going and coming back, and hands out its status (firmware/table/stat
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
 from drivers import readers
 from drivers.buttons import ButtonPress
-from drivers.dice import ElectronicDice, PhysicalDice
+from drivers.dice import DiceReport, ElectronicDice, PhysicalDice
 from drivers.shuffler import (
     FaultCleared,
     ShufflerFault,
@@ -60,14 +59,6 @@ class ReaderFeed:
                 self.heartbeats[path] = record.seq
 
         return self.actor.from_thread(loop, seen)
-
-
-@dataclass(frozen=True)
-class DiceReport:
-    """The dice sensor read a roll (physical dice)."""
-
-    side: int
-    values: tuple[int, ...]
 
 
 class Service:

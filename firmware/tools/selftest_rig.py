@@ -56,9 +56,9 @@ class Bench:
         self._folder = self.sims = self.mechanism = None
         self.simulated = profile.simulated
         if self.simulated:
+            from drivers.sim.clock import SimClock
             from drivers.sim.pins import SimulatedGPIO
             from drivers.sim.reader import SimReader
-            from firmware.sim.world import SimClock
 
             self._folder = tempfile.TemporaryDirectory(prefix="mjtable-selftest-")
             links = [Path(self._folder.name) / name for name in ("zones", "stacker")]
