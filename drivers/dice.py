@@ -44,3 +44,11 @@ class PhysicalDice:
         if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
             raise DiceError(f"each die shows 1 to 6, not {values}")
         return DiceRoll(values, "physical")
+
+
+@dataclass(frozen=True)
+class DiceReport:
+    """The dice sensor read a roll (physical dice)."""
+
+    side: int
+    values: tuple[int, ...]

@@ -4,7 +4,10 @@ The journal, the display, the uplink and the exporters all use this schema. Ever
 `t` (seconds on the service's monotonic clock; the engine never reads a clock) and `seat`
 (0..3 = E S W N of the hand, or None). Tiles are physical tile ids (engine/tiles.py).
 Fields named in an event's `HIDDEN` are concealed information: `public_json()` leaves them
-out, so a public view can never show them. Fields named in its `ADDED` came after schema 3:
+out, so a public view can never show them. Where only part of a field is concealed, the
+event's own `public_json()` says which (a kong declared or made concealed, an alert's proposed
+penalty tiles): players' hidden tiles never reach a public view, and this module is where
+that rule is kept. Fields named in its `ADDED` came after schema 3:
 a row written before lacks them and reads with their defaults (docs/events.md).
 """
 
@@ -21,6 +24,15 @@ def _event(cls: type[_E]) -> type[_E]:
     cls = dataclass(frozen=True)(cls)
     _TYPES[cls.__name__] = cls
     return cls
+
+
+BACK = {"back": True}  # a concealed tile whose count is public: its back, never its face
+
+
+def public_penalty(penalty: dict) -> dict:
+    """A proposed penalty names the tiles that would become penalty tiles; until applied
+    they are still concealed, so the public sees only how many."""
+    return dict(penalty, penalty_tiles=[BACK] * len(penalty.get("penalty_tiles", ())))
 
 
 class EventError(ValueError):
@@ -124,6 +136,12 @@ class KongDeclared(Event):
     """A kong on one's own turn: four concealed tiles, or one added to an exposed pung."""
 
     tiles: tuple[int, ...] = ()
+
+    def public_json(self) -> dict:
+        out = super().public_json()
+        if len(self.tiles) != 1:  # one: the tile added to an exposed pung, which is public
+            out.pop("tiles")
+        return out
 
 
 @_event
@@ -345,6 +363,14 @@ class Alert(Event):
     needs_ruling: bool = False
     id: int = 0  # numbered within the hand, for the Ruling
     penalty: dict | None = None
+
+    def public_json(self) -> dict:
+        """The proposed penalty's tiles as backs. The message is the referee's, written for
+        him: a public view puts its own words in its place (firmware/texts/public.py)."""
+        out = super().public_json()
+        if self.penalty:
+            out["penalty"] = public_penalty(self.penalty)
+        return out
 
 
 @_event

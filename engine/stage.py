@@ -11,7 +11,8 @@ standard score; the second's total is on record for the comparison of the tables
 which may let the best of them through as a reserve. Equal totals are equal places (第十一條
 總局分相同，並列名次), so all those tied within the qualifying places get the standard score.
 
-Pure: from the rule book's config and the session's games (engine/session.py).
+Pure: from the rule book's config and the session's games (engine/session.py); `standings_of`,
+`last_hand_seating` and `take_seats` read or set a Session's.
 """
 
 from dataclasses import dataclass
@@ -144,3 +145,25 @@ def stage_json(games: list[dict], fmt: Format, names=None) -> dict:
         "tied_at_cut": len(qualified) > fmt.qualifiers,
         "reserve": reserve,
     }
+
+
+def standings_of(session, players=None) -> dict | None:
+    """The stage's standings (stage_json) for the sheet and the summaries;
+    `players`: the venue's names by person. None for a rule book without stages."""
+    fmt = format_of(session.ruleset)
+    return None if fmt is None else stage_json(session.games, fmt, players)
+
+
+def last_hand_seating(session) -> list[int] | None:
+    """The seating of the game the sheet's last row is of: its row is by side; None before."""
+    if not session.sheet:
+        return None
+    in_this_game = len(session.sheet) > session.game_first_row
+    return list(session.seating) if in_this_game else list(session.games[-1]["seating"])
+
+
+def take_seats(session, seatings: dict[int, tuple[int, ...]]) -> None:
+    """On resume: the seating journaled for the game about to be recorded, if any."""
+    seating = seatings.get(len(session.games) + 1)
+    if seating is not None:
+        session.seating = list(seating)

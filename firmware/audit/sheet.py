@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from engine import events as ev
 from engine.session import HandRecord, Session
-from firmware.desk.stage import journaled_seatings, take_seats
-from firmware.journal.replay import Played, replay
+from engine.stage import take_seats
+from firmware.journal.replay import Played, journaled_seatings, replay
 from firmware.journal.store import Journal
 
 FORMAT = "mjtable score sheet 1"  # the JSON document's "sheet"

@@ -14,18 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drivers.readers import Heartbeat, Inventory, Stacked
+from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev
 from firmware.desk.desk import Desk
-from firmware.display.app import DisplayServer, create_app
+from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
 from firmware.resources import load_ruleset
 from firmware.run.simulated import SimPanel
-from firmware.sim.world import Faults, SimClock, SimTable
+from firmware.sim.world import Faults, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile
 from firmware.table.service import assemble
+from firmware.web.server import DisplayServer
 
 DISPLAY_TARGET_MS = 20.0
 

@@ -30,7 +30,7 @@ from engine import events as ev
 from engine.seats import ZONES
 from engine.tracking import TrackingError
 from firmware.audit import sheet as export_sheet
-from firmware.desk import seat_drawing
+from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
 from firmware.desk.deal_errors import redeal, remove_excess
 from firmware.desk.entries import Entries
@@ -39,9 +39,9 @@ from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, history
 from firmware.display.broadcast import DelayedFeed
-from firmware.display.state import TableView, public_event, table_state, waits_json
+from firmware.display.state import TableView, table_state, waits_json
 from firmware.journal.store import StorageFailure
-from firmware.table import sessions
+from firmware.texts.public import public_event
 
 LOG_LENGTH = 40
 
@@ -203,7 +203,7 @@ class Desk:
             "draw_seats": self._draw_seats,
             "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
             "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分
-            "new_session": partial(sessions.from_desk, self.service),  # issue 19
+            "new_session": partial(sessions.begin_next, self.service),  # issue 19
             "resume": self._resume,
             "correct": self._correct,
             "confirm_score": self.sheet.confirm_score,  # the score sheet (issue 16)

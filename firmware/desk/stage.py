@@ -7,23 +7,16 @@ has sat in this stage. It is a record (SeatsChanged), journaled, shown on both v
 console, and applied to the session's seating, again from the journal when the session is
 resumed, so that a restart keeps it. `ask_scores`, in a stage's 4th game, answers a player's
 問分, at most twice a player: a ScoresAsked record whose answer the public view shows until
-the next discard, for ANSWER_SECONDS at most.
+the next discard, for ANSWER_SECONDS at most (firmware/display/state.py).
 """
 
 from engine import events as ev
 from engine.seats import LETTERS, WORDS
-from engine.stage import (
-    format_of,
-    game_in_stage,
-    proposed,
-    repeats,
-    stage_games,
-    stage_json,
-)
+from engine.stage import format_of, game_in_stage, proposed, repeats, stage_games
 from firmware.display import ActionRefused
+from firmware.journal.replay import journaled
 
 ASKS_PER_PLAYER = 2  # seed 004 三十三: 限制問分次數為兩次
-ANSWER_SECONDS = 30.0  # of table time: long enough to read four numbers, short enough to go
 
 
 def change_seats(service, t, body) -> dict:
@@ -89,7 +82,7 @@ def ask_scores(service, t, body) -> dict:
     number = len(session.games) + 1
     asked = sum(
         1
-        for a in _journaled(service.journal.rows(), ev.ScoresAsked)
+        for a in journaled(service.journal.rows(), ev.ScoresAsked)
         if a.game == number and a.person == person
     )
     if asked >= ASKS_PER_PLAYER:
@@ -113,52 +106,3 @@ def answered(answer: ev.ScoresAsked) -> str:
         for side, (chips, total) in enumerate(zip(answer.chips, answer.totals, strict=True))
     )
     return f"P{answer.person + 1} asks the scores (問分): {sides}"
-
-
-def shown_answer(log: list[dict], now: float) -> dict | None:
-    """The latest 問分's answer while it is shown: until the next discard, for at most
-    ANSWER_SECONDS."""
-    at = next((i for i in reversed(range(len(log))) if log[i].get("type") == "ScoresAsked"), None)
-    if at is None or now >= log[at]["t"] + ANSWER_SECONDS:
-        return None
-    if any(e.get("type") == "Discarded" for e in log[at + 1 :]):
-        return None
-    answer = log[at]
-    return {
-        "person": answer["person"],
-        "chips": answer["chips"],
-        "totals": answer["totals"],
-        "until": answer["t"] + ANSWER_SECONDS,
-    }
-
-
-def standings_of(session, players=None) -> dict | None:
-    """The stage's standings (engine/stage.py stage_json) for the sheet and the summaries;
-    `players`: the venue's names by person. None for a rule book without stages."""
-    fmt = format_of(session.ruleset)
-    return None if fmt is None else stage_json(session.games, fmt, players)
-
-
-def last_hand_seating(session) -> list[int] | None:
-    """The seating of the game the sheet's last row is of: its row is by side; None before."""
-    if not session.sheet:
-        return None
-    in_this_game = len(session.sheet) > session.game_first_row
-    return list(session.seating) if in_this_game else list(session.games[-1]["seating"])
-
-
-def _journaled(rows, kind) -> list:
-    name = f'"{kind.__name__}"'
-    return [row.event() for row in rows if row.kind == "device" and name in row.json]
-
-
-def journaled_seatings(rows) -> dict[int, tuple[int, ...]]:
-    """The seating journaled for each game (the last entry for it counts)."""
-    return {change.game: change.seating for change in _journaled(rows, ev.SeatsChanged)}
-
-
-def take_seats(session, seatings: dict[int, tuple[int, ...]]) -> None:
-    """On resume: the seating journaled for the game about to be recorded, if any."""
-    seating = seatings.get(len(session.games) + 1)
-    if seating is not None:
-        session.seating = list(seating)

@@ -5,7 +5,7 @@ hold (issue 20).
 """
 
 from engine import tiles
-from firmware.uplink.commands import FEDERATION_ID_LENGTH, NAME_LENGTH
+from firmware.bus.contract import FEDERATION_ID_LENGTH, NAME_LENGTH
 
 TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
 MAX_ID = 2**53  # ids and hand numbers stay below it: exact in JSON, and in the journal

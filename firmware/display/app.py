@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -235,33 +234,3 @@ async def _next(queue: asyncio.Queue, stop: asyncio.Event) -> dict | None:
         get.cancel()
         halt.cancel()
     return get.result() if get in done else None
-
-
-class DisplayServer(uvicorn.Server):
-    """uvicorn serving the display, ending the open streams when it stops: its graceful
-    shutdown waits for every handler, and a stream never ends by itself (SOFTWARE.md §6,
-    §8 #23). The graceful timeout stays as a second guard."""
-
-    def __init__(self, app: Starlette, host: str, port: int, tls: tuple[Path, Path] | None = None):
-        """`tls`: the certificate and key files (the profile's [display] tls_cert, tls_key).
-        No proxy headers: X-Forwarded-For would let a client pick its throttled address."""
-        cert, key = tls or (None, None)
-        super().__init__(
-            uvicorn.Config(
-                app,
-                host=host,
-                port=port,
-                log_level="warning",
-                timeout_graceful_shutdown=2,
-                lifespan="off",
-                proxy_headers=False,
-                ssl_certfile=cert,
-                ssl_keyfile=key,
-            )
-        )
-        self.display = app
-
-    async def shutdown(self, sockets=None) -> None:
-        for stop in list(self.display.state.streams):
-            stop.set()
-        await super().shutdown(sockets)

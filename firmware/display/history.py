@@ -15,12 +15,14 @@ is in no document. The hand won is no longer concealed (state.py): the winner's 
 
 from engine import events as ev
 from engine import tiles
+from engine.events import BACK
 from engine.table import WINDOWS, Table
 from firmware.audit.sheet import entered_players, settled
-from firmware.display.state import penalty_points, public_event
+from firmware.display.state import penalty_points
 from firmware.journal.replay import Played, replay
 from firmware.journal.store import Journal, Row
-from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
+from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.public import public_event
 
 FORMAT = "mjtable hand history 1"
 

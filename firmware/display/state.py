@@ -23,22 +23,22 @@ from dataclasses import dataclass, field
 from engine import events as ev
 from engine import tiles
 from engine.session import Session
+from engine.stage import last_hand_seating, standings_of
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
-from firmware.desk.stage import last_hand_seating, shown_answer, standings_of
 from firmware.display.result import hand_result
+from firmware.journal.store import Stopped
 from firmware.table.sitting import notice, seconds_left
-from firmware.table.storage import Stopped
-from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
+from firmware.texts.faces import SEATS, meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,
     both,
     fault_advice,
     fault_text,
-    offence_text,
     shuffler_fault,
     stopped,
 )
+from firmware.texts.public import alert_texts, fault_texts, public_event
 from firmware.uplink.commands import VenueNotes
 
 # What the public view passes on of the service's records: nothing a record may add (a
@@ -46,6 +46,7 @@ from firmware.uplink.commands import VenueNotes
 ALERT_FIELDS = ("id", "t", "seat", "rule", "message", "needs_ruling", "penalty", "state")
 FAULT_FIELDS = ("id", "t", "device", "kind", "message", "advice", "cleared")
 SHUFFLER_FIELDS = ("state", "set_in_play", "set_ready", "counts", "fault")
+ANSWER_SECONDS = 30.0  # of table time: long enough to read four numbers, short enough to go
 
 
 @dataclass
@@ -106,8 +107,8 @@ def table_state(view: TableView, referee: bool) -> dict:
         "voided": view.voided,
         "sheet": view.sheet,  # issue 16 "The score sheet": public (no concealed tile on it)
         "last_hand_seating": last_hand_seating(session),  # its sides' people (seed 004 換位)
-        "alerts": [_alert_texts(a if referee else _public_alert(a)) for a in view.alerts],
-        "faults": [_fault_texts(f if referee else _public_fault(f)) for f in view.faults],
+        "alerts": [alert_texts(a if referee else _public_alert(a)) for a in view.alerts],
+        "faults": [fault_texts(f if referee else _public_fault(f)) for f in view.faults],
         "shuffler": view.shuffler if referee else _public_shuffler(view.shuffler),
         "log": view.log if referee else [public_event(e) for e in view.log],
         "not_refereeing": stopped(view.not_refereeing, referee),
@@ -239,6 +240,23 @@ def penalty_points(table, seat: int) -> int:
     return change
 
 
+def shown_answer(log: list[dict], now: float) -> dict | None:
+    """The latest 問分's answer while it is shown: until the next discard, for at most
+    ANSWER_SECONDS."""
+    at = next((i for i in reversed(range(len(log))) if log[i].get("type") == "ScoresAsked"), None)
+    if at is None or now >= log[at]["t"] + ANSWER_SECONDS:
+        return None
+    if any(e.get("type") == "Discarded" for e in log[at + 1 :]):
+        return None
+    answer = log[at]
+    return {
+        "person": answer["person"],
+        "chips": answer["chips"],
+        "totals": answer["totals"],
+        "until": answer["t"] + ANSWER_SECONDS,
+    }
+
+
 def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:
     """The seat's turn and hand clocks at `now`: seconds left (None when not running out:
     not his turn, or no such limit), the limit, whether it is counting down, and the free
@@ -284,7 +302,7 @@ def _public_alert(alert: dict) -> dict:
     out = _only(alert, ALERT_FIELDS)
     out["message"] = alert_text(out)
     if out["penalty"]:
-        out["penalty"] = _public_penalty(out["penalty"])
+        out["penalty"] = ev.public_penalty(out["penalty"])
     return out
 
 
@@ -295,51 +313,8 @@ def _public_shuffler(shuffler: dict) -> dict:
     return out | {"fault": out["fault"] and shuffler_fault(), "text": both(shuffler_fault)}
 
 
-def _alert_texts(alert: dict) -> dict:
-    """The public's words in both languages beside the message (issue 16 "Every screen"): the
-    page shows its language's; the referee's detailed message stays the engine's, English."""
-    penalty = alert.get("penalty")
-    if penalty:
-        penalty = penalty | {"offence_text": both(offence_text, penalty.get("offence", ""))}
-    return alert | {"text": both(alert_text, alert), "penalty": penalty}
-
-
-def _fault_texts(fault: dict) -> dict:
-    return fault | {"text": both(fault_text, fault), "advice_text": both(fault_advice, fault)}
-
-
 def _public_fault(fault: dict) -> dict:
     return _only(fault, FAULT_FIELDS) | {
         "message": fault_text(fault),
         "advice": fault_advice(fault),
     }
-
-
-def _public_penalty(penalty: dict) -> dict:
-    """A proposed penalty names the tiles that would become penalty tiles; until applied
-    they are still concealed, so the public sees only how many."""
-    return dict(penalty, penalty_tiles=[BACK] * len(penalty.get("penalty_tiles", ())))
-
-
-def public_event(obj: dict) -> dict:
-    """An event as the public may see it: public_json() (no HIDDEN field, no concealed kong's
-    faces), and no faces of a kong declared concealed or of a proposed penalty's tiles; an
-    alert's or a fault's message is the public's own (issue 20 item 4). An event the schema
-    does not know is cut to its type, time and seat, since nothing says which of its fields
-    are concealed."""
-    try:
-        event = ev.from_json(obj)
-    except ev.EventError:
-        return {"type": obj.get("type"), "t": obj.get("t"), "seat": obj.get("seat")}
-    out = event.public_json()
-    if isinstance(event, ev.KongDeclared) and len(event.tiles) != 1:  # one: an added kong
-        out.pop("tiles")
-    if isinstance(event, ev.Alert):
-        out["message"] = alert_text(out)
-        if event.penalty:
-            out["penalty"] = _public_penalty(event.penalty)
-        out = _alert_texts(out)
-    if isinstance(event, ev.Fault):
-        out.update(message=fault_text(out), advice=fault_advice(out))
-        out = _fault_texts(out)
-    return out

@@ -213,6 +213,18 @@ def _event(row, kinds: tuple) -> ev.Event:
     return event
 
 
+def journaled(rows, kind) -> list:
+    """The records of `kind` (an engine/events.py record class) among `rows`, in order."""
+    name = f'"{kind.__name__}"'
+    return [row.event() for row in rows if row.kind == "device" and name in row.json]
+
+
+def journaled_seatings(rows) -> dict[int, tuple[int, ...]]:
+    """The seating journaled for each game (the last entry for it counts): seed 004 換位,
+    taken up by a resumed table (firmware/table/resume.py) and by the sheet (firmware/audit)."""
+    return {change.game: change.seating for change in journaled(rows, ev.SeatsChanged)}
+
+
 def run(args) -> int:
     try:
         with Journal(args.journal, readonly=True) as journal:

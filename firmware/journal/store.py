@@ -57,6 +57,30 @@ class StorageFailure(JournalError):
     """A write to the journal failed: the table stops refereeing (firmware/table/storage.py)."""
 
 
+class DiskFull(StorageFailure):
+    """Less free space for the journal than the profile's `[journal] min_free_mb`
+    (firmware/table/storage.py watches it)."""
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """Why the table stopped refereeing at table time `t`: `kind` ("disk full", "write
+    error") chooses the public view's words, `why` is the detail for the referee and the
+    technician."""
+
+    t: float
+    kind: str
+    why: str
+
+    @classmethod
+    def by(cls, t: float, failure: StorageFailure) -> "Stopped":
+        return cls(t, "disk full" if isinstance(failure, DiskFull) else "write error", str(failure))
+
+    def line(self) -> str:
+        """For the console and `systemctl status`."""
+        return f"NOT REFEREEING: {self.why}"
+
+
 @dataclass(frozen=True)
 class Row:
     seq: int

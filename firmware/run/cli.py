@@ -11,7 +11,6 @@ tracking inferred with what the simulated players truly did.
 import argparse
 import asyncio
 import json
-import socket
 import sys
 import tempfile
 import time
@@ -20,10 +19,10 @@ from pathlib import Path
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from engine.schema import ConfigError
+from engine.stage import standings_of
 from firmware import cli_args
 from firmware.bus.settings import with_venue
 from firmware.desk.referees import RefereeError, Referees, referees_file
-from firmware.desk.stage import standings_of
 from firmware.journal.replay import ReplayError, replay
 from firmware.journal.store import Journal, JournalError, StorageFailure, last_written
 from firmware.resources import load_ruleset
@@ -36,6 +35,7 @@ from firmware.table.profile import ProfileError, check_listener, load_profile
 from firmware.table.sessions import NEXT_SESSION, current_journal
 from firmware.table.storage import EXIT_STATUS
 from firmware.table.watchdog import Notifier, keep_alive
+from firmware.web.server import port_problem
 
 MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistake
 
@@ -162,22 +162,6 @@ def _rigging(value: str) -> Rigging:
                 f"at most 1, not {strength!r}"
             )
     return Rigging("ESWN".index(side), share)
-
-
-def port_problem(host: str, port: int) -> str | None:
-    """Why the display cannot listen on host:port, or None (checked before anything starts)."""
-    if not 0 < port < 65536:
-        return f"--port {port}: a port is 1..65535 (0: no display)"
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as err:
-            return (
-                f"the display cannot listen on {host}:{port} ({err.strerror}): choose "
-                "another with --port"
-            )
-    return None
 
 
 def run(args) -> int:

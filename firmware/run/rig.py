@@ -10,10 +10,11 @@ import sys
 from firmware.audit.shuffle_watch import follow
 from firmware.desk.desk import Desk
 from firmware.desk.referees import Referees, referees_file
-from firmware.display.app import DisplayServer, create_app
+from firmware.display.app import create_app
 from firmware.table.service import assemble
 from firmware.table.sessions import data_dir
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN, loopback
+from firmware.web.server import DisplayServer
 
 LAST_WORD_SECONDS = 1.0  # at most, for the open pages and the venue to take the last state
 

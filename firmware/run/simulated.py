@@ -9,16 +9,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from drivers.dice import DiceReport
+from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
 from engine.events import ClocksResumed
-from firmware.desk.stage import standings_of
+from engine.stage import standings_of
 from firmware.journal.store import Journal
 from firmware.run.rig import Rig
 from firmware.sim.tracking_score import TrackingScore
-from firmware.sim.world import SimClock, SimTable
+from firmware.sim.world import SimTable
 from firmware.table.actor import TICK
-from firmware.table.service import DiceReport
 
 
 class SimPanel:

@@ -10,6 +10,7 @@ from engine.rulesets.ccm2012 import Ccm2012
 from engine.scoring import Score, Win, WinError, win_from_text
 from engine.seats import LETTERS as SEATS
 from firmware.score import ccm as score_ccm
+from firmware.texts.names import chinese_names
 
 
 def typed_card(ruleset, args) -> str:
@@ -171,17 +172,6 @@ def _check_copies(wins: list[Win]) -> None:
     for kind, n in held.items():
         if n > (1 if tiles.is_flower(kind) else 4):
             raise WinError(f"the winners hold {n} {tiles.NAMES[kind]} between them")
-
-
-def chinese_names(ruleset) -> dict[str, str]:
-    """Pattern id -> Chinese name, from the config's [patterns] (WSOM) or [fans] and
-    [additional] (CCM): a referee reads the names of the rule book."""
-    config = ruleset.config
-    return {
-        pid: entry["chinese"]
-        for section in ("patterns", "fans", "additional")
-        for pid, entry in config.get(section, {}).items()
-    }
 
 
 def card(win: Win, score: Score, chinese: dict[str, str], typed: str, dealer: int) -> list[str]:

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from drivers.sim.clock import SimClock
 from drivers.sim.mechanism import ProgramChip, Rigging, SimMechanism
 from engine import tiles
 from engine.seats import AREAS, zone
@@ -74,16 +75,6 @@ class Panel(Protocol):
     def resume_play(self) -> None: ...
     def out_of_step(self) -> bool: ...
     def accept_table(self) -> None: ...
-
-
-class SimClock:
-    """Table time: the simulated table advances it; the service and the drivers read it."""
-
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class SimTable:

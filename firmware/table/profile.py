@@ -23,11 +23,11 @@ from drivers.buttons import BUTTONS
 from drivers.shuffler import ShufflerPins, ShufflerTiming
 from engine.schema import ConfigError, Range, Section, list_of, number, one_of, whole
 from engine.seats import LETTERS, ZONES
+from firmware.bus.contract import MAX_MINUTES
 from firmware.bus.settings import TOPIC_WORD, TOPIC_WORD_WORDS, UplinkSettings, uplink_settings
 from firmware.resources import config_dir, load_toml, ruleset_path
 from firmware.table.assembly import kinds
 from firmware.table.tags import RegistryError, load_registry
-from firmware.uplink.commands import MAX_MINUTES
 from firmware.web.settings import display_settings, listener_problem
 
 TABLES_DIR = config_dir() / "tables"

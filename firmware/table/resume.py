@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from engine import events as ev
 from engine.seats import LETTERS, ZONES, side_of, zone, zone_words
+from engine.stage import take_seats
 from engine.tiles import NAMES, kind_of
-from firmware.desk.stage import journaled_seatings, take_seats
+from firmware.journal.replay import journaled_seatings
 
 FULL_READING = 3  # sweeps of every zone before the reading counts as full
 

@@ -10,14 +10,13 @@ the readers going and coming back, and hands out its status (firmware/table/stat
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
 from drivers import readers
 from drivers.buttons import ButtonPress
-from drivers.dice import ElectronicDice, PhysicalDice
+from drivers.dice import DiceReport, ElectronicDice, PhysicalDice
 from drivers.shuffler import (
     FaultCleared,
     ShufflerFault,
@@ -27,7 +26,7 @@ from drivers.shuffler import (
     WallsReady,
 )
 from firmware.journal import device_key
-from firmware.journal.store import StorageFailure
+from firmware.journal.store import Stopped, StorageFailure
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices
 from firmware.table.faults import FaultBoard
@@ -36,7 +35,7 @@ from firmware.table.registries import ADVICE as REGISTRY_ADVICE
 from firmware.table.registries import RegistryGuard
 from firmware.table.sitting import Sitting
 from firmware.table.status import ShufflerStatus, Status
-from firmware.table.storage import DiskWatch, Stopped
+from firmware.table.storage import DiskWatch
 from firmware.uplink.commands import VenueNotes
 
 log = logging.getLogger("mjtable.service")
@@ -60,14 +59,6 @@ class ReaderFeed:
                 self.heartbeats[path] = record.seq
 
         return self.actor.from_thread(loop, seen)
-
-
-@dataclass(frozen=True)
-class DiceReport:
-    """The dice sensor read a roll (physical dice)."""
-
-    side: int
-    values: tuple[int, ...]
 
 
 class Service:

@@ -3,8 +3,9 @@
 and a `current` symlink beside them naming the session `mjtable run` goes on with.
 
 `mjtable session new` begins the next session (an empty journal, made current; the old ones
-are kept), and so does the desk's `new_session` between hands: the service then stops with
-NEXT_SESSION, which systemd restarts (deploy/pi/mjtable.service) onto the new session.
+are kept), and so does the desk's `new_session` between hands (firmware/desk/sessions.py):
+the service then stops with NEXT_SESSION, which systemd restarts (deploy/pi/mjtable.service)
+onto the new session.
 `mjtable session list` lists them, each opened read-only (firmware/journal/store.py), so listing
 never writes to a journal, not even the one the service is writing. `mjtable run` without
 `--journal` opens the current session, and begins one if there is none yet.
@@ -24,7 +25,6 @@ from datetime import date, datetime
 from pathlib import Path
 
 from firmware import cli_args
-from firmware.display import ActionRefused
 from firmware.journal.schema import left_open
 from firmware.journal.store import Journal, JournalError, last_written
 from firmware.table.profile import Profile, ProfileError, load_profile
@@ -231,25 +231,3 @@ def run(args) -> int:
         return 2
     print(f"{path}: the current session (mjtable run goes on with it)")
     return 0
-
-
-def from_desk(service, t, body) -> dict:
-    """The desk's `new_session`: between hands, the next session of the table's data
-    directory is begun and made current, and the service stops (NEXT_SESSION) to start
-    again on it. Refused with a hand in play, or when the table was started on a journal
-    of its own choosing (`--journal`), which is no session of the data directory."""
-    status = service.status()
-    if status.in_play:
-        raise ActionRefused("a hand is in play: a new session begins between hands")
-    folder, journal = data_dir(service.profile), Path(service.journal.path).resolve()
-    current = current_session(folder)
-    if current is None or current.resolve() != journal:
-        raise ActionRefused(
-            f"the table runs on the journal {service.journal.path}, not on the current "
-            f"session of {folder}: stop it and start it on the session wanted"
-        )
-    path = new_session(folder, service.profile.name, date.today())
-    service.out(f"{t:9.1f}  session over; the next, {path.name}, begins when the table restarts")
-    service.next_session = path
-    service.actor.done.set()
-    return {"done": "new_session", "session": path.name}

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from engine import events as ev
 from engine.session import Session
 from engine.table import Table
-from firmware.table.storage import Stopped
+from firmware.journal.store import Stopped
 from firmware.uplink.commands import VenueNotes
 
 

@@ -19,38 +19,14 @@ cutting into the hand, while the technician wants the table stopped with its rea
 """
 
 import os
-from dataclasses import dataclass
 
-from firmware.journal.store import StorageFailure
+from firmware.journal.store import DiskFull, StorageFailure
 
 EXIT_STATUS = 3  # `mjtable run` stopped refereeing: its journal's disk is full or failing
 CHECK_SECONDS = 10.0  # of table time between two looks at the free space
 WARN_FACTOR = 2  # free space under this many times min_free_mb is a fault on the board
 DEVICE = "journal disk"  # the fault board's name for it
 MB = 1024 * 1024
-
-
-class DiskFull(StorageFailure):
-    """Less free space for the journal than the profile's `[journal] min_free_mb`."""
-
-
-@dataclass(frozen=True)
-class Stopped:
-    """Why the table stopped refereeing at table time `t`: `kind` ("disk full", "write
-    error") chooses the public view's words, `why` is the detail for the referee and the
-    technician."""
-
-    t: float
-    kind: str
-    why: str
-
-    @classmethod
-    def by(cls, t: float, failure: StorageFailure) -> "Stopped":
-        return cls(t, "disk full" if isinstance(failure, DiskFull) else "write error", str(failure))
-
-    def line(self) -> str:
-        """For the console and `systemctl status`."""
-        return f"NOT REFEREEING: {self.why}"
 
 
 class DiskWatch:

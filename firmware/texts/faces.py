@@ -1,11 +1,11 @@
 """How the display's documents name a tile and a meld (firmware/display/state.py, result.py):
 a tile is {"id", "tile", "zh"}, its physical id, the notation of engine/tiles.py and its
-Chinese name; a tile seen from the back is {"back": true}."""
+Chinese name; a tile seen from the back is {"back": true} (engine/events.py BACK)."""
 
 from engine import tiles
+from engine.events import BACK
 
 SEATS = "ESWN"
-BACK = {"back": True}
 
 
 def tile_json(tile_id: int) -> dict:

@@ -13,7 +13,7 @@ import re
 import sys
 
 from engine.seats import WORDS
-from firmware.table.storage import Stopped
+from firmware.journal.store import Stopped
 from firmware.texts import notices_zh as zh
 
 # What each offence of the rule books (config/rules/*.toml) is, said of the offender.

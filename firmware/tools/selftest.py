@@ -35,12 +35,12 @@ from drivers.gpio import GPIOUnavailable
 from firmware import cli_args
 from firmware.journal.store import StorageFailure
 from firmware.resources import load_ruleset
-from firmware.run.cli import port_problem
 from firmware.table.profile import Profile, ProfileError, check_listener, load_profile
 from firmware.table.sessions import PI_DATA_DIR, SIM_DATA_DIR, data_dir
 from firmware.table.storage import DiskWatch
 from firmware.tools.selftest_checks import NAMES, SUPPORT, Check, device_checks
 from firmware.tools.selftest_rig import Bench, parse_fault
+from firmware.web.server import port_problem
 
 FSYNC_LIMIT = 0.5  # seconds: a journal commit slower than this holds up every input
 FSYNC_TIMEOUT = 10.0  # seconds: a disk that has not answered by then is failing

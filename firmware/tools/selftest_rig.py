@@ -70,9 +70,9 @@ class Bench:
         self.simulated = profile.simulated
         gpio, paths = None, None
         if self.simulated:
+            from drivers.sim.clock import SimClock
             from drivers.sim.pins import SimulatedGPIO
             from drivers.sim.reader import SimReader
-            from firmware.sim.world import SimClock
 
             self._folder = tempfile.TemporaryDirectory(prefix="mjtable-selftest-")
             links = [Path(self._folder.name) / name for name in ("zones", "stacker")]

@@ -1,7 +1,7 @@
 """What a table says on the venue bus (docs/uplink.md), made from its journal's rows and its
 status: pure functions, so that the uplink (firmware/uplink/client.py) and a fleet of simulated
 tables say the same. Nothing here carries a concealed tile or the wall order: a row goes out
-in the public's form of the display (firmware/display/state.py `public_event`), a hand row
+in the public's form (firmware/texts/public.py `public_event`), a hand row
 without its walls, alerts in the public's words (firmware/texts/notices.py), and the state
 holds no tile at all.
 """
@@ -11,11 +11,11 @@ from collections import OrderedDict
 from engine import events as ev
 from firmware.bus import contract
 from firmware.bus.contract import Alert, Envelope, Events, State, message
-from firmware.display.state import public_event
 from firmware.journal.schema import upgrade
 from firmware.journal.store import Row
 from firmware.table.status import Status
 from firmware.texts.notices import alert_text, fault_text
+from firmware.texts.public import public_event
 
 SEATS = "ESWN"
 WAITING_KEPT = 100  # alerts a board keeps waiting: the oldest forgotten first

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
-from firmware.display.app import DisplayServer
 from firmware.venue import demo as fleet
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
 from firmware.web.auth import loopback, secret_problem
+from firmware.web.server import DisplayServer
 
 
 def add_parser(commands) -> argparse.ArgumentParser:

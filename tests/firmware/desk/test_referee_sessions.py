@@ -21,10 +21,11 @@ from engine import events as ev
 from firmware.desk.desk import Desk
 from firmware.desk.referees import FILE, Referees
 from firmware.display import ActionRefused
-from firmware.display.app import COOKIE, DisplayServer, create_app
+from firmware.display.app import COOKIE, create_app
 from firmware.journal.store import Journal
 from firmware.web import sse
 from firmware.web.auth import SESSION_KEY, SESSION_SECONDS
+from firmware.web.server import DisplayServer
 from tests.firmware.display.test_display import (
     BASE,
     OWN_PAGE,

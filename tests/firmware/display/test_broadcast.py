@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from drivers.readers import Heartbeat, Inventory, Stacked
+from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev
 from firmware.desk.desk import Desk
@@ -26,7 +27,7 @@ from firmware.display.broadcast import COOKIE, DelayedFeed, broadcast_state
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.run.simulated import SimPanel
-from firmware.sim.world import Faults, SimClock, SimTable
+from firmware.sim.world import Faults, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile
 from firmware.table.service import assemble

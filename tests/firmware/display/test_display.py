@@ -26,11 +26,13 @@ from engine.waits import seat_waits
 from firmware.audit import sheet as export_sheet
 from firmware.display import ActionRefused, history
 from firmware.display import app as display_app
-from firmware.display.app import DisplayServer, create_app
+from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
-from firmware.display.state import TableView, public_event, table_state, waits_json
+from firmware.display.state import TableView, table_state, waits_json
 from firmware.journal.store import JournalError
+from firmware.texts.public import public_event
 from firmware.web.auth import FREE, MAX_WAIT, OK, THROTTLED, WRONG, RefereeAuth
+from firmware.web.server import DisplayServer
 from tests.support.tablekit import E, Game, N, S, W, of
 
 PIN = "246810"  # config/tables/sim.toml's

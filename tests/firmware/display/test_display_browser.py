@@ -25,8 +25,7 @@ import pytest
 from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import waits_json
-from firmware.journal.store import Journal
-from firmware.table.storage import Stopped
+from firmware.journal.store import Journal, Stopped
 from firmware.texts.notices import NOT_REFEREEING
 from firmware.uplink.commands import VenueNotes
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN

@@ -1,7 +1,7 @@
 """The referee display against a stranger on the venue's network (issue 20 items 1-3):
 guessing the PIN and locking the referee out (auth.py), cross-site requests through the
 referee's browser (guard.py), bodies too large or malformed (guard.py, actions.py), and
-TLS beyond this machine (settings.py, app.DisplayServer).
+TLS beyond this machine (settings.py, firmware/web/server.py DisplayServer).
 
 The throttle's times are passed in, or the app's clock stands still: no test waits.
 """

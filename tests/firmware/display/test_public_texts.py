@@ -17,9 +17,9 @@ import pytest
 
 from engine import events as ev
 from engine import tiles
-from firmware.display.state import public_event
 from firmware.sim.world import Faults
 from firmware.texts.notices import alert_text, fault_advice, fault_text
+from firmware.texts.public import public_event
 from tests.firmware.display.test_broadcast import play
 from tests.firmware.display.test_display import concealed_tiles, public_kinds
 

@@ -16,9 +16,9 @@ from engine import tiles
 from engine.deal import break_of, starting_hands
 from engine.wall import build_walls
 from firmware.bus.contract import Envelope
-from firmware.display.state import public_event
 from firmware.journal import seals as fairness
 from firmware.resources import load_ruleset
+from firmware.texts.public import public_event
 from firmware.uplink.messages import events_message
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
