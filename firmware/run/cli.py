@@ -41,7 +41,7 @@ MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistak
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("run", help="run the table (by default the simulated table)")
+    p = commands.add_parser("run")
     p.add_argument(
         "--profile",
         type=cli_args.path,

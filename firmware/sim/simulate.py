@@ -31,7 +31,7 @@ MAX_SLOW = 600.0  # seconds per discard of --slow-seat: ten minutes is already n
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("simulate", help="play simulated hands against the engine")
+    p = commands.add_parser("simulate")
     p.add_argument(
         "--ruleset",
         type=cli_args.path,

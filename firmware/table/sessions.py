@@ -170,7 +170,7 @@ def line(s: SessionSummary) -> str:
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("session", help="the table's sessions on disk: new, list")
+    p = commands.add_parser("session")
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb, text in (
         ("new", "begin the next session (mjtable run goes on with it); old ones are kept"),

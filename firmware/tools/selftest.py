@@ -48,7 +48,7 @@ __all__ = ["Check", "checks", "run_checks"]
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("selftest", help="check every device of the table, one by one")
+    p = commands.add_parser("selftest")
     p.add_argument(
         "--profile",
         type=cli_args.path,

@@ -43,7 +43,7 @@ MASK = "********"
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("logs", help="the table's logs: a bundle for a support ticket")
+    p = commands.add_parser("logs")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     e = actions.add_parser(
         "export", help="write the logs, journals, selftest and profile as one .tar.gz"

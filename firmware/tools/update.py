@@ -196,9 +196,7 @@ def update(
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser(
-        "update", help="install a new version between hands, checked by its selftest"
-    )
+    p = commands.add_parser("update")
     p.add_argument("wheel", nargs="?", type=cli_args.path, metavar="WHEEL", help="a wheel file")
     p.add_argument("--index", metavar="URL", help="the package index to install from instead")
     p.add_argument("--version", metavar="V", help="with --index: this version (default newest)")
@@ -212,7 +210,7 @@ def add_parser(commands) -> None:
     p.add_argument("--data-dir", type=cli_args.path, metavar="DIR", help="the sessions' folder")
     _prefix(p)
     p.set_defaults(run=run)
-    back = commands.add_parser("rollback", help="switch back to the release before this one")
+    back = commands.add_parser("rollback")
     _prefix(back)
     back.set_defaults(run=run_rollback)
 

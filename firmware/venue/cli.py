@@ -28,7 +28,7 @@ MAX_VENUE = 64  # characters of a venue's name, a topic level
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    p = commands.add_parser("venue", help="the venue dashboard: every table on the broker")
+    p = commands.add_parser("venue")
     p.add_argument(
         "--broker", type=_address, required=True, metavar="HOST:PORT", help="the venue's broker"
     )
