@@ -42,12 +42,7 @@ MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistak
 
 def add_parser(commands) -> None:
     p = commands.add_parser("run")
-    p.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="table profile: a name in config/tables/ or a TOML file (default sim)",
-    )
+    cli_args.profile_option(p)
     p.add_argument("--ruleset", type=cli_args.path, help="rule book (default: the profile's)")
     p.add_argument(
         "--hands", type=cli_args.hands, help="stop after N hands (default: until Ctrl-C)"
