@@ -15,12 +15,13 @@ is in no document. The hand won is no longer concealed (state.py): the winner's 
 
 from engine import events as ev
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 from engine.table import WINDOWS, Table
 from firmware.audit.sheet import entered_players, settled
 from firmware.display.state import penalty_points, public_event
 from firmware.journal.replay import Played, replay
 from firmware.journal.store import Journal, Row
-from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
+from firmware.texts.faces import BACK, meld_json, tile_json
 
 FORMAT = "mjtable hand history 1"
 

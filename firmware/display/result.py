@@ -12,11 +12,12 @@ after a void (firmware/display/state.py: the voided hand has none, the one befor
 """
 
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 from engine.session import Session
 from engine.table import Table
 from firmware.desk.stage import last_hand_seating
 from firmware.score.typed import chinese_names
-from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.notices import alert_text, both
 
 

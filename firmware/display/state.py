@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from engine import events as ev
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 from engine.session import Session
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
@@ -29,7 +30,7 @@ from firmware.desk.stage import last_hand_seating, shown_answer, standings_of
 from firmware.display.result import hand_result
 from firmware.table.sitting import notice, seconds_left
 from firmware.table.storage import Stopped
-from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
+from firmware.texts.faces import BACK, meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,
     both,

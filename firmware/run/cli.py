@@ -20,6 +20,7 @@ from pathlib import Path
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from engine.schema import ConfigError
+from engine.seats import LETTERS
 from firmware import cli_args
 from firmware.bus.settings import with_venue
 from firmware.desk.referees import RefereeError, Referees, referees_file
@@ -156,7 +157,7 @@ def _rigging(value: str) -> Rigging:
                 f"rigged's strength is {', '.join(LEVELS)} or a share of hands above 0 and "
                 f"at most 1, not {strength!r}"
             )
-    return Rigging("ESWN".index(side), share)
+    return Rigging(LETTERS.index(side), share)
 
 
 def port_problem(host: str, port: int) -> str | None:

@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from engine import events as ev
 from engine import invariants, tiles
+from engine.seats import LETTERS
 from engine.session import Session
 from engine.wall import build_walls, dice_seat
 from firmware import cli_args
@@ -68,7 +69,7 @@ def _slow_seat(text: str) -> tuple[int, float]:
     if seat not in ("E", "S", "W", "N"):
         raise argparse.ArgumentTypeError(f"SEAT is one of E S W N, not {seat[:20]!r}")
     value = cli_args.number(seconds, 0, MAX_SLOW, "SECONDS", True) if seconds else 20.0
-    return "ESWN".index(seat), value
+    return LETTERS.index(seat), value
 
 
 def _rate(text: str) -> float:
@@ -175,7 +176,7 @@ class Game:
             if penalty.points:
                 self.penalties.append(
                     {
-                        "seat": "ESWN"[self.session.player_at(penalty.seat)],
+                        "seat": LETTERS[self.session.player_at(penalty.seat)],
                         "rule": penalty.rule,
                         "points": penalty.points,
                         "hand": self.session.hand_number,

@@ -5,8 +5,7 @@ never reach the console, which anyone near the table may read.
 """
 
 from engine import tiles
-
-SEATS = "ESWN"
+from engine.seats import LETTERS as SEATS
 
 
 def _tile(tile_id) -> str:

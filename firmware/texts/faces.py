@@ -3,8 +3,8 @@ a tile is {"id", "tile", "zh"}, its physical id, the notation of engine/tiles.py
 Chinese name; a tile seen from the back is {"back": true}."""
 
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 
-SEATS = "ESWN"
 BACK = {"back": True}
 
 

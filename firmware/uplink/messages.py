@@ -9,13 +9,13 @@ holds no tile at all.
 from collections import OrderedDict
 
 from engine import events as ev
+from engine.seats import LETTERS as SEATS
 from firmware.display.state import public_event
 from firmware.journal.schema import upgrade
 from firmware.journal.store import Row
 from firmware.table.status import Status
 from firmware.texts.notices import alert_text, fault_text
 
-SEATS = "ESWN"
 WAITING_KEPT = 100  # alerts a board keeps waiting: the oldest forgotten first
 
 

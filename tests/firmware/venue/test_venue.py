@@ -19,6 +19,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from engine.seats import LETTERS as SEATS
 from firmware.bus.signing import signed_by
 from firmware.cli import main
 from firmware.venue.app import create_app
@@ -33,7 +34,6 @@ PIN = "864213"
 BASE = "http://127.0.0.1:8080"
 OWN_PAGE = {"Origin": BASE}
 ORGANISER = {"Authorization": f"Bearer {PIN}"}
-SEATS = "ESWN"
 
 
 # -- what the tables say (docs/uplink.md) -----------------------------------------------------
