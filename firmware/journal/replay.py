@@ -145,8 +145,6 @@ def replay(
                 table = Table(
                     rulesets[name],
                     data["walls"],
-                    hand_number,
-                    data["t"],
                     data.get("chips"),
                     data.get("doubling", False),
                     data.get("last_deal", False),

@@ -148,9 +148,7 @@ class Game:
     def play_hand(self) -> None:
         ids = tiles.physical_set(self.ruleset.table_rules.flowers)
         self.rng.shuffle(ids)
-        table = self.session.new_table(
-            build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t
-        )
+        table = self.session.new_table(build_walls(ids, self.ruleset.table_rules.stacks_per_side))
         if self.journal is not None:
             self.journal.hand(
                 self.ruleset.name,

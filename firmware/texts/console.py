@@ -21,8 +21,6 @@ def describe(event, ruleset=None) -> str:
     e = event.public_json()
     who = SEATS[e["seat"]] if isinstance(e.get("seat"), int) else ""
     kind = e["type"]
-    if kind == "HandStarted":
-        return f"hand {e['hand_number']} starts"
     if kind == "WallBroken":
         return (
             f"dice {'+'.join(map(str, e['dice']))}: the {who} wall breaks, "

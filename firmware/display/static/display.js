@@ -328,7 +328,6 @@ function describe(e) {
     case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
       {dice: e.dice.join(" "), who, stacks: e.stacks});
     case "Dealt": return tr("tiles dealt");
-    case "HandStarted": return tr("hand {n} starts", {n: e.hand_number});
     case "Alert": return tr("alert: {text}", {text: inLanguage(e.text, e.message)});
     case "PenaltyApplied": return tr("{who} penalty applied: {offence}",
       {who, offence: inLanguage(e.offence_text, e.offence.replaceAll("_", " "))});
