@@ -19,12 +19,13 @@ from engine import events as ev
 from engine import invariants, tiles
 from engine.seats import LETTERS
 from engine.session import Session
-from engine.wall import build_walls, dice_seat
+from engine.wall import build_walls
 from firmware import cli_args
 from firmware.journal.store import Journal, JournalError
 from firmware.resources import load_ruleset
 from firmware.sim.players import EXPECTED_OFFENCE, STANDS, SimPlayer
 from firmware.sim.report import print_summary
+from firmware.sim.script import next_move, others
 
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
 UNTIMED_STUCK = 180.0  # a rule book without time limits: stuck after WSOM's hand budget
@@ -113,7 +114,7 @@ class Game:
                 self.counts["alerts"] += 1
                 self.alerts_by_rule[o.rule] += 1
         for problem in table.check_invariants():
-            self.violations.append(f"hand {table_number(self)}: {problem} after {event}")
+            self.violations.append(f"hand {self.session.hand_number}: {problem} after {event}")
         position = invariants.position(table)
         if position != self.position:
             self.position, self.moved_at = position, self.t
@@ -167,7 +168,7 @@ class Game:
             self.step(table, seat_player)
             if self.t - self.moved_at > self.stuck_after:
                 # The referee would void it: the same dealer deals again.
-                self.stuck.append(f"hand {table_number(self)}: stuck in {table.state}")
+                self.stuck.append(f"hand {self.session.hand_number}: stuck in {table.state}")
                 self.session.hand_number -= 1
                 return
         for penalty in table.referee.applied:
@@ -192,64 +193,43 @@ class Game:
             self.violations.append(f"hand {row.number}: {self.session.chips_unaccounted()}")
 
     def step(self, table, seat_player) -> None:
-        state, turn = table.state, table.turn
-        if state in ("dice", "second_roll"):
-            roller = 0 if state == "dice" else dice_seat(sum(table.first_dice), 0)
-            self.apply(
-                table,
-                ev.DiceRolled(self.t, roller, (self.rng.randint(1, 6), self.rng.randint(1, 6))),
-            )
-        elif state == "draw":
-            other = seat_player[(turn + self.rng.randint(1, 3)) % 4]
+        """The next move of the play script (firmware/sim/script.py), as engine inputs, with the
+        players' mistakes on purpose before it."""
+        move = next_move(table)
+        if move.what == "roll":
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            self.apply(table, ev.DiceRolled(self.t, move.seat, dice))
+        elif move.what == "draw":
+            other = seat_player[(move.seat + self.rng.randint(1, 3)) % 4]
             self.try_mistake(table, other, "others_turn")
-            self.try_mistake(table, seat_player[turn], "draw")
+            self.try_mistake(table, seat_player[move.seat], "draw")
             if table.state == "draw":  # unless his draw from the wrong place stood
-                self.apply(table, ev.TileDrawn(self.t, turn))
-        elif state == "discard":
-            owing = next((s for s in range(4) if table.owes[s]), None)
-            waiting = (
-                None
-                if table.discards
-                else next(
-                    (
-                        s
-                        for s in range(4)
-                        if s != turn
-                        and any(tiles.is_flower(tiles.kind_of(x)) for x in table.hands[s])
-                    ),
-                    None,
-                )
-            )
-            if owing is not None:
-                self.apply(table, ev.TileDrawn(self.t, owing))
-            elif waiting is not None and not any(
-                tiles.is_flower(tiles.kind_of(x)) for x in table.hands[turn]
-            ):
-                flower = next(x for x in table.hands[waiting] if tiles.is_flower(tiles.kind_of(x)))
-                self.apply(table, ev.FlowerExposed(self.t, waiting, flower))
-            else:
-                self.try_mistake(table, seat_player[turn], "own_turn")
-                move = seat_player[turn].turn(table, self.t)
-                if (
-                    isinstance(move, ev.TileDiscarded)
-                    and self.slow
-                    and self.session.player_at(turn) == self.slow[0]
-                ):
-                    start = max(table.clocks.started[turn], table.clocks.free_until)
-                    self.t = max(self.t, start + self.slow[1] - STEP)
-                    move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
-                self.apply(table, move)
+                self.apply(table, ev.TileDrawn(self.t, move.seat))
+        elif move.what == "owed":
+            self.apply(table, ev.TileDrawn(self.t, move.seat))
+        elif move.what == "flower":
+            self.apply(table, ev.FlowerExposed(self.t, move.seat, move.tile))
+        elif move.what == "turn":
+            self._turn(table, seat_player[move.seat], move.seat)
         else:
-            robbing = state == "rob_window"
-            source = table.added_kong[0] if robbing else table.discarder
-            for k in (1, 2, 3):
-                player = seat_player[(source + k) % 4]
-                if not robbing:
-                    self.try_mistake(table, player, "call")
-                call = player.call(table, self.t, robbing)
+            for seat in others(move.seat):
+                if not move.robbing:
+                    self.try_mistake(table, seat_player[seat], "call")
+                call = seat_player[seat].call(table, self.t, move.robbing)
                 if call:
                     self.apply(table, call)
             self.apply(table, ev.ClaimWindowClosed(self.t, None))
+
+    def _turn(self, table, player, turn: int) -> None:
+        """The player in turn moves; the --slow-seat player takes his seconds to discard."""
+        self.try_mistake(table, player, "own_turn")
+        move = player.turn(table, self.t)
+        slow = self.slow is not None and self.session.player_at(turn) == self.slow[0]
+        if slow and isinstance(move, ev.TileDiscarded):
+            start = max(table.clocks.started[turn], table.clocks.free_until)
+            self.t = max(self.t, start + self.slow[1] - STEP)
+            move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
+        self.apply(table, move)
 
     def summary(self, hands: int, seconds: float) -> dict:
         return {
@@ -288,10 +268,6 @@ def longest_limit(ruleset) -> float:
     )
     finite = [x for x in limits if x is not None and math.isfinite(x)]
     return max(finite, default=UNTIMED_STUCK)
-
-
-def table_number(game: Game) -> int:
-    return game.session.hand_number
 
 
 def run(args) -> int:
