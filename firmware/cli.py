@@ -41,9 +41,8 @@ def parser(argv: list[str]) -> argparse.ArgumentParser:
     no known command, every command as a name and its line of help (for --help and errors)."""
     top = argparse.ArgumentParser(prog="mjtable", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    named = next((word for word in argv if not word.startswith("-")), None)
-    if named in COMMANDS:
-        importlib.import_module(COMMANDS[named][0]).add_parser(commands)
+    if argv and argv[0] in COMMANDS:  # `mjtable -h score` is the list: -h comes first
+        importlib.import_module(COMMANDS[argv[0]][0]).add_parser(commands)
     else:
         for name, (_, line) in COMMANDS.items():
             commands.add_parser(name, help=line)
