@@ -24,7 +24,7 @@ from firmware import cli_args
 from firmware.journal.store import Journal, JournalError
 from firmware.resources import load_ruleset
 from firmware.sim.players import EXPECTED_OFFENCE, STANDS, SimPlayer
-from firmware.sim.report import print_summary
+from firmware.sim.report import print_summary, summary
 from firmware.sim.script import next_move, others
 
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
@@ -232,26 +232,8 @@ class Game:
         self.apply(table, move)
 
     def summary(self, hands: int, seconds: float) -> dict:
-        return {
-            "ruleset": self.ruleset.name,
-            "hands": hands,
-            "wins": self.counts["wins"],
-            "draws": self.counts["draws"],
-            "events": self.counts["events"],
-            "alerts": self.counts["alerts"],
-            "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
-            "invariant_violations": len(self.violations),
-            "stuck": len(self.stuck),
-            "mistakes": {
-                "injected": sum(self.mistakes.values()),
-                "caught": sum(self.caught.values()),
-                "by_type": {k: [self.mistakes[k], self.caught[k]] for k in sorted(self.mistakes)},
-            },
-            "scores": list(self.session.scores),
-            "games": self.session.games,
-            "penalties": self.penalties,
-            "hands_per_second": round(hands / seconds, 1) if seconds else None,
-        }
+        """The run's counts (firmware/sim/report.py), one JSON line with --json."""
+        return summary(self, hands, seconds)
 
 
 def longest_limit(ruleset) -> float:
