@@ -5,13 +5,11 @@ Drivers ask `open_pins()` for a module-like object with the RPi.GPIO subset they
 (setmode, setup, output, input, add_event_detect, remove_event_detect, cleanup). On a Pi that
 is `RPi.GPIO` as rpi-lgpio provides it (never the old RPi.GPIO, which dies on a Pi 5); off a
 Pi, or with MJTABLE_GPIO=sim, the simulated pins of drivers/sim/pins.py. Edge callbacks come
-on the GPIO library's own thread: `to_loop` hands them to the asyncio loop safely.
+on the GPIO library's own thread: the table's service hands them to its asyncio loop
+(firmware/table/service.py).
 """
 
-import asyncio
 import os
-import time
-from dataclasses import dataclass
 
 
 class GPIOUnavailable(RuntimeError):
@@ -37,26 +35,3 @@ def open_pins(backend: str | None = None):
 
         return SimulatedGPIO()
     raise GPIOUnavailable(f"unknown GPIO backend {backend!r} (rpi or sim)")
-
-
-@dataclass(frozen=True)
-class Edge:
-    """A level change on an input pin, stamped on the monotonic clock when it was seen."""
-
-    pin: int
-    level: int
-    t: float
-
-
-def to_loop(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue, read_level, clock=None):
-    """An edge callback for add_event_detect that queues an Edge on the asyncio loop.
-
-    GPIO libraries call back on their own thread; only call_soon_threadsafe may touch the
-    loop from there. `read_level(pin)` reads the level at the edge.
-    """
-    clock = clock or time.monotonic
-
-    def on_edge(pin: int) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, Edge(pin, read_level(pin), clock()))
-
-    return on_edge

@@ -50,6 +50,14 @@ ERR_ANTICOLLISION = 0x02
 ERR_RF_FRONT_END = 0x03
 ERR_OVERFLOW = 0x04
 ERR_STACKER_MISSED = 0x05
+# Each code's meaning, as the referee is told it (a code not listed here by its number only).
+ERROR_NAMES = {
+    ERR_ANTENNA: "an antenna open or short",
+    ERR_ANTICOLLISION: "anticollision failed (too many tags)",
+    ERR_RF_FRONT_END: "an RF front-end fault",
+    ERR_OVERFLOW: "its transmit buffer overflowed (frames were dropped)",
+    ERR_STACKER_MISSED: "the stacker missed a tile (a tile passed unread)",
+}
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -84,6 +92,13 @@ class ReaderError:
 
     code: int
     antenna: int = NO_ANTENNA
+
+    @property
+    def name(self) -> str:
+        """What the code means (drivers/README.md) and its number: "an antenna open or short
+        (error 1)"; "error N" alone for a code not listed there."""
+        meaning = ERROR_NAMES.get(self.code)
+        return f"{meaning} (error {self.code})" if meaning else f"error {self.code}"
 
 
 @dataclass(frozen=True, slots=True)

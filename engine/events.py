@@ -265,13 +265,6 @@ INPUTS = (
 
 
 @_event
-class HandStarted(Event):
-    ruleset: str = ""
-    dealer: int = 0
-    hand_number: int = 0
-
-
-@_event
 class WallBroken(Event):
     """The break (RULES.md 3.4 / 4.4): whose wall, and how many stacks lie on the tail side."""
 

@@ -91,7 +91,7 @@ class Session:
     def player_at(self, seat: int) -> int:
         return (self.dealer + seat) % 4
 
-    def new_table(self, walls: list[list[int]], t: float = 0.0, time_up: bool = False) -> Table:
+    def new_table(self, walls: list[list[int]], time_up: bool = False) -> Table:
         """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East); with
         `time_up`, the game's time ran out before it (RULES.md 4.3): it is the game's last."""
         self.hand_number += 1
@@ -99,7 +99,7 @@ class Session:
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
         last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1, time_up))  # 4.13
-        return Table(self.ruleset, walls, self.hand_number, t, chips, self.doubling, last_deal)
+        return Table(self.ruleset, walls, chips, self.doubling, last_deal)
 
     def record(self, table: Table, time_up: bool = False) -> HandRecord:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends

@@ -85,8 +85,6 @@ class Table(HandState):
         self,
         ruleset: Ruleset,
         walls: list[list[int]],
-        hand_number: int = 0,
-        t: float = 0.0,
         chips: list[int] | None = None,
         doubling: bool = False,
         last_deal: bool = False,

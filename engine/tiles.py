@@ -6,8 +6,10 @@ A tile kind is a small int so that hands can be counted in flat lists:
 
 import re
 
+from engine.seats import LETTERS
+
 SUITS = "mps"
-WINDS = "ESWN"
+WINDS = LETTERS  # the wind tiles, named as the seats they are the winds of
 DRAGONS = "CFP"
 KINDS = 34  # the playing tiles, four of each
 FLOWER_KINDS = 8  # CCM only, one of each

@@ -1,4 +1,4 @@
-"""Argument types shared by `mjtable run`, `mjtable simulate` and `mjtable score`.
+"""Argument types shared by the `mjtable` commands, and the one `--profile` option.
 
 argparse turns an ArgumentTypeError into `error: argument --x: <message>` and exit 2, but a
 bare ValueError into "invalid _name value": so each type names the problem in its message.
@@ -64,3 +64,14 @@ def path(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path: give a file's path or a name")
     return text
+
+
+def profile_option(parser) -> None:
+    """`--profile`: the table profile a command works on, the simulated table's by default."""
+    parser.add_argument(
+        "--profile",
+        type=path,
+        default="sim",
+        help="table profile: a name in config/tables/ or a TOML file (default sim; on a table "
+        "/etc/mjtable/table.toml)",
+    )

@@ -19,7 +19,7 @@ from firmware.journal.store import JournalError
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("export", help="a journal's score sheet or hand records")
+    p = commands.add_parser("export")
     what = p.add_subparsers(dest="what", required=True, metavar="WHAT")
     s = what.add_parser("sheet", help="the session's score sheet: CSV, JSON or PDF (A4)")
     h = what.add_parser("hands", help="every event by hand (jsonl), or WSOM hands as mjai")

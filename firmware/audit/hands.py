@@ -23,7 +23,7 @@ from firmware.journal.store import Journal, JournalError, canonical
 FORMATS = ("jsonl", "mjai")
 RIICHI_TILES = 136
 CALLS = {"chow": "chi", "pung": "pon", "kong": "daiminkan"}
-FOLDED = ("HandStarted", "WallBroken", "Dealt")  # said by start_kyoku
+FOLDED = ("WallBroken", "Dealt")  # said by start_kyoku
 NO_DORA = {
     "type": "mjtable_note",
     "note": "WSOM 2006: no dora (dora_marker '?'), no riichi, no honba; penalties are notes",

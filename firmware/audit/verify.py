@@ -35,7 +35,7 @@ ENDS = ("Won", "ExhaustiveDraw")  # the outputs that end a hand
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("verify", help="check a journal's chain, signatures and seals")
+    p = commands.add_parser("verify")
     p.add_argument("file", type=cli_args.path, metavar="FILE", help="a journal or its export")
     p.add_argument(
         "--public-key",

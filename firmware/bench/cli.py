@@ -35,7 +35,7 @@ from firmware.resources import load_ruleset
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("bench", help="measure speed (figures for README)")
+    p = commands.add_parser("bench")
     p.add_argument(
         "target",
         choices=["score", "frames", "display", "waits", "soak", "resume", "venue", "fairness"],

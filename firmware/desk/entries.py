@@ -14,6 +14,7 @@ from dataclasses import replace
 from engine import events as ev
 from engine.penalties import EXPOSED
 from engine.reports import REFUSED
+from engine.seats import LETTERS
 from firmware.display import ActionRefused
 from firmware.texts.notices import both, offence_text
 
@@ -96,7 +97,7 @@ class Entries:
             t,
             "table",
             "forfeit",
-            f"the player on the {'ESWN'[forfeit.player]} side has {forfeit.points} points of "
+            f"the player on the {LETTERS[forfeit.player]} side has {forfeit.points} points of "
             f"time-out and lateness this half-session, more than {forfeit.limit} (after hand "
             f"{forfeit.hand}): a forfeit (RULES.md 3.13, seed 000 選手叫「暫停」)",
             "the head referee decides the forfeit; acknowledge once it is told",

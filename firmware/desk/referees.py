@@ -171,7 +171,7 @@ class Referees:
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("referee", help="the referees' own secrets at this table")
+    p = commands.add_parser("referee")
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb, text in (
         ("add", "set a referee's secret (asked twice); a new one replaces his old one"),

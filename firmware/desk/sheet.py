@@ -20,8 +20,6 @@ from engine import events as ev
 from firmware.audit.sheet import players_named
 from firmware.display import ActionRefused
 
-PERSONS = range(4)
-
 
 class SheetBook:
     """The sheet's state at the desk of `service`; `wall_time()` is the time of day (UTC,

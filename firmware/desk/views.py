@@ -5,6 +5,7 @@ issue 16); each fault "seen" once acknowledged and "cleared" only once its devic
 """
 
 from engine import events as ev
+from engine.seats import LETTERS
 
 
 def alerts_view(alerts: dict[int, dict], status) -> list[dict]:
@@ -71,5 +72,5 @@ def follow(desk, event, dice_source: str) -> None:
         desk.dice = {
             "dice": list(event.dice),
             "source": dice_source,
-            "break": {"seat": "ESWN"[event.seat], "stacks": event.stacks},
+            "break": {"seat": LETTERS[event.seat], "stacks": event.stacks},
         }

@@ -5,6 +5,7 @@ hold (issue 20).
 """
 
 from engine import tiles
+from engine.seats import LETTERS
 from firmware.bus.contract import FEDERATION_ID_LENGTH, NAME_LENGTH
 
 TILE_IDS = 4 * tiles.KINDS + tiles.FLOWER_KINDS
@@ -66,7 +67,7 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         "the wind each side's player drew, E S W N order, as 0..3 (E S W N), each once",
     ),
     "to": (
-        lambda v: v in tuple("ESWN") or (_count(v) and v < 4),
+        lambda v: v in tuple(LETTERS) or (_count(v) and v < 4),
         "the seat paid the penalty's points, E S W N or 0..3 (seed 004 §38 一 6)",
     ),
     "dead": (lambda v: isinstance(v, bool), "true (the penalty's points are dead points) or false"),

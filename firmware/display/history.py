@@ -16,12 +16,13 @@ is in no document. The hand won is no longer concealed (state.py): the winner's 
 from engine import events as ev
 from engine import tiles
 from engine.events import BACK
+from engine.seats import LETTERS as SEATS
 from engine.table import WINDOWS, Table
 from firmware.audit.sheet import entered_players, settled
 from firmware.display.state import penalty_points
 from firmware.journal.replay import Played, replay
 from firmware.journal.store import Journal, Row
-from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.public import public_event
 
 FORMAT = "mjtable hand history 1"

@@ -12,10 +12,11 @@ after a void (firmware/display/state.py: the voided hand has none, the one befor
 """
 
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 from engine.session import Session
 from engine.stage import last_hand_seating
 from engine.table import Table
-from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.names import chinese_names
 from firmware.texts.notices import alert_text, both
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from engine import events as ev
 from engine import tiles
+from engine.seats import LETTERS as SEATS
 from engine.session import Session
 from engine.stage import last_hand_seating, standings_of
 from engine.table import WINDOWS, Table
@@ -29,7 +30,7 @@ from engine.waits import table_waits
 from firmware.display.result import hand_result
 from firmware.journal.store import Stopped
 from firmware.table.sitting import notice, seconds_left
-from firmware.texts.faces import SEATS, meld_json, tile_json
+from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,
     both,

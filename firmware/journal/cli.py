@@ -34,7 +34,7 @@ class CopyMismatch(Exception):
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("journal", help="journal files: a safe copy, an export")
+    p = commands.add_parser("journal")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     b = actions.add_parser(
         "backup",

@@ -26,7 +26,7 @@ from firmware.resources import load_ruleset
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("replay", help="re-apply a journal's inputs and check its outputs")
+    p = commands.add_parser("replay")
     p.add_argument("journal", type=cli_args.path, help="the journal file (SQLite)")
     p.add_argument("--json", action="store_true", help="print one JSON summary line")
     p.set_defaults(run=run)
@@ -146,8 +146,6 @@ def replay(
                 table = Table(
                     rulesets[name],
                     data["walls"],
-                    hand_number,
-                    data["t"],
                     data.get("chips"),
                     data.get("doubling", False),
                     data.get("last_deal", False),

@@ -242,9 +242,9 @@ class Journal:
         last_deal: bool = False,
         tile_set: str | None = None,
     ) -> None:
-        """A new table: enough to rebuild it (Table(ruleset, walls, hand_number, t, chips,
-        doubling, last_deal)), and the tile set it is played with, which a hand taken up
-        again after a power cut is read in (firmware/table/resume.py)."""
+        """A new table: enough to rebuild it (Table(ruleset, walls, chips, doubling, last_deal)),
+        its number and time, and the tile set it is played with, which a hand taken up again
+        after a power cut is read in (firmware/table/resume.py)."""
         row = {
             "ruleset": ruleset,
             "hand_number": hand_number,

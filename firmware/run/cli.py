@@ -19,6 +19,7 @@ from pathlib import Path
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from engine.schema import ConfigError
+from engine.seats import LETTERS
 from engine.stage import standings_of
 from firmware import cli_args
 from firmware.bus.settings import with_venue
@@ -41,13 +42,8 @@ MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistak
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("run", help="run the table (by default the simulated table)")
-    p.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="table profile: a name in config/tables/ or a TOML file (default sim)",
-    )
+    p = commands.add_parser("run")
+    cli_args.profile_option(p)
     p.add_argument("--ruleset", type=cli_args.path, help="rule book (default: the profile's)")
     p.add_argument(
         "--hands", type=cli_args.hands, help="stop after N hands (default: until Ctrl-C)"
@@ -161,7 +157,7 @@ def _rigging(value: str) -> Rigging:
                 f"rigged's strength is {', '.join(LEVELS)} or a share of hands above 0 and "
                 f"at most 1, not {strength!r}"
             )
-    return Rigging("ESWN".index(side), share)
+    return Rigging(LETTERS.index(side), share)
 
 
 def run(args) -> int:

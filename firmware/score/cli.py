@@ -15,7 +15,6 @@ from firmware.score import typed as score_typed
 def add_parser(commands) -> None:
     p = commands.add_parser(
         "score",
-        help="score winning hands",
         description="Score winning hands. JSON lines in the shape of "
         "wsom_examples.jsonl from --json FILE (or - for stdin), one result "
         "line each; or one typed hand such as "

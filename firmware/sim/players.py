@@ -16,7 +16,6 @@ from engine.hand import KONG, PUNG
 from firmware.sim import strategy
 from firmware.sim.strategy import best_after_discard, isolation, shanten, without
 
-MISTAKES = ("draw_out_of_turn", "claim_without_tiles", "false_win", "wrong_count", "wrong_draw")
 # The offence the referee must name for each mistake (RULES.md 3.6/3.10/3.11, 4.15; seed 000
 # 摸牌時的犯規 1 for the wrong draw).
 EXPECTED_OFFENCE = {

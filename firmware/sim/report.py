@@ -1,7 +1,33 @@
-"""`mjtable simulate`'s summary for a person (`--json` prints the same summary as one line).
+"""`mjtable simulate`'s summary: its counts, and the same for a person (`--json` prints the
+counts as one line).
 
 Apart from firmware/sim/simulate.py, which plays the hands, to keep each module short.
 """
+
+
+def summary(game, hands: int, seconds: float) -> dict:
+    """The counts of `mjtable simulate`'s `game` (firmware/sim/simulate.Game) after `hands`
+    hands played in `seconds`."""
+    return {
+        "ruleset": game.ruleset.name,
+        "hands": hands,
+        "wins": game.counts["wins"],
+        "draws": game.counts["draws"],
+        "events": game.counts["events"],
+        "alerts": game.counts["alerts"],
+        "alerts_by_rule": dict(sorted(game.alerts_by_rule.items())),
+        "invariant_violations": len(game.violations),
+        "stuck": len(game.stuck),
+        "mistakes": {
+            "injected": sum(game.mistakes.values()),
+            "caught": sum(game.caught.values()),
+            "by_type": {k: [game.mistakes[k], game.caught[k]] for k in sorted(game.mistakes)},
+        },
+        "scores": list(game.session.scores),
+        "games": game.session.games,
+        "penalties": game.penalties,
+        "hands_per_second": round(hands / seconds, 1) if seconds else None,
+    }
 
 
 def print_summary(summary: dict, problems: list, sheet) -> None:

@@ -1,13 +1,17 @@
-"""One hand at the simulated table, as its four players play it: the dice, the deal, the turns
-and the calls, in tiles moved between zones and buttons pressed (firmware/sim/world.py is the
-table around them: the tiles, the machine, the readers).
+"""The simulated players' play script: `next_move` says what comes next in a hand, for
+`mjtable simulate` (straight against the engine, firmware/sim/simulate.py) and for the simulated
+table (`SimHand`), so both play a hand by the same rules of order.
 
-The players decide with their own copy of the hand (`truth`), as people at a table know what
-they did; their pace is the generator `play`, which yields the seconds until the next action.
+`SimHand` plays one hand at the simulated table as its four players do: the dice, the deal, the
+turns and the calls, in tiles moved between zones and buttons pressed (firmware/sim/world.py is
+the table around them: the tiles, the machine, the readers). The players decide with their own
+copy of the hand (`truth`), as people at a table know what they did; their pace is the generator
+`play`, which yields the seconds until the next action.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import events as ev
@@ -22,6 +26,51 @@ if TYPE_CHECKING:
 PACE = 1.2  # seconds between two moves at the table: a brisk human pace
 CALL_DELAY = 0.8  # a caller lays out his tiles this long after the discard
 REFEREE = 3.0  # seconds the referee takes to come and look at the table
+
+
+@dataclass(frozen=True)
+class Next:
+    """What comes next in a hand: `what` is "roll" (the dice, by `seat`), "draw" (his turn's
+    draw), "owed" (a replacement he owes), "flower" (`tile`, exposed by a player waiting to do so
+    before the first discard), "turn" (his move: discard, kong, flower or win) or "calls" (the
+    others' calls on `seat`'s discard, or on his added kong when `robbing`)."""
+
+    what: str
+    seat: int
+    tile: int | None = None
+    robbing: bool = False
+
+
+def next_move(table: Table) -> Next:
+    """What the players do next on `table`, as they take turns (RULES.md 3.5-3.7): an owed
+    replacement first; before the first discard, a flower of another player before the turn's
+    own move unless the player in turn has one himself."""
+    state, turn = table.state, table.turn
+    if state in ("dice", "second_roll"):
+        return Next("roll", 0 if state == "dice" else dice_seat(sum(table.first_dice), 0))
+    if state == "draw":
+        return Next("draw", turn)
+    if state == "discard":
+        owing = next((s for s in range(4) if table.owes[s]), None)
+        if owing is not None:
+            return Next("owed", owing)
+        if not table.discards and not flowers(table, turn):
+            waiting = next((s for s in range(4) if s != turn and flowers(table, s)), None)
+            if waiting is not None:
+                return Next("flower", waiting, flowers(table, waiting)[0])
+        return Next("turn", turn)
+    robbing = state == "rob_window"
+    return Next("calls", table.added_kong[0] if robbing else table.discarder, robbing=robbing)
+
+
+def flowers(table: Table, seat: int) -> list[int]:
+    """The flowers in `seat`'s hand, in its order."""
+    return [x for x in table.hands[seat] if tiles.is_flower(tiles.kind_of(x))]
+
+
+def others(seat: int) -> tuple[int, ...]:
+    """The other three seats in turn order after `seat`: the order of the calls."""
+    return tuple((seat + k) % 4 for k in (1, 2, 3))
 
 
 class SimHand:
@@ -40,8 +89,8 @@ class SimHand:
         truth = self.truth
         fault_turn = self.table.rng.randint(4, 20)
         yield PACE
-        while truth.state in ("dice", "second_roll"):
-            roller = 0 if truth.state == "dice" else dice_seat(sum(truth.first_dice), 0)
+        while (move := next_move(truth)).what == "roll":
+            roller = move.seat
             self.table.panel.press(self.side(roller), "dice")
             yield 0.5
             values = self.table.roll()
@@ -91,28 +140,16 @@ class SimHand:
         return self.truth.apply(event)
 
     def _step(self, truth):
-        """The next thing that happens at the table, as simulate.Game does it, in tiles."""
-        state, turn = truth.state, truth.turn
-        if state == "draw":
-            yield from self._draw(turn)
-        elif state == "discard":
-            owing = next((s for s in range(4) if truth.owes[s]), None)
-            waiting = (
-                None
-                if truth.discards
-                else next((s for s in range(4) if s != turn and self._flowers(s)), None)
-            )
-            if owing is not None:
-                yield from self._draw(owing)
-            elif waiting is not None and not self._flowers(turn):
-                yield from self._expose(waiting, self._flowers(waiting)[:1])
-            else:
-                yield from self._own_turn(truth, turn)
+        """The next thing that happens at the table (`next_move`), in tiles."""
+        move = next_move(truth)
+        if move.what in ("draw", "owed"):
+            yield from self._draw(move.seat)
+        elif move.what == "flower":
+            yield from self._expose(move.seat, [move.tile])
+        elif move.what == "turn":
+            yield from self._own_turn(truth, move.seat)
         else:
-            yield from self._calls(truth)
-
-    def _flowers(self, seat):
-        return [x for x in self.truth.hands[seat] if tiles.is_flower(tiles.kind_of(x))]
+            yield from self._calls(move.seat, move.robbing)
 
     def _draw(self, seat):
         out = self.apply(ev.TileDrawn(self.t, seat))
@@ -151,13 +188,11 @@ class SimHand:
             self.apply(ev.TileDiscarded(self.t, seat, move.tile))
             yield CALL_DELAY
 
-    def _calls(self, truth):
-        """The others' calls on the discard (or on a tile added to a kong)."""
-        robbing = truth.state == "rob_window"
-        source = truth.added_kong[0] if robbing else truth.discarder
+    def _calls(self, source, robbing):
+        """The others' calls on `source`'s discard (or on a tile he added to a kong)."""
+        truth = self.truth
         callers: list[tuple[int, ev.ClaimDeclared]] = []  # (seat, call)
-        for k in (1, 2, 3):
-            seat = (source + k) % 4
+        for seat in others(source):
             player = self.table.players[self.side(seat)]
             player.seat = seat
             call = player.call(truth, self.t, robbing)

@@ -17,13 +17,15 @@ from tqdm import tqdm
 
 from engine import events as ev
 from engine import invariants, tiles
+from engine.seats import LETTERS
 from engine.session import Session
-from engine.wall import build_walls, dice_seat
+from engine.wall import build_walls
 from firmware import cli_args
 from firmware.journal.store import Journal, JournalError
 from firmware.resources import load_ruleset
 from firmware.sim.players import EXPECTED_OFFENCE, STANDS, SimPlayer
-from firmware.sim.report import print_summary
+from firmware.sim.report import print_summary, summary
+from firmware.sim.script import next_move, others
 
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
 UNTIMED_STUCK = 180.0  # a rule book without time limits: stuck after WSOM's hand budget
@@ -31,7 +33,7 @@ MAX_SLOW = 600.0  # seconds per discard of --slow-seat: ten minutes is already n
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("simulate", help="play simulated hands against the engine")
+    p = commands.add_parser("simulate")
     p.add_argument(
         "--ruleset",
         type=cli_args.path,
@@ -68,7 +70,7 @@ def _slow_seat(text: str) -> tuple[int, float]:
     if seat not in ("E", "S", "W", "N"):
         raise argparse.ArgumentTypeError(f"SEAT is one of E S W N, not {seat[:20]!r}")
     value = cli_args.number(seconds, 0, MAX_SLOW, "SECONDS", True) if seconds else 20.0
-    return "ESWN".index(seat), value
+    return LETTERS.index(seat), value
 
 
 def _rate(text: str) -> float:
@@ -112,7 +114,7 @@ class Game:
                 self.counts["alerts"] += 1
                 self.alerts_by_rule[o.rule] += 1
         for problem in table.check_invariants():
-            self.violations.append(f"hand {table_number(self)}: {problem} after {event}")
+            self.violations.append(f"hand {self.session.hand_number}: {problem} after {event}")
         position = invariants.position(table)
         if position != self.position:
             self.position, self.moved_at = position, self.t
@@ -147,9 +149,7 @@ class Game:
     def play_hand(self) -> None:
         ids = tiles.physical_set(self.ruleset.table_rules.flowers)
         self.rng.shuffle(ids)
-        table = self.session.new_table(
-            build_walls(ids, self.ruleset.table_rules.stacks_per_side), self.t
-        )
+        table = self.session.new_table(build_walls(ids, self.ruleset.table_rules.stacks_per_side))
         if self.journal is not None:
             self.journal.hand(
                 self.ruleset.name,
@@ -168,14 +168,14 @@ class Game:
             self.step(table, seat_player)
             if self.t - self.moved_at > self.stuck_after:
                 # The referee would void it: the same dealer deals again.
-                self.stuck.append(f"hand {table_number(self)}: stuck in {table.state}")
+                self.stuck.append(f"hand {self.session.hand_number}: stuck in {table.state}")
                 self.session.hand_number -= 1
                 return
         for penalty in table.referee.applied:
             if penalty.points:
                 self.penalties.append(
                     {
-                        "seat": "ESWN"[self.session.player_at(penalty.seat)],
+                        "seat": LETTERS[self.session.player_at(penalty.seat)],
                         "rule": penalty.rule,
                         "points": penalty.points,
                         "hand": self.session.hand_number,
@@ -193,86 +193,47 @@ class Game:
             self.violations.append(f"hand {row.number}: {self.session.chips_unaccounted()}")
 
     def step(self, table, seat_player) -> None:
-        state, turn = table.state, table.turn
-        if state in ("dice", "second_roll"):
-            roller = 0 if state == "dice" else dice_seat(sum(table.first_dice), 0)
-            self.apply(
-                table,
-                ev.DiceRolled(self.t, roller, (self.rng.randint(1, 6), self.rng.randint(1, 6))),
-            )
-        elif state == "draw":
-            other = seat_player[(turn + self.rng.randint(1, 3)) % 4]
+        """The next move of the play script (firmware/sim/script.py), as engine inputs, with the
+        players' mistakes on purpose before it."""
+        move = next_move(table)
+        if move.what == "roll":
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            self.apply(table, ev.DiceRolled(self.t, move.seat, dice))
+        elif move.what == "draw":
+            other = seat_player[(move.seat + self.rng.randint(1, 3)) % 4]
             self.try_mistake(table, other, "others_turn")
-            self.try_mistake(table, seat_player[turn], "draw")
+            self.try_mistake(table, seat_player[move.seat], "draw")
             if table.state == "draw":  # unless his draw from the wrong place stood
-                self.apply(table, ev.TileDrawn(self.t, turn))
-        elif state == "discard":
-            owing = next((s for s in range(4) if table.owes[s]), None)
-            waiting = (
-                None
-                if table.discards
-                else next(
-                    (
-                        s
-                        for s in range(4)
-                        if s != turn
-                        and any(tiles.is_flower(tiles.kind_of(x)) for x in table.hands[s])
-                    ),
-                    None,
-                )
-            )
-            if owing is not None:
-                self.apply(table, ev.TileDrawn(self.t, owing))
-            elif waiting is not None and not any(
-                tiles.is_flower(tiles.kind_of(x)) for x in table.hands[turn]
-            ):
-                flower = next(x for x in table.hands[waiting] if tiles.is_flower(tiles.kind_of(x)))
-                self.apply(table, ev.FlowerExposed(self.t, waiting, flower))
-            else:
-                self.try_mistake(table, seat_player[turn], "own_turn")
-                move = seat_player[turn].turn(table, self.t)
-                if (
-                    isinstance(move, ev.TileDiscarded)
-                    and self.slow
-                    and self.session.player_at(turn) == self.slow[0]
-                ):
-                    start = max(table.clocks.started[turn], table.clocks.free_until)
-                    self.t = max(self.t, start + self.slow[1] - STEP)
-                    move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
-                self.apply(table, move)
+                self.apply(table, ev.TileDrawn(self.t, move.seat))
+        elif move.what == "owed":
+            self.apply(table, ev.TileDrawn(self.t, move.seat))
+        elif move.what == "flower":
+            self.apply(table, ev.FlowerExposed(self.t, move.seat, move.tile))
+        elif move.what == "turn":
+            self._turn(table, seat_player[move.seat], move.seat)
         else:
-            robbing = state == "rob_window"
-            source = table.added_kong[0] if robbing else table.discarder
-            for k in (1, 2, 3):
-                player = seat_player[(source + k) % 4]
-                if not robbing:
-                    self.try_mistake(table, player, "call")
-                call = player.call(table, self.t, robbing)
+            for seat in others(move.seat):
+                if not move.robbing:
+                    self.try_mistake(table, seat_player[seat], "call")
+                call = seat_player[seat].call(table, self.t, move.robbing)
                 if call:
                     self.apply(table, call)
             self.apply(table, ev.ClaimWindowClosed(self.t, None))
 
+    def _turn(self, table, player, turn: int) -> None:
+        """The player in turn moves; the --slow-seat player takes his seconds to discard."""
+        self.try_mistake(table, player, "own_turn")
+        move = player.turn(table, self.t)
+        slow = self.slow is not None and self.session.player_at(turn) == self.slow[0]
+        if slow and isinstance(move, ev.TileDiscarded):
+            start = max(table.clocks.started[turn], table.clocks.free_until)
+            self.t = max(self.t, start + self.slow[1] - STEP)
+            move = ev.TileDiscarded(self.t + STEP, turn, move.tile)
+        self.apply(table, move)
+
     def summary(self, hands: int, seconds: float) -> dict:
-        return {
-            "ruleset": self.ruleset.name,
-            "hands": hands,
-            "wins": self.counts["wins"],
-            "draws": self.counts["draws"],
-            "events": self.counts["events"],
-            "alerts": self.counts["alerts"],
-            "alerts_by_rule": dict(sorted(self.alerts_by_rule.items())),
-            "invariant_violations": len(self.violations),
-            "stuck": len(self.stuck),
-            "mistakes": {
-                "injected": sum(self.mistakes.values()),
-                "caught": sum(self.caught.values()),
-                "by_type": {k: [self.mistakes[k], self.caught[k]] for k in sorted(self.mistakes)},
-            },
-            "scores": list(self.session.scores),
-            "games": self.session.games,
-            "penalties": self.penalties,
-            "hands_per_second": round(hands / seconds, 1) if seconds else None,
-        }
+        """The run's counts (firmware/sim/report.py), one JSON line with --json."""
+        return summary(self, hands, seconds)
 
 
 def longest_limit(ruleset) -> float:
@@ -289,10 +250,6 @@ def longest_limit(ruleset) -> float:
     )
     finite = [x for x in limits if x is not None and math.isfinite(x)]
     return max(finite, default=UNTIMED_STUCK)
-
-
-def table_number(game: Game) -> int:
-    return game.session.hand_number
 
 
 def run(args) -> int:

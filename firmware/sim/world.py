@@ -306,7 +306,7 @@ class SimTable:
         """One hand: the dice, the deal, the turns, until a win or the wall runs out."""
         dealer_side = self.session.player_at(0)
         walls = [self.lanes[(dealer_side + seat) % 4] for seat in range(4)]
-        truth = self.truth = self.session.new_table(walls, self.t)
+        truth = self.truth = self.session.new_table(walls)
         fault = self.play_faults.pop(0) if self.play_faults else None
         yield from SimHand(self, truth, dealer_side).play(fault)
         self.session.record(truth)

@@ -90,7 +90,7 @@ class Hands:
         self.set_in_play, self.voided = tile_set, None
         dealer_side = self.session.player_at(0)
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
-        self.table = table = self.session.new_table(walls, t, self.sitting.time_up(t))
+        self.table = table = self.session.new_table(walls, time_up=self.sitting.time_up(t))
         self.sitting.hand_started(t)
         self.recorded = False
         number = self.session.hand_number

@@ -38,6 +38,8 @@ from firmware.table.status import ShufflerStatus, Status
 from firmware.table.storage import DiskWatch
 from firmware.uplink.commands import VenueNotes
 
+STRAY_BUTTONS = "stray buttons"  # the fault of a reader's seat buttons where pins carry them
+
 log = logging.getLogger("mjtable.service")
 
 
@@ -186,15 +188,18 @@ class Service:
         elif isinstance(item, readers.ReaderBack):
             self._reader(t, item.path, True, "")
         elif isinstance(item, readers.ReaderError):
+            where = "" if item.antenna == readers.NO_ANTENNA else f" on antenna {item.antenna}"
             faults.report(
                 t,
                 "reader",
                 f"error {item.code}",
-                f"the tile reader reports error {item.code} on antenna {item.antenna}",
+                f"the tile reader reports {item.name}{where}",
                 "call the technician if it repeats",
                 transient=True,
             )
-        elif isinstance(item, (ButtonPress, readers.SeatButton)):  # a pin's or a reader's
+        elif isinstance(item, readers.SeatButton):
+            self._reader_button(t, item)
+        elif isinstance(item, ButtonPress):
             hands.button(t, item.side, item.button)
         elif isinstance(item, DiceReport):
             hands.roll(t, item.side, item.values)
@@ -216,6 +221,24 @@ class Service:
             self.out(f"{t:9.1f}  shuffler: {item.message}")
         elif isinstance(item, ShufflerStep):
             self.publish([])
+
+    def _reader_button(self, t, press: readers.SeatButton) -> None:
+        """A seat button sent by a reader's board: a press where the profile says the panels
+        are wired there ([buttons] kind = "zone_reader"); elsewhere the pins carry the presses,
+        and the reader's frames are ignored, the referee told once (a miswired board, or a
+        profile that names the wrong kind)."""
+        if self.profile.kinds.get("buttons") == "zone_reader":
+            self.hands.button(t, press.side, press.button)
+        elif not self.faults.kinds[STRAY_BUTTONS]:
+            self.faults.report(
+                t,
+                "reader",
+                STRAY_BUTTONS,
+                "a tile reader sends seat buttons, but this table's buttons are on pins "
+                f'([buttons] kind = "{self.profile.kinds.get("buttons")}"): they are ignored',
+                "the technician checks the profile's [buttons] kind and the panels' wiring",
+                transient=True,
+            )
 
     def _reader(self, t, path, online: bool, reason: str) -> None:
         """A reader gone or back. Without the zone reader play stops (firmware/table/hands.py);

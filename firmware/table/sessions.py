@@ -170,7 +170,7 @@ def line(s: SessionSummary) -> str:
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("session", help="the table's sessions on disk: new, list")
+    p = commands.add_parser("session")
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb, text in (
         ("new", "begin the next session (mjtable run goes on with it); old ones are kept"),
@@ -183,15 +183,12 @@ def add_parser(commands) -> None:
 
 def add_table_options(parser) -> None:
     """`--profile` and `--data-dir`, for the commands that work on a table's data directory
-    (sessions, referees)."""
-    parser.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="table profile: a name in config/tables/ or a TOML file (default sim)",
-    )
+    (sessions, referees, selftest, logs, update); `--journal-dir` is its older name."""
+    cli_args.profile_option(parser)
     parser.add_argument(
         "--data-dir",
+        "--journal-dir",
+        dest="data_dir",
         type=cli_args.path,
         metavar="DIR",
         help="the table's data directory (default: the profile's [journal] data_dir, else "

@@ -5,8 +5,7 @@ never reach the console, which anyone near the table may read.
 """
 
 from engine import tiles
-
-SEATS = "ESWN"
+from engine.seats import LETTERS as SEATS
 
 
 def _tile(tile_id) -> str:
@@ -22,8 +21,6 @@ def describe(event, ruleset=None) -> str:
     e = event.public_json()
     who = SEATS[e["seat"]] if isinstance(e.get("seat"), int) else ""
     kind = e["type"]
-    if kind == "HandStarted":
-        return f"hand {e['hand_number']} starts"
     if kind == "WallBroken":
         return (
             f"dice {'+'.join(map(str, e['dice']))}: the {who} wall breaks, "

@@ -4,8 +4,7 @@ Chinese name; a tile seen from the back is {"back": true} (engine/events.py BACK
 
 from engine import tiles
 from engine.events import BACK
-
-SEATS = "ESWN"
+from engine.seats import LETTERS as SEATS
 
 
 def tile_json(tile_id: int) -> dict:

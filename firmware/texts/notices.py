@@ -110,6 +110,7 @@ FAULTS = {
     ("service", "internal"): "the table's service met an error",
     ("journal disk", "low space"): "the table's disk is running out of space for its record",
     ("venue", "refused"): "the table refused a command from the venue",
+    ("reader", "stray buttons"): "a tile reader sends seat buttons this table does not take",
 }
 # What the players wait for, by the device at fault.
 ADVICE = {

@@ -122,6 +122,7 @@ FAULTS = {
     ("service", "internal"): "牌桌服務發生錯誤",
     ("journal disk", "low space"): "牌桌磁碟的紀錄空間即將用完",
     ("venue", "refused"): "牌桌拒絕了場館的一項指令",
+    ("reader", "stray buttons"): "讀牌器送來本桌不採用的座位按鈕",
 }
 ADVICE = {
     "tracking": "裁判檢查牌",

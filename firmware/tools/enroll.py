@@ -155,8 +155,8 @@ def typed_kind(prompt: str) -> int | None:
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("enroll", help="enroll a new tile set's tags into a tag registry")
-    p.add_argument("--profile", type=cli_args.path, default="sim", help="table profile (sim)")
+    p = commands.add_parser("enroll")
+    cli_args.profile_option(p)
     p.add_argument("--ruleset", type=cli_args.path, help="rule book: flowers or not (profile's)")
     p.add_argument("--set", dest="tile_set", choices=TILE_SETS, default="A", help="A or B")
     p.add_argument(

@@ -36,7 +36,7 @@ from firmware import cli_args
 from firmware.journal.store import StorageFailure
 from firmware.resources import load_ruleset
 from firmware.table.profile import Profile, ProfileError, check_listener, load_profile
-from firmware.table.sessions import PI_DATA_DIR, SIM_DATA_DIR, data_dir
+from firmware.table.sessions import add_table_options, data_dir
 from firmware.table.storage import DiskWatch
 from firmware.tools.selftest_checks import NAMES, SUPPORT, Check, device_checks
 from firmware.tools.selftest_rig import Bench, parse_fault
@@ -48,13 +48,8 @@ __all__ = ["Check", "checks", "run_checks"]
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("selftest", help="check every device of the table, one by one")
-    p.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="table profile: a name in config/tables/ or a TOML file (default sim)",
-    )
+    p = commands.add_parser("selftest")
+    add_table_options(p)
     p.add_argument("--json", action="store_true", help="print the checks as one JSON list")
     p.add_argument(
         "--no-buttons", action="store_true", help="leave the seat buttons untried (no one there)"
@@ -75,28 +70,12 @@ def add_parser(commands) -> None:
         help="simulated table only: inject jam[=SIDE] (a dead lane), lost[=SIDE] (a tile "
         "lost), unplug[=zones|stacker] (a reader unplugged)",
     )
-    add_journal_dir(p, "the journals' folder, whose disk is checked")
     p.add_argument(
         "--port",
         type=lambda text: cli_args.whole(text, 1, 65535, "a port"),
         help="the display's port to try, as mjtable run --port (default: the profile's)",
     )
     p.set_defaults(run=run)
-
-
-def add_journal_dir(p, what: str) -> None:
-    """`--journal-dir DIR` (or `--data-dir`, as `mjtable session` names it): the sessions'
-    folder, by default the one `mjtable session` and `mjtable run` use
-    (firmware/table/sessions.py)."""
-    p.add_argument(
-        "--journal-dir",
-        "--data-dir",
-        dest="journal_dir",
-        type=cli_args.path,
-        metavar="DIR",
-        help=f"{what} (default: the profile's [journal] data_dir, else {PI_DATA_DIR} on a "
-        f"table, ./{SIM_DATA_DIR} on the simulated table)",
-    )
 
 
 def _fault(text: str) -> tuple[str, str]:
@@ -122,7 +101,7 @@ def run(args) -> int:
     verdicts = []
     for check in checks(
         profile,
-        data_dir(profile, args.journal_dir),
+        data_dir(profile, args.data_dir),
         faults=args.fault,
         button_seconds=None if args.no_buttons else args.button_seconds,
         port=args.port,

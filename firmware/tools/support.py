@@ -34,8 +34,8 @@ from firmware import cli_args
 from firmware.journal.cli import CopyMismatch, backup
 from firmware.journal.store import JournalError
 from firmware.table.profile import Profile, load_profile
-from firmware.table.sessions import data_dir
-from firmware.tools.selftest import add_journal_dir, run_checks
+from firmware.table.sessions import add_table_options, data_dir
+from firmware.tools.selftest import run_checks
 
 LOG_LINES = 20_000  # of the service's log: some days of a table's play
 LOG_SECONDS = 60.0  # journalctl gets this long at most
@@ -43,7 +43,7 @@ MASK = "********"
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser("logs", help="the table's logs: a bundle for a support ticket")
+    p = commands.add_parser("logs")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     e = actions.add_parser(
         "export", help="write the logs, journals, selftest and profile as one .tar.gz"
@@ -55,13 +55,7 @@ def add_parser(commands) -> None:
         metavar="FILE",
         help="the bundle, a new file (default mjtable-logs-TABLE-TIME.tar.gz here)",
     )
-    add_journal_dir(e, "the journals' folder")
-    e.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="table profile: a name in config/tables/ or a TOML file (default sim)",
-    )
+    add_table_options(e)
     e.set_defaults(run=run)
 
 
@@ -73,7 +67,7 @@ def run(args) -> int:
         print(f"mjtable logs export: {dest}: {problem}", file=sys.stderr)
         return 2
     try:
-        members = export(profile, data_dir(profile, args.journal_dir), dest)
+        members = export(profile, data_dir(profile, args.data_dir), dest)
     except OSError as err:  # the disk filled up, the folder went away
         if not isinstance(err, FileExistsError):  # made meanwhile: not ours to remove
             dest.unlink(missing_ok=True)

@@ -42,7 +42,7 @@ from firmware.journal.replay import ReplayError, replay
 from firmware.journal.schema import left_open
 from firmware.journal.store import Journal, JournalError
 from firmware.table.profile import ProfileError, load_profile
-from firmware.table.sessions import current_session, data_dir
+from firmware.table.sessions import add_table_options, current_session, data_dir
 
 PREFIX = Path("/opt/mjtable")
 RELEASES, CURRENT, PREVIOUS = "releases", "current", "previous"
@@ -196,23 +196,14 @@ def update(
 
 
 def add_parser(commands) -> None:
-    p = commands.add_parser(
-        "update", help="install a new version between hands, checked by its selftest"
-    )
+    p = commands.add_parser("update")
     p.add_argument("wheel", nargs="?", type=cli_args.path, metavar="WHEEL", help="a wheel file")
     p.add_argument("--index", metavar="URL", help="the package index to install from instead")
     p.add_argument("--version", metavar="V", help="with --index: this version (default newest)")
-    p.add_argument(
-        "--profile",
-        type=cli_args.path,
-        default="sim",
-        help="the table's profile, for the session check and the selftest (default sim; on a "
-        "table /etc/mjtable/table.toml)",
-    )
-    p.add_argument("--data-dir", type=cli_args.path, metavar="DIR", help="the sessions' folder")
+    add_table_options(p)
     _prefix(p)
     p.set_defaults(run=run)
-    back = commands.add_parser("rollback", help="switch back to the release before this one")
+    back = commands.add_parser("rollback")
     _prefix(back)
     back.set_defaults(run=run_rollback)
 

@@ -9,6 +9,7 @@ holds no tile at all.
 from collections import OrderedDict
 
 from engine import events as ev
+from engine.seats import LETTERS as SEATS
 from firmware.bus import contract
 from firmware.bus.contract import Alert, Envelope, Events, State, message
 from firmware.journal.schema import upgrade
@@ -17,7 +18,6 @@ from firmware.table.status import Status
 from firmware.texts.notices import alert_text, fault_text
 from firmware.texts.public import public_event
 
-SEATS = "ESWN"
 WAITING_KEPT = 100  # alerts a board keeps waiting: the oldest forgotten first
 
 

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from engine import events as ev
+from engine.seats import LETTERS
 from firmware.venue.fairness import VenueFairness
 from firmware.venue.messages import Malformed, Message, parse
 from firmware.venue.sessions import SessionLog
@@ -173,7 +174,7 @@ class VenueBoard:
     def _venue_alert(self, table: TableBoard, session: str, seq: int, side, text: str) -> None:
         """An alert the venue raises itself (its check of the table's walls): a fault on the
         organiser's grid, keyed apart from the table's own (id 0: a table numbers from 1)."""
-        key = f"venue:{seq}:{'walls' if side is None else 'ESWN'[side]}"
+        key = f"venue:{seq}:{'walls' if side is None else LETTERS[side]}"
         table.alerts[key] = {
             "session": session,
             "seq": seq,

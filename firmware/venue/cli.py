@@ -27,7 +27,7 @@ from firmware.web.server import DisplayServer
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    p = commands.add_parser("venue", help="the venue dashboard: every table on the broker")
+    p = commands.add_parser("venue")
     p.add_argument(
         "--broker", type=_address, required=True, metavar="HOST:PORT", help="the venue's broker"
     )

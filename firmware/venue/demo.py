@@ -26,6 +26,7 @@ from collections import deque
 from pathlib import Path
 
 from engine import events as ev
+from engine.seats import LETTERS as SEATS
 from firmware import cli_args
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal
@@ -38,7 +39,6 @@ from firmware.venue.board import VenueBoard
 from firmware.venue.bus import VenueBus
 from firmware.venue.demo_truth import FleetBoard, Truth
 
-SEATS = "ESWN"
 MAX_TABLES = 2000  # the venue's board takes no more (firmware/venue/board.py)
 STAGGER = 5.0  # seconds of table time over which the tables' first hands start
 STOP_SECONDS = 5.0  # for the uplinks to say offline, then for a cancel to be taken

@@ -1,12 +1,11 @@
 """GPIO pins (SOFTWARE.md §3) and the dice (DESIGN.md drivers/dice.py)."""
 
-import asyncio
 import random
 
 import pytest
 
 from drivers.dice import DiceError, ElectronicDice, PhysicalDice
-from drivers.gpio import Edge, GPIOUnavailable, open_pins, to_loop
+from drivers.gpio import GPIOUnavailable, open_pins
 
 
 def test_simulated_pins_record_outputs_and_fire_edges():
@@ -37,23 +36,6 @@ def test_pins_refuse_misuse_with_a_clear_message():
         gpio.output(4, 1)
     with pytest.raises(GPIOUnavailable, match="unknown GPIO backend"):
         open_pins("pigpio")
-
-
-def test_edges_reach_the_event_loop_from_another_thread():
-    """SOFTWARE.md §3.2: GPIO callbacks come on a foreign thread; to_loop queues them on the
-    loop with call_soon_threadsafe."""
-    gpio = open_pins("sim")
-    gpio.setmode(gpio.BCM)
-    gpio.setup(5, gpio.IN)
-
-    async def main():
-        queue = asyncio.Queue()
-        callback = to_loop(asyncio.get_running_loop(), queue, gpio.input, clock=lambda: 7.0)
-        gpio.add_event_detect(5, gpio.BOTH, callback=callback)
-        await asyncio.to_thread(gpio.drive, 5, 1, 0.0)
-        return await asyncio.wait_for(queue.get(), 2)
-
-    assert asyncio.run(main()) == Edge(5, 1, 7.0)
 
 
 def test_electronic_dice_record_their_source():

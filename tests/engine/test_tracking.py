@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from engine.seats import ZONES, zone_words
+from engine.seats import LETTERS, ZONES, zone_words
 from engine.tiles import NAMES, kind_of
 from engine.tracking import (
     DEFAULT_LEGAL,
@@ -340,9 +340,9 @@ NEIGHBOURS = {zone: [z for z in ZONES if z != zone and z[-1] == zone[-1]] for zo
 
 def legal_targets(zone):
     kind, seat = zone.split("_")
-    others = [s for s in "ESWN" if s != seat]
+    others = [s for s in LETTERS if s != seat]
     return {
-        "wall": [f"hand_{s}" for s in "ESWN"],
+        "wall": [f"hand_{s}" for s in LETTERS],
         "hand": [f"river_{seat}", f"melds_{seat}"],
         "river": [f"melds_{s}" for s in others],
         "melds": [f"hand_{seat}"],
@@ -362,7 +362,7 @@ def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
     true_moves = recalled = inferred_wrong = 0
     out = []
     for hand in range(4):
-        truth = {tile: f"wall_{'ESWN'[tile // 36]}" for tile in range(144)}
+        truth = {tile: f"wall_{LETTERS[tile // 36]}" for tile in range(144)}
         tracker.place(truth)
         pending = {tile: [] for tile in truth}  # true moves not yet reported
         last_moved = {tile: -4 for tile in truth}

@@ -12,7 +12,6 @@ from dataclasses import replace
 
 from engine import seats, tiles
 from engine.clocks import Timing
-from engine.hand import counts
 from engine.hand_state import Spot
 from engine.penalties import COMMON, Catalogue
 from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
@@ -21,7 +20,7 @@ from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
 from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, dues, run
 from engine.rulesets.ccm2012.liability import Claim, liable_player
-from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, is_shape, readings, waits
+from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, readings, waits
 from engine.rulesets.ccm2012.settlement import Payments, Rates, doubled, pay, win_payments
 from engine.schema import ConfigError, check_schema
 from engine.scoring import Pattern, Score, Win, robbed_tile_held
@@ -142,10 +141,6 @@ class Ccm2012:
                     ", so the winner cannot hold one (RULES.md 4.11)"
                 )
         return ""
-
-    def is_winning_shape(self, win: Win) -> bool:
-        """One of the eight shapes of RULES.md 4.7 (thirteen orphans is not one of them)."""
-        return is_shape(counts(win.concealed + (win.win_tile,)), len(win.melds), self.options)
 
     def score(self, win: Win) -> Score:
         problem = self.contradiction(win)

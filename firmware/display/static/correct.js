@@ -69,7 +69,7 @@ function openCorrection(id, anchor) {
   if (!where) return;
   const answer = el("p", {class: "correct-answer", role: "status", style: "min-height: 1.4em"});
   const choose = async (area, seat) => {
-    const zone = `${area}_${"ESWN"[seat.player]}`;  // the zone is on the seat's side
+    const zone = `${area}_${SEATS[seat.player]}`;  // the zone is on the seat's side
     answer.textContent = "…";
     const reply = await act("correct", {tile: id, zone});
     if (!reply) return;  // logged out: the login is shown

@@ -328,7 +328,6 @@ function describe(e) {
     case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
       {dice: e.dice.join(" "), who, stacks: e.stacks});
     case "Dealt": return tr("tiles dealt");
-    case "HandStarted": return tr("hand {n} starts", {n: e.hand_number});
     case "Alert": return tr("alert: {text}", {text: inLanguage(e.text, e.message)});
     case "PenaltyApplied": return tr("{who} penalty applied: {offence}",
       {who, offence: inLanguage(e.offence_text, e.offence.replaceAll("_", " "))});
@@ -337,7 +336,7 @@ function describe(e) {
       {who, alert: e.alert, reason: e.reason});
     case "WinRescored": return tr("{who}'s win scored again: {payer} (ruling on alert {alert})",
       {who, alert: e.alert, payer: e.responsible === null ? tr("nobody pays alone")
-        : tr("{seat} pays", {seat: "ESWN"[e.responsible]})});
+        : tr("{seat} pays", {seat: SEATS[e.responsible]})});
     case "Fault": return inLanguage(e.text, null) || tr(e.cleared ? "cleared: {device} {kind}"
       : "fault: {device} {kind}", {device: e.device, kind: e.kind});
     case "ClocksPaused": return tr("clocks paused");
@@ -345,9 +344,9 @@ function describe(e) {
     case "WallRevealed": return tr("wall revealed: {digest}", {digest: e.digest});
     case "SeatsDrawn": return tr("seats drawn ({source}): {seats}; East deals first on the E side",
       {source: e.source, seats: e.winds.map((w, s) => tr("{side} side's player → {wind}",
-        {side: "ESWN"[s], wind: "ESWN"[w]})).join(", ")});
+        {side: SEATS[s], wind: SEATS[w]})).join(", ")});
     case "SeatsChanged": return tr("seats for game {game} ({source}): {seats}", {game: e.game,
-      source: e.source, seats: e.seating.map((person, s) => `${"ESWN"[s]} P${person + 1}`)
+      source: e.source, seats: e.seating.map((person, s) => `${SEATS[s]} P${person + 1}`)
         .join(", ")});
     case "ScoresAsked": return tr("P{n} asks the scores (問分)", {n: e.person + 1});
     case "VenueCommand": return tr(e.refused ? "venue: {command} refused" : "venue: {command}",
@@ -370,7 +369,7 @@ function buildControls() {
     el("button", {id: "wall-touched", title: "seed 000 摸打規條 2: the next player touched the "
       + "wall head while calls were open: his calls on that discard are given up, not his win",
       onclick: () => {
-        const seat = "ESWN".indexOf((prompt(tr("Who touched the wall head? (E, S, W or N)")) || "")
+        const seat = SEATS.indexOf((prompt(tr("Who touched the wall head? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("wall_touched", {seat});
       }}, tr("Wall head touched")),
@@ -386,7 +385,7 @@ function buildControls() {
       }}, tr("Change seats")),
     el("button", {id: "ask-scores", title: "問分 (seed 004 三十三): in the 4th game, a player "
       + "asks the four scores, twice at most", onclick: () => {
-        const seat = "ESWN".indexOf((prompt(tr("Who asks the scores? (E, S, W or N)")) || "")
+        const seat = SEATS.indexOf((prompt(tr("Who asks the scores? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("ask_scores", {seat});
       }}, tr("Scores asked")),
@@ -403,7 +402,7 @@ function buildControls() {
       }}, tr("Re-deal")),
     el("button", {id: "remove-excess", title: "seed 000 配牌時的犯規 6: a player long at the "
       + "deal; the table picks the excess tiles at random", onclick: () => {
-        const seat = "ESWN".indexOf((prompt(tr("Who is long at the deal? (E, S, W or N)")) || "")
+        const seat = SEATS.indexOf((prompt(tr("Who is long at the deal? (E, S, W or N)")) || "")
           .trim().toUpperCase());
         if (seat >= 0) act("remove_excess", {seat});
       }}, tr("Remove excess tiles")),

@@ -81,7 +81,7 @@ words({  // the event log's lines
   "{who} wins on {from}'s discard": "{who} 和 {from} 打出的牌",
   "the wall is exhausted: drawn hand": "牌牆摸完：流局",
   "dice {dice}: {who}'s wall broken, {stacks} stacks": "骰子 {dice}：{who} 牌牆開門，{stacks} 墩",
-  "tiles dealt": "配牌完成", "hand {n} starts": "第 {n} 盤開始", "alert: {text}": "警示：{text}",
+  "tiles dealt": "配牌完成", "alert: {text}": "警示：{text}",
   "{who} penalty applied: {offence}": "{who} 罰則執行：{offence}",
   "ruling on alert {alert}: waived": "警示 {alert} 的裁定：免除",
   "{who} penalty revoked (alert {alert}): {reason}": "{who} 罰則撤銷（警示 {alert}）：{reason}",

@@ -196,9 +196,7 @@ def test_issue_16_hands_jsonl_lines_are_events_that_replay_to_the_same_outputs(w
     for line in lines:
         if line["kind"] == "hand":
             deal = line["deal"]
-            table = Table(
-                load_ruleset(deal["ruleset"]), deal["walls"], deal["hand_number"], deal["t"]
-            )
+            table = Table(load_ruleset(deal["ruleset"]), deal["walls"])
             hands.add(line["hand"])
             continue
         event = ev.from_json(line["event"])  # refuses an unknown type or a missing field

@@ -8,11 +8,11 @@ import asyncio
 import pytest
 
 from drivers.buttons import BUTTONS
-from drivers.readers import BUTTON_CODES, SeatButton
+from drivers.readers import BUTTON_CODES
 from engine import events as ev
 from engine import tiles
 from firmware.display import ActionRefused
-from tests.support.servicekit import act, take_queued
+from tests.support.servicekit import act
 
 
 def device_rows(desk):
@@ -104,16 +104,6 @@ def test_score_confirmation_and_signature_need_hands_on_the_sheet(desk):
         act(desk, "confirm_score", {"hand": 1})
     with pytest.raises(ActionRefused, match="no hand to sign"):
         act(desk, "sign_sheet", {"hand": 1, "referee": "Ref A"})
-
-
-def test_a_seat_button_from_the_zone_reader_is_a_press(desk):
-    """reference-pi.toml wires the seat panels to the zone reader's board: its SeatButton
-    frame is the same press as a pin's (drivers/README.md)."""
-    service = desk.service
-    service.actor.record(SeatButton(2, "referee"))
-    take_queued(service)
-    fault = service.status().faults[-1]
-    assert fault.kind == "referee" and "W player" in fault.message
 
 
 def test_buttons_agree_with_the_frame_codes():

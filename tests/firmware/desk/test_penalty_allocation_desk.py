@@ -7,6 +7,7 @@ the settlement makes of them is tests/engine/test_session.py's.)"""
 import pytest
 from starlette.testclient import TestClient
 
+from engine.seats import LETTERS
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.store import Journal
@@ -180,8 +181,8 @@ def test_the_referee_page_offers_the_payee_for_a_ccm_penalty_of_points(ccm, wsom
     waiting["awaits_ruling"] = (
         True  # as the desk says of a penalty it holds (firmware/desk/desk.py)
     )
-    offender = "ESWN"[waiting["penalty"]["seat"]]
-    payee = next(s for s in "ESWN" if s != offender)
+    offender = LETTERS[waiting["penalty"]["seat"]]
+    payee = next(s for s in LETTERS if s != offender)
     reason = "seen by the referee"
     with referee_page(create_app(source, PIN)) as page:
         item = page.locator(f"#ruling[data-alert-id='{waiting['id']}']")

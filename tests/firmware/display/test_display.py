@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from engine import events as ev
 from engine import tiles
+from engine.seats import LETTERS
 from engine.session import Session
 from engine.waits import seat_waits
 from firmware.audit import sheet as export_sheet
@@ -130,7 +131,7 @@ def view_of(game: Game, now: float | None = None) -> TableView:
         dice={
             "dice": list(broken.dice),
             "source": "electronic",
-            "break": {"seat": "ESWN"[broken.seat], "stacks": broken.stacks},
+            "break": {"seat": LETTERS[broken.seat], "stacks": broken.stacks},
         },
     )
 
@@ -378,7 +379,7 @@ def test_document_has_the_centre_of_the_table(scene):
     doc = table_state(view_of(scene), referee=False)
     table = scene.table
     assert (doc["table"], doc["ruleset"], doc["hand_number"]) == ("T07", "wsom2006", 1)
-    assert (doc["state"], doc["turn"]) == ("draw", "ESWN"[table.turn])
+    assert (doc["state"], doc["turn"]) == ("draw", LETTERS[table.turn])
     assert doc["wall"] == {"live": table.wall.live_count, "dead": 14}
     assert doc["dice"]["break"] == {"seat": "W", "stacks": 12}
     assert [(s["seat"], s["player"], s["score"]) for s in doc["seats"]] == [

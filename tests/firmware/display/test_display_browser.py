@@ -22,6 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from engine.seats import LETTERS
 from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import waits_json
@@ -197,7 +198,7 @@ def test_referee_logs_in_and_sees_four_seats_with_live_clocks(page, table):
     log_in(page, table.base)
     assert page.locator("[data-seat]").count() == 4
     assert page.locator("[data-seat='E'] .wind").inner_text().startswith("東")
-    for seat in "ESWN":
+    for seat in LETTERS:
         assert page.locator(f"[data-seat='{seat}'] .hand .tile[data-id]").count() > 0
     assert page.locator(".hand .tile[data-tile='back']").count() == 0
     assert ":" in page.locator("[data-seat='E'] .clock-hand .time").inner_text()
@@ -387,7 +388,7 @@ def test_clocks_count_down_amber_then_red(page, display):
     limit it is red."""
     base, source, game = display
     log_in(page, base)
-    clock = page.locator(f"[data-seat='{'ESWN'[game.table.turn]}'] .clock-turn")
+    clock = page.locator(f"[data-seat='{LETTERS[game.table.turn]}'] .clock-turn")
     assert 5 < float(clock.locator(".time").inner_text()) <= 8
     clock.and_(page.locator(".warn")).wait_for(timeout=6000)
     assert float(clock.locator(".time").inner_text()) < 5
@@ -559,9 +560,9 @@ def test_issue_18_the_broadcast_shows_four_hands_and_waits_at_1080p(hd_page, rea
     assert httpx.get(f"{base}/broadcast").status_code == 401
     hd_page.goto(f"{base}/broadcast?token={BROADCAST_TOKEN}&transparent=1")
     hd_page.wait_for_selector("[data-seat='S'] .waits.ready .wait")
-    for seat in "ESWN":
+    for seat in LETTERS:
         faces = hd_page.locator(f"[data-seat='{seat}'] .hand .tile[data-id]").count()
-        assert faces == len(game.table.hands["ESWN".index(seat)])
+        assert faces == len(game.table.hands[LETTERS.index(seat)])
     assert hd_page.locator(".hand .tile[data-tile='back']").count() == 0
     assert hd_page.locator("[data-seat='S'] .wait").count() == 3
     assert "win check: legal" in hd_page.locator("#centre .win-check").inner_text()

@@ -44,7 +44,7 @@ class Journaled(Game):
     def __init__(self, journal: Journal, ruleset, number: int, t: float):
         super().__init__(ruleset, WSOM_DICE, HANDS)
         walls = stacked_walls(ruleset, WSOM_DICE, HANDS)
-        self.table, self.clock, self.journal = Table(ruleset, walls, number, t), t, journal
+        self.table, self.clock, self.journal = Table(ruleset, walls), t, journal
         journal.hand(ruleset.name, number, walls, t)
 
     def apply(self, event_type, seat, **fields) -> list[ev.Event]:

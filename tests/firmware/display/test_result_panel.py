@@ -10,6 +10,7 @@ import pytest
 
 from engine import events as ev
 from engine import tiles
+from engine.seats import LETTERS
 from engine.session import Session
 from firmware.display.app import create_app
 from firmware.display.state import TableView, table_state
@@ -141,7 +142,7 @@ def test_issue_16_public_result_shows_the_winners_hand_and_no_other_concealed_ti
     table = game.table
     public = result_of(session, game)
     [win] = public["result"]["wins"]
-    winner = "ESWN".index(win["seat"])
+    winner = LETTERS.index(win["seat"])
     shown = set(table.hands[winner]) | {t for m in table.melds[winner] for t in m.tiles}
     shown |= {
         t for m in (m for seat in table.melds for m in seat) if not m.concealed for t in m.tiles

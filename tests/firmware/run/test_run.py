@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from engine import events as ev
+from engine.seats import LETTERS
 from engine.wall import build_walls
 from firmware.cli import main
 from firmware.journal.replay import replay
@@ -167,10 +168,10 @@ def test_slow_player_overtime_lands_on_his_seat(capsys, tmp_path):
         capsys, journal, "--hands", "2", "--speed", "200", "--faults", "slow=W", summary=False
     )
     dealer_side = {
-        int(n): "ESWN".index(side)
+        int(n): LETTERS.index(side)
         for n, side in re.findall(r"hand (\d+): East sits on the ([ESWN]) side", out)
     }
-    slow_seat = {hand: ("ESWN".index("W") - side) % 4 for hand, side in dealer_side.items()}
+    slow_seat = {hand: (LETTERS.index("W") - side) % 4 for hand, side in dealer_side.items()}
     assert sorted(slow_seat) == [1, 2] and len(set(slow_seat.values())) == 2
     penalised = [
         (hand, o["seat"])
@@ -299,7 +300,7 @@ def test_a_hand_journaled_without_its_tile_set_is_void_and_dealt_again(capsys, t
     assert "hand 3 was not finished when the service stopped and cannot be taken up" in out
     assert (
         "resumed after hand 2: scores "
-        + " ".join(f"{s} {score:+d}" for s, score in zip("ESWN", first["scores"], strict=True))
+        + " ".join(f"{s} {score:+d}" for s, score in zip(LETTERS, first["scores"], strict=True))
         in out
     )
     assert re.search(r"hand 3: East sits on the W side", out)  # dealer passed twice

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from engine.seats import LETTERS as SEATS
 from firmware.bus.contract import command_topic
 from firmware.bus.signing import signed_by
 from firmware.cli import main
@@ -34,7 +35,6 @@ PIN = "864213"
 BASE = "http://127.0.0.1:8080"
 OWN_PAGE = {"Origin": BASE}
 ORGANISER = {"Authorization": f"Bearer {PIN}"}
-SEATS = "ESWN"
 
 
 # -- what the tables say (docs/uplink.md) -----------------------------------------------------
@@ -356,7 +356,7 @@ def test_alerts_wait_until_cleared_or_acknowledged():
     assert [a["key"] for a in table.waiting()] == ["fault:1", "fault:2", "ruling:1"]
     assert tile(table, time.time())["calling"] and tile(table, time.time())["badge"] == 3
     feed(board, "T1", "alerts", alert("T1", 2, 13, "cleared"))
-    feed(board, "T1", "events", row("T1", 14, "hand", {"type": "HandStarted"}))
+    feed(board, "T1", "events", row("T1", 14, "hand", {"type": "Dealt"}))
     feed(board, "T1", "alerts", alert("T1", 1, 15, "acknowledged"))
     assert table.waiting() == [] and not tile(table, time.time())["calling"]
     assert table.alerts["fault:1"]["acknowledged"]["confirmed"]
