@@ -29,6 +29,7 @@ from firmware.desk.stage import last_hand_seating, shown_answer, standings_of
 from firmware.display.result import hand_result
 from firmware.table.sitting import notice, seconds_left
 from firmware.table.storage import Stopped
+from firmware.table.venue_notes import VenueNotes
 from firmware.texts.faces import BACK, SEATS, meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,
@@ -39,7 +40,6 @@ from firmware.texts.notices import (
     shuffler_fault,
     stopped,
 )
-from firmware.uplink.commands import VenueNotes
 
 # What the public view passes on of the service's records: nothing a record may add (a
 # fault's tile, say) reaches a public screen unless it is named here.

@@ -37,7 +37,7 @@ from firmware.table.registries import RegistryGuard
 from firmware.table.sitting import Sitting
 from firmware.table.status import ShufflerStatus, Status
 from firmware.table.storage import DiskWatch, Stopped
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 
 log = logging.getLogger("mjtable.service")
 
@@ -96,7 +96,7 @@ class Service:
         self.dice_source = "physical" if isinstance(dice, PhysicalDice) else "electronic"
         self.listeners: list = []  # publish(events) callbacks: the desk, a bench
         self.faults = FaultBoard(journal, out, self.publish)
-        self.venue = VenueNotes()  # what the venue asked it to show (firmware/uplink/commands.py)
+        self.venue = VenueNotes()  # what the venue asked it to show (firmware/table/venue_notes.py)
         self.next_session: Path | None = None  # begun at the desk: the service stops for it
         self.sitting = Sitting(lambda: self.venue, out, self.publish)
         self.hands = Hands(

@@ -12,7 +12,7 @@ from engine import events as ev
 from engine.session import Session
 from engine.table import Table
 from firmware.table.storage import Stopped
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 
 
 @dataclass(frozen=True)

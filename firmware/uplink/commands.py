@@ -8,8 +8,8 @@ transient fault, so the referee hears of a forgery or a venue out of step. A pay
 whatever it holds, never raises here: it is taken or it is refused, saying why.
 
 What the venue tells the table to show (the seating and the sitting's time, a message, a
-referee on the way, its pause) is a `VenueNotes`, the service's `venue`, read by the display,
-the uplink and the sitting's clock (firmware/table/sitting.py). The venue's pause and resume reach
+referee on the way, its pause) is the table's `VenueNotes` (firmware/table/venue_notes.py),
+noted through its write port. The venue's pause and resume reach
 the hand as the referee's own ClocksPaused / ClocksResumed inputs, journaled before they are
 applied, so a replay of the journal holds.
 """
@@ -17,7 +17,7 @@ applied, so a replay of the journal holds.
 import json
 import time
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engine import events as ev
 from firmware.bus.signing import signed_by
@@ -34,36 +34,6 @@ ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
 )
-
-
-@dataclass(frozen=True)
-class VenueNotes:
-    """What the venue has told this table to show. `players` are four {"name",
-    "federation_id"} by player (the seat each drew for the sitting, East first), None before
-    a `start_session`; `referee_on_way` is {"referee", "alert", "of" ("fault", "ruling" or
-    None: either), "at" (wall clock)} until the referee acknowledges that fault or alert at
-    the table, or the fault is cleared; `paused`:
-    the venue's pause is in force (a round's end), until the venue or the table's referee
-    resumes; `minutes`: the sitting's time limit (None: none), counted from `started`, the
-    table time of its `start_session`."""
-
-    players: tuple[dict, ...] | None = None
-    message: str | None = None
-    referee_on_way: dict | None = None
-    paused: bool = False
-    minutes: int | None = None
-    started: float | None = None
-
-    def seen_at_table(self, seen) -> "VenueNotes":
-        """The faults or alerts `seen` ((of, id) pairs, of "fault" or "ruling": faults and
-        the hand's alerts number apart) were acknowledged or cleared at the table: whoever
-        was on the way for one of them has come."""
-        on_way = self.referee_on_way
-        if on_way and any(
-            number == on_way["alert"] and on_way.get("of") in (None, of) for of, number in seen
-        ):
-            return replace(self, referee_on_way=None)
-        return self
 
 
 class Refused(Exception):
@@ -114,7 +84,7 @@ class VenueCommands:
                 self._remember(record.id)
                 if record.command != "acknowledge":
                     venue = self.service.venue
-                    self.service.venue = _noted(venue, record.command, record.args, None, record.t)
+                    self.service.venue = venue.noted(record.command, record.args, None, record.t)
 
     # -- checks --------------------------------------------------------------------------
 
@@ -163,7 +133,7 @@ class VenueCommands:
             hands.apply(ev.ClocksPaused(t, None))
         elif name == "resume" and clocks is not None and clocks.paused_at is not None:
             hands.apply(ev.ClocksResumed(t, None))
-        self.service.venue = _noted(self.service.venue, name, args, self.wall_clock(), t)
+        self.service.venue = self.service.venue.noted(name, args, self.wall_clock(), t)
         self.service.publish([record])
 
     def _may_resume(self) -> None:
@@ -290,20 +260,3 @@ def _text(what: str, value, length: int, blank: bool = False) -> None:
         raise Refused(f"{what} is {len(value)} characters: at most {length}")
     if not blank and not value.strip():
         raise Refused(f"{what} is empty")
-
-
-def _noted(notes: VenueNotes, name: str, args: dict, at: float | None, t: float) -> VenueNotes:
-    """The notes after a command taken (its arguments checked) at table time `t`; `at` is
-    when, by the wall. A start_session begins a new sitting, with its time or none."""
-    if name == "start_session":
-        players = tuple(
-            {"name": p["name"], "federation_id": p["federation_id"]} for p in args["players"]
-        )
-        return replace(notes, players=players, minutes=args.get("minutes"), started=t)
-    if name == "message":
-        return replace(notes, message=args["text"] or None)
-    if name == "acknowledge":
-        of = args.get("of")
-        on_way = {"referee": args["referee"], "alert": args["alert"], "of": of, "at": at}
-        return replace(notes, referee_on_way=on_way)
-    return replace(notes, paused=name == "pause")

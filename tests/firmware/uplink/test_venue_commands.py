@@ -12,7 +12,8 @@ from engine import events as ev
 from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.store import Journal
-from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands, VenueNotes
+from firmware.table.venue_notes import VenueNotes
+from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands
 from tests.firmware.display.test_display import leaks
 from tests.support.servicekit import Clock, act, dealt_service
 
