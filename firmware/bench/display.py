@@ -113,7 +113,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             if any(isinstance(e, ev.Discarded) for e in events):
                 timing["sent"][desk.seq] = timing["handed"]
 
-        service.listeners.append(note)
+        service.commands.subscribe(note)
         reader = _DirectReader(service.feed.callback(loop, service.stacker_path), timing)
         table = SimTable(
             ruleset,

@@ -17,7 +17,6 @@ applied, so a replay of the journal holds.
 import json
 import time
 from collections import deque
-from dataclasses import replace
 
 from engine import events as ev
 from firmware.bus.signing import signed_by
@@ -29,7 +28,6 @@ ID_LENGTH, NAME_LENGTH, FEDERATION_ID_LENGTH, MESSAGE_LENGTH = 100, 60, 32, 200
 MAX_MINUTES = 600  # a sitting's time limit: RULES.md 4.3 has 1 h and 2 h
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
 ALERTS_OF = ("fault", "ruling")  # what an acknowledged id numbers: a fault, or a hand's alert
-RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered")  # what recall takes up
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
@@ -48,10 +46,11 @@ class VenueCommands:
 
     def __init__(self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time):
         self.service, self.key, self.venue, self.table = service, key, venue, table
+        self.port = service.commands  # the table's write port (firmware/table/commands.py)
         self.wall_clock = wall_clock
         self.taken: deque[str] = deque(maxlen=REMEMBERED)  # in order, oldest first
         self.taken_ids: set[str] = set()
-        service.listeners.insert(0, self._follow)  # before the pages and the uplink read it
+        self.port.subscribe(self._follow, before_outputs=True)  # the pages, the uplink read it
 
     def receive(self, t: float, payload: bytes) -> None:
         """One command as the bus delivered it: taken, or refused (journaled, and a fault)."""
@@ -66,25 +65,15 @@ class VenueCommands:
             self._refuse(t, command, str(why))
 
     def recall(self, rows) -> None:
-        """Take up what the journal's rows (a Journal's `rows()`) say the venue told this
-        table before a restart: the ids taken, so that a command caught on the bus cannot be
-        replayed after a quick restart, and the seating, the sitting's time (from when it was
-        taken), message and pause it left; a pause the table's referee lifted since
-        (HallResumed) is over; players entered at the desk since (PlayersEntered) stand. A
-        referee on the way is not taken up: by now he has come."""
+        """Take up the ids of the commands taken before a restart (the journal's rows, a
+        Journal's `rows()`), so that a command caught on the bus cannot be replayed after a
+        quick restart. What they noted the table takes up itself (firmware/table/resume.py)."""
         for row in rows:
-            if row.kind != "device" or not any(f'"{kind}"' in row.json for kind in RECALLED):
+            if row.kind != "device" or '"VenueCommand"' not in row.json:
                 continue
             record = row.event()
-            if isinstance(record, ev.HallResumed):
-                self.service.venue = replace(self.service.venue, paused=False)
-            if isinstance(record, ev.PlayersEntered):
-                self.service.venue = replace(self.service.venue, players=record.players)
             if isinstance(record, ev.VenueCommand) and record.refused is None:
                 self._remember(record.id)
-                if record.command != "acknowledge":
-                    venue = self.service.venue
-                    self.service.venue = venue.noted(record.command, record.args, None, record.t)
 
     # -- checks --------------------------------------------------------------------------
 
@@ -120,34 +109,34 @@ class VenueCommands:
 
     def _take(self, t: float, command_id: str, name: str, args: dict) -> None:
         """Journal the command, then do it: its clocks' input after it, journaled too."""
-        hands = self.service.hands
-        clocks = hands.table.clocks if hands.in_play else None
+        status = self.service.status()
+        clocks = status.table.clocks if status.in_play and status.table is not None else None
         if name == "resume" and clocks is not None and clocks.paused_at is not None:
-            self._may_resume()
+            self._may_resume(status)
         if name == "acknowledge":
-            self._is_told(args["alert"], args.get("of"))
+            self._is_told(status, args["alert"], args.get("of"))
         self._remember(command_id)
         record = ev.VenueCommand(t, None, command_id, name, args, None)
-        self.service.journal.record(record)
+        self.port.journal(record)
         if name == "pause" and clocks is not None and clocks.paused_at is None:
-            hands.apply(ev.ClocksPaused(t, None))
+            self.port.apply(ev.ClocksPaused(t, None))
         elif name == "resume" and clocks is not None and clocks.paused_at is not None:
-            hands.apply(ev.ClocksResumed(t, None))
-        self.service.venue = self.service.venue.noted(name, args, self.wall_clock(), t)
-        self.service.publish([record])
+            self.port.apply(ev.ClocksResumed(t, None))
+        at = self.wall_clock()
+        self.port.note_venue(lambda notes: notes.noted(name, args, at, t))
+        self.port.publish([record])
 
-    def _may_resume(self) -> None:
+    def _may_resume(self, status) -> None:
         """The table's own reasons to keep the clocks stopped outweigh the venue's resume."""
-        if not self.service.readers_online.get(self.service.zones_path, True):
+        if not status.readers_online.get(self.service.zones_path, True):
             raise Refused("the zone reader is offline: the clocks resume when it is back")
-        if self.service.hands.interruption is not None:
+        if status.interruption is not None:
             raise Refused("the hand taken up after a power cut waits for the table's referee")
 
-    def _is_told(self, alert: int, of: str | None) -> None:
+    def _is_told(self, status, alert: int, of: str | None) -> None:
         """The venue acknowledges what this table told it: a fault, or an alert of the hand
         (`of` says which; None: either)."""
-        table = self.service.hands.table
-        recent = self.service.faults.recent
+        table, recent = status.table, status.faults
         faults = {f.id for f in recent} - {f.id for f in recent if f.cleared}
         fault = of in (None, "fault") and alert in faults
         ruling = of in (None, "ruling") and table is not None and 0 < alert <= table.referee.alerts
@@ -172,18 +161,17 @@ class VenueCommands:
             args if isinstance(args, dict) else {},
             why,
         )
-        self.service.journal.record(record)
-        self.service.publish([record])
+        self.port.record(record, shown=True)
         named = f" {record.command[:40]!r}" if record.command else ""  # unsigned: cut short
         ident = f" (id {record.id[:40]!r})" if record.id else ""
         message = f"a command{named}{ident} on the venue's bus was refused: {why}"
-        self.service.faults.report(t, "venue", "refused", message, ADVICE, transient=True)
+        self.port.report_fault(t, "venue", "refused", message, ADVICE, transient=True)
 
     def _follow(self, events) -> None:
         """A fault cleared at the table: the referee on the way for it is no longer awaited."""
         cleared = {("fault", e.id) for e in events if isinstance(e, ev.Fault) and e.cleared}
         if cleared:
-            self.service.venue = self.service.venue.seen_at_table(cleared)
+            self.port.note_venue(lambda notes: notes.seen_at_table(cleared))
 
 
 def _parse(payload: bytes) -> dict:
