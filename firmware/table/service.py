@@ -6,6 +6,8 @@ tracking; the fault board (firmware/table/faults.py) keeps what needs a person; 
 clock (firmware/table/sitting.py) says when a new hand may begin. The service joins them: it
 reads a reader's frame, a button, the shuffler or the dice as what it means there, follows
 the readers going and coming back, and hands out its status (firmware/table/status.py).
+Everyone else acts on the table through its write port (firmware/table/commands.py), and a
+restart takes up all it owns here, whatever is attached (`resume`).
 """
 
 import logging
