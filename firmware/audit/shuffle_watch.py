@@ -180,14 +180,17 @@ class ShuffleWatch:
 def follow(service) -> None:
     """Watch the hands `service` deals (a listener on its outputs); an alarm is a fault on
     the referee's board, which reaches the display and the venue."""
-    hands = service.hands
+    port = service.commands  # the table's write port (firmware/table/commands.py)
     watch = ShuffleWatch(len(tiles.physical_set(service.ruleset.table_rules.flowers)))
 
     def seen(events) -> None:
-        for event in events:
-            if isinstance(event, ev.Dealt) and hands.table is not None:
-                for alarm in watch.hand(hands.session.player_at(0), event.hands, hands.table.walls):
-                    service.faults.report(
+        dealt = [event for event in events if isinstance(event, ev.Dealt)]
+        status = service.status() if dealt else None
+        for event in dealt:
+            if status is not None and status.table is not None:
+                dealer, walls = status.session.player_at(0), status.table.walls
+                for alarm in watch.hand(dealer, event.hands, walls):
+                    port.report_fault(
                         event.t,
                         "shuffler",
                         "favoured" if alarm.side is not None else "clustered",
@@ -197,4 +200,4 @@ def follow(service) -> None:
                         transient=True,
                     )
 
-    service.listeners.append(seen)
+    port.subscribe(seen)

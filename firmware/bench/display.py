@@ -128,7 +128,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
             if handed is not None and any(isinstance(e, ev.Discarded) for e in events):
                 timing.sent[desk.seq] = handed
 
-        service.listeners.append(note)
+        service.commands.subscribe(note)
         reader = _DirectReader(service.feed.callback(loop, service.stacker_path), timing)
         panel = SimPanel(service, shuffler, gpio, profile)
         sweep = profile.zones_reader.sweep_seconds

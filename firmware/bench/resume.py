@@ -120,7 +120,7 @@ def _take_up(path: str) -> dict:
             SimulatedGPIO(),
             paths,
         )
-        service.hands.resume(replayed.last_t, replayed, cut)
+        service.resume(replayed.last_t, replayed, cut)
         worker = asyncio.create_task(service.run())
         await service.actor.submit(lambda t: None)  # the actor takes items: refereeing
         refereeing = time.monotonic()
@@ -128,7 +128,7 @@ def _take_up(path: str) -> dict:
         return {
             "refereeing": refereeing,
             "rows": journal.seq,
-            "taken_up": service.hands.interruption is not None,
+            "taken_up": service.status().interruption is not None,
         }
 
     try:

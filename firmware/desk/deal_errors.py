@@ -31,18 +31,17 @@ def redeal(service, t, body) -> dict:
     refusal = redeal_refusal(status.table.discards)
     if refusal is not None:
         raise ActionRefused(refusal)
-    return {"redealt": service.hands.void(t, f"{REDEAL}: {body['reason']}")}
+    return {"redealt": service.commands.void(t, f"{REDEAL}: {body['reason']}")}
 
 
 def dice_stand(service) -> None:
     """Refuse the referee's roll once the wall is broken, saying what he may do instead: a
     wrong roll noticed at once is put right by a re-deal before the first tile of the deal
     is taken; after it, the dice stand."""
-    table, interpreter = service.status().table, service.hands.interpreter
-    if table is None or table.state in ("dice", "second_roll"):
+    status = service.status()
+    if status.table is None or status.table.state in ("dice", "second_roll"):
         return
-    order = interpreter.deal_order if interpreter is not None else None
-    if order is not None and order.started:
+    if status.deal_begun:
         raise ActionRefused(f"the dice stand: the players have begun taking the deal ({DICE_RULE})")
     raise ActionRefused(
         "the dice have been read and the wall broken: if the roll was wrong, order a re-deal "
@@ -56,10 +55,10 @@ def remove_excess(service, t, body) -> dict:
     at random (`secrets`) and put back into the walls they came from (journaled corrections
     of the tracking), and the penalty (a journaled report). Then the referee accepts the
     table as it lies. Refused after his first discard: then it is 相公 as the hand plays."""
-    status, hands, seat = service.status(), service.hands, body["seat"]
+    status, port, seat = service.status(), service.commands, body["seat"]
     if not status.in_play:
         raise ActionRefused("no hand is in play")
-    table, dealer = status.table, hands.session.player_at(0)
+    table, dealer = status.table, status.session.player_at(0)
     catalogue = service.ruleset.table_rules.penalties
     if catalogue is None or LONG not in catalogue.offences:
         raise ActionRefused(f"the rule book {service.ruleset.name} has no offence {LONG!r}")
@@ -69,20 +68,20 @@ def remove_excess(service, t, body) -> dict:
             f"as 大相公 ({LONG_RULE})"
         )
     rack = zone("hand", side_of(seat, dealer))
-    held = sorted(tile for tile, place in hands.tracker.layout().items() if place == rack)
+    held = sorted(tile for tile, place in port.layout().items() if place == rack)
     excess = len(held) - len(table.hands[seat])
     if excess <= 0:
         due = len(table.hands[seat])
         raise ActionRefused(
             f"{letter(seat)}'s rack holds {len(held)} tiles, no more than his {due}"
         )
-    outputs = hands.apply(ev.ViolationReported(t, seat, LONG))
+    outputs = port.apply(ev.ViolationReported(t, seat, LONG))
     refusal = next((o for o in outputs if isinstance(o, ev.Alert) and REFUSED in o.message), None)
     if refusal is not None:
         raise ActionRefused(refusal.message)
     for tile in secrets.SystemRandom().sample(held, excess):
         laid = table.wall.laid_at(tile) if table.wall is not None else None
         wall = laid[0] if laid is not None else 0
-        hands.correct(t, tile, zone("wall", side_of(wall, dealer)))
-    service.publish([])
+        port.correct(t, tile, zone("wall", side_of(wall, dealer)))
+    port.publish()
     return {"removed": excess, "events": [o.to_json() for o in outputs]}

@@ -22,7 +22,6 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 
@@ -75,7 +74,7 @@ class Desk:
         self.entries = Entries(service)  # the offences the referee reports (issue 12)
         self._acting_at: str | None = None  # the time of day of the action being carried out
         self.sheet = SheetBook(service, self.wall_time)  # confirmed, signed (issue 16)
-        service.listeners.append(self.publish)
+        service.commands.subscribe(self.publish)
 
     # -- documents -----------------------------------------------------------------------
 
@@ -98,10 +97,10 @@ class Desk:
             if status.interruption is None
             else {"line": status.interruption, "displaced": list(status.displaced)},
             venue=status.venue,
-            seal=self.service.hands.walls.seal_json(),  # issue 17
-            game_clock=game.to_json(status.t) if (game := self.service.sitting.game) else None,
+            seal=status.seal,  # issue 17
+            game_clock=status.game_clock,
             sheet=self.sheet.document(status.session, status.venue.players),
-            voided=self.service.hands.voided,
+            voided=status.voided,
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:
@@ -119,13 +118,13 @@ class Desk:
         return self.entries.offences()
 
     def score_sheet(self) -> dict:
-        return export_sheet.sheet(self.service.journal.path)  # its own read-only connection
+        return export_sheet.sheet(self.service.commands.journal_path)  # read-only, its own
 
     def history(self, referee: bool) -> dict:
-        return history.hands(self.service.journal.path, referee)  # read-only, as the sheet
+        return history.hands(self.service.commands.journal_path, referee)  # as the sheet
 
     def hand_replay(self, number: int, referee: bool) -> dict:
-        return history.steps(self.service.journal.path, number, referee)
+        return history.steps(self.service.commands.journal_path, number, referee)
 
     def snapshot(self, referee: bool) -> dict:
         return table_state(self.view(waits=referee), referee)
@@ -228,13 +227,13 @@ class Desk:
         """The action carried out, then who did it and when (a RefereeActed record); also
         after an input the engine refused (journaled with its Alert), not after a refusal
         that journaled nothing."""
-        journal = self.service.journal
-        before = journal.seq
+        port = self.service.commands
+        before = port.seq
         self._acting_at = self.wall_time()  # one time of day for all the action journals
         try:
             answer = perform(t, body)
         except ActionRefused:
-            if journal.seq > before:
+            if port.seq > before:
                 self._journal_who(t, action, who)
             raise
         else:
@@ -244,7 +243,7 @@ class Desk:
         return answer
 
     def _journal_who(self, t, action: str, who: str | None) -> None:
-        self.service.journal.record(ev.RefereeActed(t, None, action, who, self.wall_time()))
+        self.service.commands.journal(ev.RefereeActed(t, None, action, who, self.wall_time()))
 
     def wall_time(self) -> str:
         """The time of day, UTC, ISO 8601 to the millisecond, as the journal keeps it: the
@@ -265,19 +264,19 @@ class Desk:
             if alert["state"] == "open":
                 alert["state"] = "acknowledged"
         seen = {("fault", body["fault"])} if "fault" in body else {("ruling", body["alert"])}
-        self.service.venue = self.service.venue.seen_at_table(seen)  # at the table: none on
-        # the way (issue 15)
+        # at the table: none on the way (issue 15)
+        self.service.commands.note_venue(lambda notes: notes.seen_at_table(seen))
         return self._record(ev.Acknowledged(t, None, body.get("fault"), body.get("alert")))
 
     def _void_hand(self, t, body) -> dict:
-        number = self.service.hands.void(t, body["reason"])
+        number = self.service.commands.void(t, body["reason"])
         if number is None:
             raise ActionRefused("no hand is in play")
         return {"voided": number}
 
     def _accept_table(self, t, body) -> dict:
         """The hand goes on from the table as it lies (issue 20): a journaled engine input."""
-        outputs = self.service.hands.accept_table(t)
+        outputs = self.service.commands.accept_table(t)
         if outputs is None:
             raise ActionRefused("no hand is in play")
         refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
@@ -291,14 +290,10 @@ class Desk:
         and so is the break between games (issue 13: the next game may begin)."""
         table = self.service.status().table
         clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
-        game = self.service.sitting.game
-        hall = self.service.venue.paused or (game is not None and game.break_left(t) is not None)
+        hall = self.service.commands.hall_held(t)
         answer = game_input(self, "resume", t, body) if clocks_paused or not hall else None
         if hall:
-            self.service.venue = replace(self.service.venue, paused=False)
-            if game is not None:
-                game.lift()
-            lifted = self._record(ev.HallResumed(t, None))
+            lifted = self.service.commands.lift_hall(t).to_json()
             return answer or {"done": "resume", "events": [lifted]}
         return answer
 
@@ -309,23 +304,20 @@ class Desk:
                 f"{', '.join(ZONES)}; only while a hand is in play)"
             )
         try:
-            record = self.service.hands.correct(t, body["tile"], body["zone"])
+            record = self.service.commands.correct(t, body["tile"], body["zone"])
         except TrackingError as err:  # a tile not in this hand
             raise ActionRefused(str(err)) from None
-        self.service.publish([])
+        self.service.commands.publish()
         return record.to_json()
 
     def _draw_seats(self, t, body) -> dict:
         """執位: journaled, in both views' log, and a line on the console."""
         drawing = seat_drawing.drawn(t, self.service.status(), body.get("winds"))
-        self.service.journal.record(drawing)
-        self.service.out(f"{t:9.1f}  {seat_drawing.said(drawing)}")
-        self.service.publish([drawing])
+        self.service.commands.record(drawing, shown=True, line=seat_drawing.said(drawing))
         return drawing.to_json()
 
     def _record(self, record) -> dict:
-        self.service.journal.record(record)
-        self.service.publish([])
+        self.service.commands.record(record)
         return record.to_json()
 
 

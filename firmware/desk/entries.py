@@ -63,7 +63,7 @@ class Entries:
         event = ev.ViolationReported(
             t, body["seat"], body["offence"], body.get("seconds", 0), tuple(body.get("tiles", ()))
         )
-        outputs = self.service.hands.apply(event)
+        outputs = self.service.commands.apply(event)
         refusal = next(
             (o for o in outputs if isinstance(o, ev.Alert) and o.message.startswith(REFUSED)),
             None,
@@ -80,7 +80,7 @@ class Entries:
             self.carried_into = status.table
             held = status.session.carried()
             for report in held[status.table.referee.carried :]:
-                self.service.hands.apply(replace(report, t=status.t))
+                self.service.commands.apply(replace(report, t=status.t))
                 changed = True
         forfeits = status.session.forfeits
         if len(forfeits) > self.forfeits_told:
@@ -93,7 +93,7 @@ class Entries:
     def _tell(self, t, forfeit) -> None:
         """A player's 暫停 and lateness over the half-session's limit: a journaled fault the
         referee acknowledges (seed 000 選手叫「暫停」: 作棄權論); the head referee decides."""
-        self.service.faults.report(
+        self.service.commands.report_fault(
             t,
             "table",
             "forfeit",

@@ -39,13 +39,13 @@ def game_input(desk, action: str, t, body) -> dict:
         "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
         "dealer_kept": lambda: ev.DealerKept(t, body["seat"]),
     }[action]()
-    outputs = desk.service.hands.apply(event)
+    outputs = desk.service.commands.apply(event)
     refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
     if refusal is not None:
         raise ActionRefused(refusal.message)
     if action == "rule" and body["alert"] in desk.alerts:
         desk.alerts[body["alert"]]["reason"] = event.reason
-        desk.service.publish([])
+        desk.service.commands.publish()
     return {"done": action, "events": [o.to_json() for o in outputs]}
 
 

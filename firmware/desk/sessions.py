@@ -16,15 +16,14 @@ def begin_next(service, t, body) -> dict:
     status = service.status()
     if status.in_play:
         raise ActionRefused("a hand is in play: a new session begins between hands")
-    folder, journal = data_dir(service.profile), Path(service.journal.path).resolve()
+    port = service.commands
+    folder, journal = data_dir(service.profile), Path(port.journal_path).resolve()
     current = current_session(folder)
     if current is None or current.resolve() != journal:
         raise ActionRefused(
-            f"the table runs on the journal {service.journal.path}, not on the current "
+            f"the table runs on the journal {port.journal_path}, not on the current "
             f"session of {folder}: stop it and start it on the session wanted"
         )
     path = new_session(folder, service.profile.name, date.today())
-    service.out(f"{t:9.1f}  session over; the next, {path.name}, begins when the table restarts")
-    service.next_session = path
-    service.actor.done.set()
+    port.begin_next_session(t, path)
     return {"done": "new_session", "session": path.name}

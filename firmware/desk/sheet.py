@@ -3,9 +3,10 @@ there, each row confirmed, the referee's signature and the players'.
 
 What the desk holds of it (which rows are confirmed and as what, who signed) is what the
 journal's records say, taken up again after a restart, so the sheet on the screen is the one
-`mjtable export sheet` makes of the same journal. The session's players are the service's
+`mjtable export sheet` makes of the same journal. The session's players are the table's
 `venue.players`, one notion fed by the venue's start_session and the desk's PlayersEntered,
-the latest standing: the seats, the result and the standings already read them there.
+the latest standing: the seats, the result and the standings already read them there; the
+table takes them up after a restart itself (firmware/table/resume.py), with the hand voided.
 
 Once the referee asks for the players' signatures, until all four have signed or the next
 hand's walls rise, a press of a side's 和 button (idle between hands otherwise) signs for the
@@ -17,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine import events as ev
-from firmware.audit.sheet import players_named
 from firmware.display import ActionRefused
 
 
@@ -27,22 +27,19 @@ class SheetBook:
 
     def __init__(self, service, wall_time: Callable[[], str]):
         self.service, self.wall_time = service, wall_time
+        self.port = service.commands  # the table's write port (firmware/table/commands.py)
         self.confirmed: dict[int, dict] = {}  # hand -> its row as confirmed
         self.signatures: list[dict] = []  # the referee's: hand, referee, journal_head, wall_time
         self.player_signatures: list[dict] = []  # person, hand, via, journal_head, wall_time
         self.asking: int | None = None  # the hand the players are asked to sign up to
         self.asked_on = None  # the table then: the next hand's walls end the asking
-        self._recall(service.journal.rows())
-        service.hands.signing = self.button
+        self._recall(self.port.rows())
+        self.port.on_signature(self.button)
 
     def _recall(self, rows) -> None:
-        """What the journal says of the sheet: confirmations, signatures, the players (the
-        latest of the desk's and the venue's), and a hand voided since the last deal."""
-        voided, acted_after = None, None
-        service = self.service
+        """What the journal says of the sheet: confirmations and signatures."""
+        acted_after = None
         for row in rows:
-            if row.kind == "hand":
-                voided = None
             if row.kind != "device" or not any(f'"{k}"' in row.json for k in RECALLED):
                 continue
             record = row.event()
@@ -55,11 +52,6 @@ class SheetBook:
                 self.signatures.append(acted_after)
             elif isinstance(record, ev.PlayerSigned):
                 self.player_signatures.append(_without_type(record))
-            elif isinstance(record, ev.HandVoided):
-                voided = {"hand": record.hand_number, "reason": record.reason}
-            elif (players := players_named(record)) is not None:
-                service.venue = replace(service.venue, players=players)
-        service.hands.voided = voided
 
     # -- the referee's actions -------------------------------------------------------------
 
@@ -70,7 +62,7 @@ class SheetBook:
             for p in body["players"]
         )
         players = tuple(p | {"federation_id": p["federation_id"] or None} for p in players)
-        self.service.venue = replace(self.service.venue, players=players)
+        self.port.note_venue(lambda notes: replace(notes, players=players))
         return self._record(ev.PlayersEntered(t, None, players))
 
     def confirm_score(self, t, body) -> dict:
@@ -84,17 +76,18 @@ class SheetBook:
         rows = tuple(r.to_json() for r in sheet if r.number <= body["hand"])
         if not rows:
             raise ActionRefused("the score sheet has no hand to sign yet")
-        head = self.service.journal.head
+        head = self.port.head
         record = ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head)
         self.signatures.append(_signature(record, self.wall_time()))
         return self._record(record)
 
     def ask_signatures(self, t, body) -> dict:
         row = self._row(body["hand"])
-        if self.service.hands.in_play:
+        status = self.service.status()
+        if status.in_play:
             raise ActionRefused("the players sign between hands: a hand is in play")
-        self.asking, self.asked_on = row.number, self.service.hands.table
-        self.service.publish([])
+        self.asking, self.asked_on = row.number, status.table
+        self.port.publish()
         return {"asking": row.number}
 
     def player_signs(self, t, body) -> dict:
@@ -109,7 +102,7 @@ class SheetBook:
         players are asked to sign (True: the press is taken), else nothing of the sheet's."""
         if self.asked() is None:
             return False
-        person = self.service.hands.session.seating[side]  # the side a player drew is his
+        person = self.service.status().session.seating[side]  # the side a player drew is his
         if person not in self.signed_now():
             self._signs(t, person, "button")
         return True
@@ -117,8 +110,10 @@ class SheetBook:
     def asked(self) -> int | None:
         """The hand the players are asked to sign up to, until all four have or the next
         hand's walls rise."""
-        hands = self.service.hands
-        if self.asking is None or hands.table is not self.asked_on or hands.in_play:
+        if self.asking is None:
+            return None
+        status = self.service.status()
+        if status.table is not self.asked_on or status.in_play:
             return None
         return None if len(self.signed_now()) == 4 else self.asking
 
@@ -126,7 +121,7 @@ class SheetBook:
         return {s["person"] for s in self.player_signatures if s["hand"] == self.asking}
 
     def _signs(self, t, person: int, via: str) -> dict:
-        head, hand = self.service.journal.head, self.asked()
+        head, hand = self.port.head, self.asked()
         assert hand is not None  # only while the players are asked
         record = ev.PlayerSigned(t, None, person, hand, via, head, self.wall_time())
         self.player_signatures.append(_without_type(record))
@@ -140,8 +135,7 @@ class SheetBook:
         return row
 
     def _record(self, record) -> dict:
-        self.service.journal.record(record)
-        self.service.publish([])
+        self.port.record(record)
         return record.to_json()
 
     # -- the document ------------------------------------------------------------------------
@@ -174,15 +168,7 @@ class SheetBook:
         }
 
 
-RECALLED = (
-    "ScoreConfirmed",
-    "SheetSigned",
-    "PlayerSigned",
-    "PlayersEntered",
-    "RefereeActed",
-    "HandVoided",
-    "start_session",
-)
+RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "RefereeActed")
 
 
 def zero_sum(record) -> dict:

@@ -50,10 +50,7 @@ def change_seats(service, t, body) -> dict:
     else:
         seating, source = proposed(session.seating, earlier), "table"
     change = ev.SeatsChanged(t, None, len(session.games) + 1, seating, source)
-    service.journal.record(change)
-    session.seating = list(seating)
-    service.out(f"{t:9.1f}  {said(change)}")
-    service.publish([change])
+    service.commands.change_seats(change, said(change))
     return change.to_json()
 
 
@@ -82,7 +79,7 @@ def ask_scores(service, t, body) -> dict:
     number = len(session.games) + 1
     asked = sum(
         1
-        for a in journaled(service.journal.rows(), ev.ScoresAsked)
+        for a in journaled(service.commands.rows(), ev.ScoresAsked)
         if a.game == number and a.person == person
     )
     if asked >= ASKS_PER_PLAYER:
@@ -94,9 +91,7 @@ def ask_scores(service, t, body) -> dict:
             earlier[p] += ended["chips"][s]
     totals = tuple(earlier[session.seating[s]] + chips[s] for s in range(4))
     answer = ev.ScoresAsked(t, body["seat"], person, number, chips, totals)
-    service.journal.record(answer)
-    service.out(f"{t:9.1f}  {answered(answer)}")
-    service.publish([answer])
+    service.commands.record(answer, shown=True, line=answered(answer))
     return answer.to_json()
 
 

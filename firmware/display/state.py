@@ -30,6 +30,7 @@ from engine.waits import table_waits
 from firmware.display.result import hand_result
 from firmware.journal.store import Stopped
 from firmware.table.sitting import notice, seconds_left
+from firmware.table.venue_notes import VenueNotes
 from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.notices import (
     alert_text,
@@ -40,7 +41,6 @@ from firmware.texts.notices import (
     stopped,
 )
 from firmware.texts.public import alert_texts, fault_texts, public_event
-from firmware.uplink.commands import VenueNotes
 
 # What the public view passes on of the service's records: nothing a record may add (a
 # fault's tile, say) reaches a public screen unless it is named here.

@@ -285,7 +285,7 @@ async def hardware_table(args, profile, ruleset, journal) -> dict:
 
     rig = Rig(args, profile, ruleset, journal, clock, loop)
     service = rig.service
-    rig.shuffler.start(clock(), service.hands.set_in_play)
+    rig.shuffler.start(clock(), service.status().set_in_play)
     ticker = asyncio.create_task(service.actor.ticker(TICK))
     notifier = Notifier()
     notifier.ready(service.status().line())

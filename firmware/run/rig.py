@@ -69,7 +69,7 @@ class Rig:
             self.uplink = _uplink(service, settings, profile.name)
             self.uplinking = asyncio.create_task(self.uplink.run())
         # After the desk, which then follows the hand taken up: its history, its alerts.
-        service.hands.resume(clock(), args.history, args.cut)
+        service.resume(clock(), args.history, args.cut)
         for reader in self.readers:
             reader.start()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -93,17 +93,17 @@ class Rig:
 
 def _uplink(service, settings, table: str):
     """The venue uplink of `service`, woken by each of its publications; the venue's commands
-    taken on the actor's turn, like a referee's action (firmware/uplink/commands.py), after
-    what the journal says the venue told this table before (the seating, its message)."""
+    taken on the actor's turn, like a referee's action (firmware/uplink/commands.py), never
+    again under an id the journal says was taken (what they noted, the table takes up itself)."""
     from firmware.uplink.client import Uplink  # the MQTT client only for a table with a venue
     from firmware.uplink.commands import VenueCommands
     from firmware.uplink.messages import status_state
 
     commands = VenueCommands(service, settings.key, settings.venue, table)
-    commands.recall(service.journal.rows())
+    commands.recall(service.commands.rows())
 
     def on_command(payload: bytes) -> None:
-        taken = service.actor.submit(lambda t: commands.receive(t, payload))
+        taken = service.commands.submit(lambda t: commands.receive(t, payload))
         taken.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     uplink = Uplink(
@@ -113,5 +113,5 @@ def _uplink(service, settings, table: str):
         lambda: status_state(service.status(), uplink.alerts),
         on_command,
     )
-    service.listeners.append(lambda events: uplink.changed())
+    service.commands.subscribe(lambda events: uplink.changed())
     return uplink

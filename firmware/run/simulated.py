@@ -63,24 +63,26 @@ class SimPanel:
 
     def void(self, reason: str) -> None:
         """The referee voids the hand: his action, queued like every other."""
-        self.service.actor.submit(lambda t: self.service.hands.void(t, reason))
+        port = self.service.commands
+        port.submit(lambda t: port.void(t, reason))
 
     def interrupted(self) -> list[int] | None:
         """The tiles the display lists as not where the hand has them, while a hand taken
         up after a power cut waits for the referee and once every zone has been read; else
         None."""
-        hands = self.service.hands
-        if hands.interruption is None or not hands.interruption.full:
+        status = self.service.status()
+        if status.interruption is None or not status.fully_read:
             return None
-        return [d.tile for d in hands.interruption.displaced]
+        return [d["tile"] for d in status.displaced]
 
     def halted(self) -> bool:
         """A hand taken up after a power cut waits for the referee to resume the clocks."""
-        return self.service.hands.interruption is not None
+        return self.service.status().interruption is not None
 
     def resume_play(self) -> None:
         """The referee resumes the clocks: every tile lies where the hand has it."""
-        self.service.actor.submit(lambda t: self.service.hands.apply(ClocksResumed(t, None)))
+        port = self.service.commands
+        port.submit(lambda t: port.apply(ClocksResumed(t, None)))
 
     def out_of_step(self) -> bool:
         """The display says the hand refused a move the table made (issue 20)."""
@@ -89,7 +91,8 @@ class SimPanel:
 
     def accept_table(self) -> None:
         """The referee accepts the table as it lies: his action, queued like every other."""
-        self.service.actor.submit(lambda t: self.service.hands.accept_table(t))
+        port = self.service.commands
+        port.submit(port.accept_table)
 
 
 async def simulated_table(args, profile, ruleset, journal, folder: Path, each_tick=None) -> dict:
@@ -124,7 +127,7 @@ async def simulated_table(args, profile, ruleset, journal, folder: Path, each_ti
             world.panel.service, world.panel.shuffler = rig.service, rig.shuffler
             if args.faults.moved:
                 world.move_off_table()
-        rig.shuffler.start(clock(), rig.service.hands.set_in_play)
+        rig.shuffler.start(clock(), rig.service.status().set_in_play)
         try:
             await _play(world, rig, paths[0], zone_sim, args.speed, follow)
         finally:

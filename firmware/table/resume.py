@@ -11,15 +11,17 @@ readers now see (a discard made just before the cut) are read as the moves they 
 """
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import events as ev
 from engine.seats import LETTERS, ZONES, side_of, zone, zone_words
 from engine.stage import take_seats
 from engine.tiles import NAMES, kind_of
 from firmware.journal.replay import journaled_seatings
+from firmware.table.venue_notes import VenueNotes
 
 FULL_READING = 3  # sweeps of every zone before the reading counts as full
+RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered", "HandVoided")  # what recall takes up
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,36 @@ class Interruption:
                 continue
             found.append(Displaced(tile, expected, seen))
         return found
+
+
+def recall(rows) -> tuple[VenueNotes, dict | None]:
+    """What the journal's rows say was noted at the table before a restart, taken up by the
+    table itself whatever is attached (issue 29): the venue's notes (the seating and the
+    sitting's time, from when it was taken; its message and its pause, unless the table's
+    referee lifted it since, HallResumed), the players entered at the desk (PlayersEntered:
+    the latest of theirs and the venue's stands), and the hand voided since the last deal
+    ({"hand", "reason"}: no result is shown). A referee on the way is not taken up: by now
+    he has come."""
+    notes, voided = VenueNotes(), None
+    for row in rows:
+        if row.kind == "hand":
+            voided = None
+        if row.kind != "device" or not any(f'"{kind}"' in row.json for kind in RECALLED):
+            continue
+        record = row.event()
+        if isinstance(record, ev.HallResumed):
+            notes = replace(notes, paused=False)
+        elif isinstance(record, ev.PlayersEntered):
+            notes = replace(notes, players=record.players)
+        elif isinstance(record, ev.HandVoided):
+            voided = {"hand": record.hand_number, "reason": record.reason}
+        elif (
+            isinstance(record, ev.VenueCommand)
+            and record.refused is None
+            and record.command != "acknowledge"
+        ):
+            notes = notes.noted(record.command, record.args, None, record.t)
+    return notes, voided
 
 
 def resume_session(hands, t: float, replayed, cut: float | None) -> int:

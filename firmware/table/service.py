@@ -6,6 +6,8 @@ tracking; the fault board (firmware/table/faults.py) keeps what needs a person; 
 clock (firmware/table/sitting.py) says when a new hand may begin. The service joins them: it
 reads a reader's frame, a button, the shuffler or the dice as what it means there, follows
 the readers going and coming back, and hands out its status (firmware/table/status.py).
+Everyone else acts on the table through its write port (firmware/table/commands.py), and a
+restart takes up all it owns here, whatever is attached (`resume`).
 """
 
 import logging
@@ -29,14 +31,16 @@ from firmware.journal import device_key
 from firmware.journal.store import Stopped, StorageFailure
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices
+from firmware.table.commands import TableCommands
 from firmware.table.faults import FaultBoard
 from firmware.table.hands import Hands
 from firmware.table.registries import ADVICE as REGISTRY_ADVICE
 from firmware.table.registries import RegistryGuard
+from firmware.table.resume import recall
 from firmware.table.sitting import Sitting
 from firmware.table.status import ShufflerStatus, Status
 from firmware.table.storage import DiskWatch
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 
 STRAY_BUTTONS = "stray buttons"  # the fault of a reader's seat buttons where pins carry them
 
@@ -87,9 +91,10 @@ class Service:
         self.actor, self.clock, self.shuffler, self.out = actor, actor.clock, shuffler, out
         dice = dice or ElectronicDice()
         self.dice_source = "physical" if isinstance(dice, PhysicalDice) else "electronic"
-        self.listeners: list = []  # publish(events) callbacks: the desk, a bench
+        self._first: list = []  # publish(events) callbacks that note (the venue's commands)
+        self._then: list = []  # and those that show and send (the desk, the uplink, a bench)
         self.faults = FaultBoard(journal, out, self.publish)
-        self.venue = VenueNotes()  # what the venue asked it to show (firmware/uplink/commands.py)
+        self.venue = VenueNotes()  # what the venue asked it to show (firmware/table/venue_notes.py)
         self.next_session: Path | None = None  # begun at the desk: the service stops for it
         self.sitting = Sitting(lambda: self.venue, out, self.publish)
         self.hands = Hands(
@@ -115,18 +120,35 @@ class Service:
         self.last_tick = 0.0
         self.disk = DiskWatch(journal.path, profile.journal_min_free_mb, self.faults)
         self.stopped: Stopped | None = None  # why the table stopped refereeing
+        self.commands = TableCommands(self)  # the write port: how others act on the table
 
     async def run(self) -> None:
         """Referee: take the actor's items until it is done."""
         await self.actor.run(self.handle, self.failed)
 
     def publish(self, events) -> None:
-        for listener in self.listeners:
+        for listener in (*self._first, *self._then):
             listener(events)
+
+    def subscribe(self, listener, before_outputs: bool = False) -> None:
+        """Call `listener(events)` with each publication (firmware/table/commands.py)."""
+        (self._first if before_outputs else self._then).append(listener)
+
+    def resume(self, t: float, replayed, cut: float | None = None) -> int:
+        """Go on with the session the journal holds (firmware/journal/replay.py's result; None
+        for a new journal), `cut` when it was last written. The table takes up all it owns
+        itself, whatever is attached (issue 29): the venue's notes and the players entered,
+        the hand voided since the last deal, then the hands (firmware/table/resume.py).
+        Returns the hands settled again."""
+        if replayed is None:
+            return 0
+        self.venue, self.hands.voided = recall(self.journal.rows())
+        return self.hands.resume(t, replayed, cut)
 
     def status(self) -> Status:
         hands, shuffler, table = self.hands, self.shuffler, self.hands.table
-        fault, now = shuffler.fault, self.clock()
+        fault, now, game = shuffler.fault, self.clock(), self.sitting.game
+        interruption = hands.interruption
         return Status(
             t=now,
             ruleset=self.ruleset.name,
@@ -156,13 +178,21 @@ class Service:
             transient_absences=hands.tracker.transient_absences,
             transient_sightings=hands.tracker.transient_sightings,
             not_refereeing=self.stopped,
-            interruption=hands.interruption.line() if hands.interruption else None,
-            displaced=tuple(d.to_json() for d in hands.interruption.displaced)
-            if hands.interruption
-            else (),
+            interruption=interruption.line() if interruption else None,
+            displaced=tuple(d.to_json() for d in interruption.displaced) if interruption else (),
+            fully_read=interruption is not None and interruption.full,
             venue=self.venue,
             time_left=self.sitting.left(now),
             next_session=str(self.next_session) if self.next_session else None,
+            seal=hands.walls.seal_json(),
+            game_clock=game.to_json(now) if game is not None else None,
+            voided=hands.voided,
+            set_in_play=hands.set_in_play,
+            deal_begun=bool(
+                hands.interpreter
+                and hands.interpreter.deal_order
+                and hands.interpreter.deal_order.started
+            ),
         )
 
     # -- what each record means ----------------------------------------------------------

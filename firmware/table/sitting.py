@@ -1,11 +1,12 @@
 """The sitting's clock, and when the walls may rise for a new hand (issue 15, RULES.md 4.3).
 
 A sitting (CCM's 局) has the time the competition gives it: the venue's `start_session` says
-how many minutes (firmware/uplink/commands.py). It is counted on table time from that
-command, so a restart goes on where it was and an outage never counts. The head referee
-announces five minutes before time; once time is up the hand in play is finished (win or
-draw) and no new hand begins. The venue's pause at a round's end holds the next hand the
-same way, until the venue resumes (or the table's referee resumes the hand's clocks).
+how many minutes (firmware/uplink/commands.py, noted in firmware/table/venue_notes.py). It is
+counted on table time from that command, so a restart goes on where it was and an outage
+never counts. The head referee announces five minutes before time; once time is up the hand
+in play is finished (win or draw) and no new hand begins. The venue's pause at a round's end
+holds the next hand the same way, until the venue resumes (or the table's referee resumes the
+hand's clocks).
 Where the rule book's games have their time (CCM's 局, issue 13), the clock is the game's
 (firmware/table/game_clock.py), the venue's minutes being each game's; its break holds the next
 game.

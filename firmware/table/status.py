@@ -1,7 +1,8 @@
 """What the table's service is doing, as one read-only value taken at a moment of table time.
 
 The desk, the console's and systemd's status line, `mjtable run`'s summary and simulated
-panel, and the venue uplink read this snapshot; nobody reads or changes the service's parts.
+panel, and the venue uplink read this snapshot; nobody reads or changes the service's parts
+(they act through its write port, firmware/table/commands.py).
 """
 
 from collections import Counter
@@ -12,7 +13,7 @@ from engine import events as ev
 from engine.session import Session
 from engine.table import Table
 from firmware.journal.store import Stopped
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,12 @@ class Status:
     next_session: str | None = (
         None  # begun at the desk (firmware/table/sessions.py): it stops for it
     )
+    fully_read: bool = False  # every zone read since the hand was taken up: `displaced` holds
+    seal: dict = field(default_factory=dict)  # the walls' seals (firmware/table/walls.py)
+    game_clock: dict | None = None  # the game's time, where games have it (game_clock.py)
+    voided: dict | None = None  # {"hand", "reason"}: voided, the next hand not yet dealt
+    set_in_play: str | None = None  # the tile set on the table, or last pushed into the machine
+    deal_begun: bool = False  # the players have begun taking the deal (engine/deal_order.py)
 
     def line(self) -> str:
         """One line for `systemctl status`."""

@@ -30,6 +30,7 @@ class WallCheck:
         self.sealed: ev.WallSealed | None = None  # the seal of the walls ready
         self.dealt: ev.WallSealed | None = None  # the seal of the hand in play's walls
         self.revealed: ev.WallRevealed | None = None  # the last hand's, until the next rises
+        self._checked: tuple[ev.WallRevealed, bool] | None = None  # a reveal, and if it holds
         self.stacks: dict[int, bytes] = {}  # position in wall order -> tag read there
         self.built = None  # (WallsReady, stacker heartbeat then, t) being judged
         self.ready: list[list[int]] | None = None  # the four lanes' tile ids, in wall order
@@ -120,8 +121,14 @@ class WallCheck:
         if self.dealt is not None:
             hand = {"state": "sealed", "digest": self.dealt.digest}
         elif self.revealed is not None:
-            matches = fairness.reveal_matches(self.revealed)
-            hand = {"state": "revealed", "digest": self.revealed.digest, "matches": matches}
+            if self._checked is None or self._checked[0] is not self.revealed:
+                # once per reveal: the table's status carries it, taken at every tick
+                self._checked = (self.revealed, fairness.reveal_matches(self.revealed))
+            hand = {
+                "state": "revealed",
+                "digest": self.revealed.digest,
+                "matches": self._checked[1],
+            }
         ready = self.sealed and {"state": "sealed", "digest": self.sealed.digest}
         return {
             "hand": hand and hand | {"shown": fairness.shown(hand["digest"])},

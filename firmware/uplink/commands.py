@@ -8,8 +8,8 @@ transient fault, so the referee hears of a forgery or a venue out of step. A pay
 whatever it holds, never raises here: it is taken or it is refused, saying why.
 
 What the venue tells the table to show (the seating and the sitting's time, a message, a
-referee on the way, its pause) is a `VenueNotes`, the service's `venue`, read by the display,
-the uplink and the sitting's clock (firmware/table/sitting.py). The venue's pause and resume reach
+referee on the way, its pause) is the table's `VenueNotes` (firmware/table/venue_notes.py),
+noted through its write port. The venue's pause and resume reach
 the hand as the referee's own ClocksPaused / ClocksResumed inputs, journaled before they are
 applied, so a replay of the journal holds.
 """
@@ -17,7 +17,6 @@ applied, so a replay of the journal holds.
 import json
 import time
 from collections import deque
-from dataclasses import dataclass, replace
 
 from engine import events as ev
 from firmware.bus.contract import (
@@ -37,41 +36,10 @@ from firmware.bus.signing import signed_by
 
 WINDOW = 300.0  # seconds an `issued` may lie from the table's wall clock
 REMEMBERED = 10_000  # ids of commands taken, kept against a replay: hours of a hall's commands
-RECALLED = ("VenueCommand", "HallResumed", "PlayersEntered")  # what recall takes up
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
 )
-
-
-@dataclass(frozen=True)
-class VenueNotes:
-    """What the venue has told this table to show. `players` are four {"name",
-    "federation_id"} by player (the seat each drew for the sitting, East first), None before
-    a `start_session`; `referee_on_way` is {"referee", "alert", "of" ("fault", "ruling" or
-    None: either), "at" (wall clock)} until the referee acknowledges that fault or alert at
-    the table, or the fault is cleared; `paused`:
-    the venue's pause is in force (a round's end), until the venue or the table's referee
-    resumes; `minutes`: the sitting's time limit (None: none), counted from `started`, the
-    table time of its `start_session`."""
-
-    players: tuple[dict, ...] | None = None
-    message: str | None = None
-    referee_on_way: dict | None = None
-    paused: bool = False
-    minutes: int | None = None
-    started: float | None = None
-
-    def seen_at_table(self, seen) -> "VenueNotes":
-        """The faults or alerts `seen` ((of, id) pairs, of "fault" or "ruling": faults and
-        the hand's alerts number apart) were acknowledged or cleared at the table: whoever
-        was on the way for one of them has come."""
-        on_way = self.referee_on_way
-        if on_way and any(
-            number == on_way["alert"] and on_way.get("of") in (None, of) for of, number in seen
-        ):
-            return replace(self, referee_on_way=None)
-        return self
 
 
 class Refused(Exception):
@@ -86,10 +54,11 @@ class VenueCommands:
 
     def __init__(self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time):
         self.service, self.key, self.venue, self.table = service, key, venue, table
+        self.port = service.commands  # the table's write port (firmware/table/commands.py)
         self.wall_clock = wall_clock
         self.taken: deque[str] = deque(maxlen=REMEMBERED)  # in order, oldest first
         self.taken_ids: set[str] = set()
-        service.listeners.insert(0, self._follow)  # before the pages and the uplink read it
+        self.port.subscribe(self._follow, before_outputs=True)  # the pages, the uplink read it
 
     def receive(self, t: float, payload: bytes) -> None:
         """One command as the bus delivered it: taken, or refused (journaled, and a fault)."""
@@ -104,25 +73,15 @@ class VenueCommands:
             self._refuse(t, command, str(why))
 
     def recall(self, rows) -> None:
-        """Take up what the journal's rows (a Journal's `rows()`) say the venue told this
-        table before a restart: the ids taken, so that a command caught on the bus cannot be
-        replayed after a quick restart, and the seating, the sitting's time (from when it was
-        taken), message and pause it left; a pause the table's referee lifted since
-        (HallResumed) is over; players entered at the desk since (PlayersEntered) stand. A
-        referee on the way is not taken up: by now he has come."""
+        """Take up the ids of the commands taken before a restart (the journal's rows, a
+        Journal's `rows()`), so that a command caught on the bus cannot be replayed after a
+        quick restart. What they noted the table takes up itself (firmware/table/resume.py)."""
         for row in rows:
-            if row.kind != "device" or not any(f'"{kind}"' in row.json for kind in RECALLED):
+            if row.kind != "device" or '"VenueCommand"' not in row.json:
                 continue
             record = row.event()
-            if isinstance(record, ev.HallResumed):
-                self.service.venue = replace(self.service.venue, paused=False)
-            if isinstance(record, ev.PlayersEntered):
-                self.service.venue = replace(self.service.venue, players=record.players)
             if isinstance(record, ev.VenueCommand) and record.refused is None:
                 self._remember(record.id)
-                if record.command != "acknowledge":
-                    venue = self.service.venue
-                    self.service.venue = _noted(venue, record.command, record.args, None, record.t)
 
     # -- checks --------------------------------------------------------------------------
 
@@ -164,34 +123,34 @@ class VenueCommands:
 
     def _take(self, t: float, command_id: str, name: str, args: dict) -> None:
         """Journal the command, then do it: its clocks' input after it, journaled too."""
-        hands = self.service.hands
-        clocks = hands.table.clocks if hands.in_play else None
+        status = self.service.status()
+        clocks = status.table.clocks if status.in_play and status.table is not None else None
         if name == "resume" and clocks is not None and clocks.paused_at is not None:
-            self._may_resume()
+            self._may_resume(status)
         if name == "acknowledge":
-            self._is_told(args["alert"], args.get("of"))
+            self._is_told(status, args["alert"], args.get("of"))
         self._remember(command_id)
         record = ev.VenueCommand(t, None, command_id, name, args, None)
-        self.service.journal.record(record)
+        self.port.journal(record)
         if name == "pause" and clocks is not None and clocks.paused_at is None:
-            hands.apply(ev.ClocksPaused(t, None))
+            self.port.apply(ev.ClocksPaused(t, None))
         elif name == "resume" and clocks is not None and clocks.paused_at is not None:
-            hands.apply(ev.ClocksResumed(t, None))
-        self.service.venue = _noted(self.service.venue, name, args, self.wall_clock(), t)
-        self.service.publish([record])
+            self.port.apply(ev.ClocksResumed(t, None))
+        at = self.wall_clock()
+        self.port.note_venue(lambda notes: notes.noted(name, args, at, t))
+        self.port.publish([record])
 
-    def _may_resume(self) -> None:
+    def _may_resume(self, status) -> None:
         """The table's own reasons to keep the clocks stopped outweigh the venue's resume."""
-        if not self.service.readers_online.get(self.service.zones_path, True):
+        if not status.readers_online.get(self.service.zones_path, True):
             raise Refused("the zone reader is offline: the clocks resume when it is back")
-        if self.service.hands.interruption is not None:
+        if status.interruption is not None:
             raise Refused("the hand taken up after a power cut waits for the table's referee")
 
-    def _is_told(self, alert: int, of: str | None) -> None:
+    def _is_told(self, status, alert: int, of: str | None) -> None:
         """The venue acknowledges what this table told it: a fault, or an alert of the hand
         (`of` says which; None: either)."""
-        table = self.service.hands.table
-        recent = self.service.faults.recent
+        table, recent = status.table, status.faults
         faults = {f.id for f in recent} - {f.id for f in recent if f.cleared}
         fault = of in (None, "fault") and alert in faults
         ruling = of in (None, "ruling") and table is not None and 0 < alert <= table.referee.alerts
@@ -216,18 +175,17 @@ class VenueCommands:
             args if isinstance(args, dict) else {},
             why,
         )
-        self.service.journal.record(record)
-        self.service.publish([record])
+        self.port.record(record, shown=True)
         named = f" {record.command[:40]!r}" if record.command else ""  # unsigned: cut short
         ident = f" (id {record.id[:40]!r})" if record.id else ""
         message = f"a command{named}{ident} on the venue's bus was refused: {why}"
-        self.service.faults.report(t, "venue", "refused", message, ADVICE, transient=True)
+        self.port.report_fault(t, "venue", "refused", message, ADVICE, transient=True)
 
     def _follow(self, events) -> None:
         """A fault cleared at the table: the referee on the way for it is no longer awaited."""
         cleared = {("fault", e.id) for e in events if isinstance(e, ev.Fault) and e.cleared}
         if cleared:
-            self.service.venue = self.service.venue.seen_at_table(cleared)
+            self.port.note_venue(lambda notes: notes.seen_at_table(cleared))
 
 
 def _parse(payload: bytes) -> dict:
@@ -295,20 +253,3 @@ def _text(what: str, value, length: int, blank: bool = False) -> None:
         raise Refused(f"{what} is {len(value)} characters: at most {length}")
     if not blank and not value.strip():
         raise Refused(f"{what} is empty")
-
-
-def _noted(notes: VenueNotes, name: str, args: dict, at: float | None, t: float) -> VenueNotes:
-    """The notes after a command taken (its arguments checked) at table time `t`; `at` is
-    when, by the wall. A start_session begins a new sitting, with its time or none."""
-    if name == "start_session":
-        players = tuple(
-            {"name": p["name"], "federation_id": p["federation_id"]} for p in args["players"]
-        )
-        return replace(notes, players=players, minutes=args.get("minutes"), started=t)
-    if name == "message":
-        return replace(notes, message=args["text"] or None)
-    if name == "acknowledge":
-        of = args.get("of")
-        on_way = {"referee": args["referee"], "alert": args["alert"], "of": of, "at": at}
-        return replace(notes, referee_on_way=on_way)
-    return replace(notes, paused=name == "pause")

@@ -24,7 +24,7 @@ from firmware.resources import load_ruleset
 from firmware.table.actor import Actor
 from firmware.table.profile import load_profile
 from firmware.table.service import Service
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 from tests.firmware.display.test_display import PIN, FakeSource, running_server
 from tests.support.chromium import NEEDED
 from tests.support.servicekit import Clock, StillShuffler, act

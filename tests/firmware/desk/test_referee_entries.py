@@ -276,7 +276,7 @@ class DeskedTable:
         )
         self.desk = Desk(self.service, "T07")
         if replayed is not None:
-            self.service.hands.resume(clock.t, replayed)
+            self.service.resume(clock.t, replayed)
 
     def new_hand(self, tile_set: str) -> None:
         """The stacker reads the walls, they are judged and raised, and the dice rolled."""

@@ -122,7 +122,7 @@ def test_issue_16_the_latest_of_the_venue_s_players_and_the_desk_s_stands(tmp_pa
         with Journal(tmp_path / f"{latest[0]['name']}.sqlite") as journal:
             for record in order:
                 journal.record(record)
-            table = DeskedTable(journal, Clock())  # restarted: the players taken up again
+            table = DeskedTable(journal, Clock(), replay(journal))  # restarted: players taken up
             assert list(table.service.venue.players) == latest
             records = [r.event() for r in journal.rows() if r.kind == "device"]
             assert export_sheet.players_of(records) == latest

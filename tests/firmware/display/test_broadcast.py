@@ -88,11 +88,11 @@ def play(
             )
             desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
             outputs: list[list] = []
-            service.listeners.append(
+            service.commands.subscribe(
                 lambda events: outputs.append([e for e in events if not isinstance(e, ev.RECORDS)])
             )
             if watch is not None:
-                service.listeners.append(partial(watch, desk))
+                service.commands.subscribe(partial(watch, desk))
             public, referee = desk.subscribe(False), desk.subscribe(True)
             reader = DirectReader(service.feed.callback(loop, service.stacker_path))
             table = SimTable(

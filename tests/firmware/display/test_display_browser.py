@@ -27,8 +27,8 @@ from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import waits_json
 from firmware.journal.store import Journal, Stopped
+from firmware.table.venue_notes import VenueNotes
 from firmware.texts.notices import NOT_REFEREEING
-from firmware.uplink.commands import VenueNotes
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
 from tests.firmware.display.test_display import (

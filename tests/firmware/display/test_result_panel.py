@@ -14,7 +14,7 @@ from engine.seats import LETTERS
 from engine.session import Session
 from firmware.display.app import create_app
 from firmware.display.state import TableView, table_state
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 from tests.engine.test_wsom_follow_tile import DICE, NORTH_WAITS_9P, turn
 from tests.firmware.display.test_display import PIN, FakeSource, running_server, tile_ids
 from tests.support.chromium import NEEDED

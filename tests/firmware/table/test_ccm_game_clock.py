@@ -121,7 +121,7 @@ class CcmHall(Hall):
             replayed = replay(journal)
         again = CcmHall(Journal(path), Clock(replayed.last_t), self.service.profile)
         again.commands.recall(again.service.journal.rows())
-        again.service.hands.resume(again.clock.t, replayed, cut=None)
+        again.service.resume(again.clock.t, replayed, cut=None)
         return again
 
 

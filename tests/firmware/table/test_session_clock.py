@@ -22,6 +22,7 @@ from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor, Tick
 from firmware.table.profile import load_profile
+from firmware.table.resume import recall
 from firmware.table.service import Service
 from firmware.table.sitting import FIVE_MINUTES, TIME_UP
 from firmware.table.walls import STACKER_WAIT
@@ -147,7 +148,7 @@ def test_issue_15_the_time_left_survives_a_restart(hall, tmp_path):
     hall.clock.t += 1000
     with Journal(tmp_path / "again.sqlite") as journal:
         again = Hall(journal, Clock(hall.clock.t))  # its first walls take STACKER_WAIT
-        again.commands.recall(hall.service.journal.rows())
+        again.service.venue, _ = recall(hall.service.journal.rows())  # as Service.resume
         assert again.left() == 3600 - 1000 - STACKER_WAIT
         again.clock.t += 2600
         assert again.left() == 0
@@ -240,7 +241,7 @@ def test_issue_15_a_hand_raised_during_the_pause_starts_paused_until_the_referee
     assert table.clocks.paused_at is None and not hall.service.venue.paused
     with Journal(tmp_path / "again.sqlite") as journal:
         again = Hall(journal, Clock(hall.clock.t))
-        again.commands.recall(hall.service.journal.rows())
+        again.service.venue, _ = recall(hall.service.journal.rows())  # as Service.resume
         assert not again.service.venue.paused
     hall.service.journal.close()
     assert main(["replay", "--json", str(hall.service.journal.path)]) == 0
@@ -267,7 +268,7 @@ def test_issue_15_a_restart_keeps_the_venues_pause_as_the_table_had_it(hall, tmp
     def recalled() -> bool:
         with Journal(tmp_path / f"again-{hall.clock.t}.sqlite") as journal:
             again = Hall(journal, Clock(hall.clock.t))
-            again.commands.recall(hall.service.journal.rows())
+            again.service.venue, _ = recall(hall.service.journal.rows())  # as Service.resume
             return again.service.venue.paused
 
     desk = Desk(hall.service, "T07")

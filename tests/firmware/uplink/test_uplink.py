@@ -28,7 +28,7 @@ from firmware.cli import main
 from firmware.journal.cli import backup
 from firmware.journal.store import Journal, Row
 from firmware.table.profile import TABLES_DIR
-from firmware.uplink.commands import VenueNotes
+from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state
 from tests.firmware.display.test_display_security import make_certificate
 from tests.support.broker import Broker, free_port

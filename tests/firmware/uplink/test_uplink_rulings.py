@@ -60,7 +60,7 @@ def uplinked(desk, port: int, story) -> None:
         uplink = Uplink(
             settings, service.journal, TABLE, lambda: status_state(service.status(), uplink.alerts)
         )
-        service.listeners.append(lambda events: uplink.changed())
+        service.commands.subscribe(lambda events: uplink.changed())
         running = asyncio.create_task(uplink.run())
         try:
             await story()

@@ -13,7 +13,9 @@ from firmware.bus.contract import canonical
 from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.store import Journal
-from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands, VenueNotes
+from firmware.table.resume import recall
+from firmware.table.venue_notes import VenueNotes
+from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands
 from tests.firmware.display.test_display import leaks
 from tests.support.servicekit import Clock, act, dealt_service
 
@@ -441,7 +443,8 @@ def test_issue_15_a_restart_recalls_the_ids_taken_and_what_the_venue_left(table,
         again = dealt_service(journal, Clock())
         restarted = VenueCommands(again, KEY, "hall", "T07", wall_clock=lambda: WALL)
         restarted.recall(service.journal.rows())
-        assert again.venue == VenueNotes(tuple(PLAYERS), "Round 2", None, True, 120, started)
+        notes, _ = recall(service.journal.rows())  # the table's own (firmware/table/resume.py)
+        assert notes == VenueNotes(tuple(PLAYERS), "Round 2", None, True, 120, started)
         restarted.receive(again.clock(), json.dumps(seating).encode())
         (row,) = journaled(again)
         assert "replay" in row["refused"]
