@@ -12,8 +12,8 @@ import pytest
 
 from engine import events as ev
 from engine.moves import Interpreter
-from tests.engine.test_moves import CCM_DICE, CLAIM_WINDOW, WSOM_DICE, Hand
-from tests.support.tablekit import E, N, S, W
+from tests.support.moveskit import CLAIM_WINDOW, Hand
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, N, S, W
 
 # East discards 5p: South (next) chows it with 4p 6p, West could pung it, North waits on it.
 HANDS = ["5p", "4p 6p", "5p 5p", "123m 456m 789m 123p 5p"]

@@ -36,15 +36,7 @@ from tests.firmware.display.test_display import (
 )
 from tests.support.chromium import NEEDED
 from tests.support.servicekit import Clock, StillShuffler, act, play_out
-from tests.support.tablekit import E, Game, N, S, W, of, stacked_walls
-
-WSOM_DICE = ((3, 4), (2, 3))
-
-
-def wsom_game(wsom, **layout) -> Game:
-    game = Game(wsom, WSOM_DICE, **layout)
-    game.start()
-    return game
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of, stacked_walls, wsom_game
 
 
 def report(game: Game, seat: int, offence: str, seconds: int = 0, tiles=()) -> list[ev.Event]:

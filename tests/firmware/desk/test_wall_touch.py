@@ -16,9 +16,9 @@ from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.display.actions import body_problem
 from firmware.journal.store import Journal
-from tests.engine.test_moves import WSOM_DICE, Hand
+from tests.support.moveskit import Hand
 from tests.support.servicekit import Clock, act, dealt_service
-from tests.support.tablekit import E, N, S, W
+from tests.support.tablekit import WSOM_DICE, E, N, S, W
 
 DRAWS = ["5p", "7s", "2m"]  # the wall head is 5p, then 7s
 

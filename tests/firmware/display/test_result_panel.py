@@ -14,10 +14,10 @@ from engine.session import Session
 from firmware.display.app import create_app
 from firmware.display.state import TableView, table_state
 from firmware.uplink.commands import VenueNotes
-from tests.engine.test_wsom_follow_tile import DICE, NORTH_WAITS_9P, turn
 from tests.firmware.display.test_display import PIN, FakeSource, running_server, tile_ids
 from tests.support.chromium import NEEDED
-from tests.support.tablekit import E, Game, N, S, W, stacked_walls
+from tests.support.followkit import NORTH_WAITS_9P, turn
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, stacked_walls
 
 CCM_DICE = (3, 4)
 NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "Wong Fai"})
@@ -26,9 +26,9 @@ NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "
 def wsom_win(wsom) -> tuple[Session, Game]:
     """Hand 1: North self-draws 9p, 1.1 + 1.2 + 7.1 = 50, each pays 50 (RULES.md 1.3)."""
     session = Session(wsom)
-    game = Game(wsom, DICE)
+    game = Game(wsom, WSOM_DICE)
     game.table = session.new_table(
-        stacked_walls(wsom, DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
+        stacked_walls(wsom, WSOM_DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
     )
     game.start()
     for seat in (E, S, W):
@@ -189,7 +189,7 @@ def test_issue_16_the_result_stays_between_hands_and_goes_at_the_next_deal(wsom)
     session.record(game.table)
     restarted = result_of(session, None)["result"]
     assert restarted["wins"][0]["seat"] == "N" and restarted["hand_number"] == 1
-    game.table = session.new_table(stacked_walls(wsom, DICE, ["", "", "", ""]))
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, ["", "", "", ""]))
     assert result_of(session, game)["result"] is None
     assert result_of(session, game, referee=True)["result"] is None
 
