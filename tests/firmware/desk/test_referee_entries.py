@@ -25,16 +25,9 @@ from firmware.table.actor import Actor, Tick
 from firmware.table.profile import load_profile
 from firmware.table.service import Service
 from firmware.table.walls import STACKER_WAIT
-from tests.firmware.display.test_display import (
-    BASE,
-    PIN,
-    FakeSource,
-    referee,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import BASE, PIN, FakeSource, referee, referee_page
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, StillShuffler, act, play_out
 from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of, stacked_walls, wsom_game
 

@@ -25,16 +25,9 @@ from firmware.display.app import COOKIE, DisplayServer, create_app
 from firmware.journal.store import Journal
 from firmware.web import sse
 from firmware.web.auth import SESSION_KEY, SESSION_SECONDS
-from tests.firmware.display.test_display import (
-    BASE,
-    OWN_PAGE,
-    PIN,
-    FakeSource,
-    read_event,
-    view_of,
-    wsom_scene,
-)
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource, read_event
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, dealt_service, take_queued
 
 ALICE, ALICE_SECRET = "Alice Wong", "east wind rises"

@@ -16,8 +16,8 @@ from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.firmware.desk.test_ccm_chipless_win import START, DeskGame
-from tests.firmware.display.test_display import PIN, referee_page
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, referee_page
 from tests.support.followkit import (
     FOLLOWED,
     FOLLOWED_DRAWS,

@@ -26,14 +26,8 @@ from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.firmware.desk.test_referee_entries import DeskedTable
-from tests.firmware.display.test_display import (
-    BASE,
-    PIN,
-    FakeSource,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
+from tests.support.displaykit import BASE, PIN, FakeSource, referee_page
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, ServedDesk, act, take_queued
 
 PLAYERS = [

@@ -31,19 +31,18 @@ from firmware.texts.notices import NOT_REFEREEING
 from firmware.uplink.commands import VenueNotes
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
-from tests.firmware.display.test_display import (
-    PIN,
-    FakeSource,
+from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, FakeSource, read_event, running_server
+from tests.support.scenes import (
+    concealed,
+    hidden_fields,
     leaks,
-    read_event,
     ready_south,
-    running_server,
     tile_ids,
     view_of,
     with_waits,
     wsom_scene,
 )
-from tests.support.chromium import NEEDED
 from tests.support.tablekit import E, S
 
 REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee PIN
@@ -246,42 +245,6 @@ def test_actions_without_the_pin_are_refused(table):
     assert httpx.post(pause, json={}, headers={"Authorization": "Bearer 1357"}).status_code == 403
     assert httpx.get(f"{table.base}/api/referee/state").status_code == 401
     assert table.referee_state()["clocks_paused"] is False
-
-
-def concealed(referee_state: dict) -> set[int]:
-    """The tiles no player may see: the hands (less the penalty tiles, which lie face up,
-    RULES.md 3.9) and the concealed kongs; once a hand is won, not the winner's, laid out in
-    the result (issue 16)."""
-    hidden = set()
-    for seat in referee_state["seats"]:
-        hidden |= {t["id"] for t in seat.get("hand", ())}
-        hidden -= {t["id"] for t in seat["penalty_tiles"]}
-        hidden |= {t["id"] for m in seat["melds"] if m["concealed"] for t in m["tiles"]}
-    for win in (referee_state.get("result") or {}).get("wins", ()):
-        hand = win["hand"]
-        hidden -= {t["id"] for t in hand["concealed"]} | {win["tile"]["id"]}
-        hidden -= {t["id"] for m in hand["melds"] for t in m["tiles"]}
-    return hidden
-
-
-def hidden_fields(document: dict) -> list[str]:
-    """What in a public document or update would show a concealed tile, named."""
-    found = [f"{s['seat']}'s hand" for s in document.get("seats", ()) if "hand" in s]
-    found += [
-        f"{s['seat']}'s concealed kong"
-        for s in document.get("seats", ())
-        for m in s["melds"]
-        if m["concealed"] and any("id" in t for t in m["tiles"])
-    ]
-    for event in document.get("log", []) + document.get("events", []):
-        kind = event.get("type")
-        if (
-            (kind in ("Drew", "Fault") and "tile" in event)
-            or (kind == "Dealt" and "hands" in event)
-            or (kind == "Konged" and event.get("kind") == "concealed" and "tiles" in event)
-        ):
-            found.append(f"{kind} at {event['t']}")
-    return found
 
 
 def read_stream(url: str, headers: dict, updates: int = 8, seconds: float = 15) -> list[dict]:

@@ -20,8 +20,8 @@ from engine import tiles
 from firmware.display.state import public_event
 from firmware.sim.world import Faults
 from firmware.texts.notices import alert_text, fault_advice, fault_text
-from tests.firmware.display.test_broadcast import play
-from tests.firmware.display.test_display import concealed_tiles, public_kinds
+from tests.support.scenes import concealed_tiles, public_kinds
+from tests.support.simgame import play
 
 FAULTS = Faults(drop=0.2, ghost=0.05, jam=1, lost=1, foreign=1)
 # A tile's name or a bare number standing alone in a text ("5m", "E", "57"), not a part of

@@ -26,10 +26,10 @@ from firmware.table.profile import load_profile
 from firmware.table.service import Service
 from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.messages import event_row
-from tests.firmware.display.test_broadcast import play
-from tests.firmware.display.test_display import tile_ids
 from tests.firmware.run.test_power_cut import command, finish, run_until
+from tests.support.scenes import tile_ids
 from tests.support.servicekit import Clock, StillShuffler, take_queued
+from tests.support.simgame import play
 
 TAG = re.compile(r'"([0-9a-f]{16})"')
 

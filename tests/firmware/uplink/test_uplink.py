@@ -29,8 +29,8 @@ from firmware.journal.store import Journal, Row
 from firmware.table.profile import TABLES_DIR
 from firmware.uplink.commands import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state
-from tests.firmware.display.test_display_security import make_certificate
 from tests.support.broker import Broker, free_port
+from tests.support.profilekit import make_certificate
 from tests.support.servicekit import Clock, dealt_service
 
 REPO = Path(__file__).resolve().parents[3]

@@ -13,7 +13,7 @@ from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.store import Journal
 from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands, VenueNotes
-from tests.firmware.display.test_display import leaks
+from tests.support.scenes import leaks
 from tests.support.servicekit import Clock, act, dealt_service
 
 KEY = b"the venue key of the tests"
