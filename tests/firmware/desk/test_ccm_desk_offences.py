@@ -8,8 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine import events as ev
-from tests.firmware.desk.test_ccm_chipless_win import DeskGame
-from tests.firmware.desk.test_referee_entries import applied, report
+from tests.support.deskkit import DeskGame, applied, report
 from tests.support.servicekit import act
 from tests.support.tablekit import E, Game, S, W, as_it_lies, of, wsom_game
 

@@ -15,8 +15,8 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from tests.firmware.desk.test_ccm_chipless_win import START, DeskGame
 from tests.support.chromium import NEEDED
+from tests.support.deskkit import START, DeskGame
 from tests.support.displaykit import PIN, referee_page
 from tests.support.followkit import (
     FOLLOWED,
@@ -122,14 +122,6 @@ def test_issue_16_a_penalty_not_in_force_cannot_be_revoked(desk):
     act(desk, "revoke", {"alert": alert, "reason": "East had discarded"})
     with pytest.raises(ActionRefused, match=refused):
         act(desk, "revoke", {"alert": alert, "reason": "twice"})
-
-
-@pytest.fixture
-def ccm_desk(tmp_path, ccm):
-    with Journal(tmp_path / "ccm.sqlite") as journal:
-        game = DeskGame(journal, ccm)
-        game.start()
-        yield game
 
 
 def test_seed_004_a_ccm_penalty_revoked_gives_the_chips_back(ccm_desk, ccm):

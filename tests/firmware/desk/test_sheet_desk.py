@@ -25,7 +25,7 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from tests.firmware.desk.test_referee_entries import DeskedTable
+from tests.support.deskkit import DeskedTable
 from tests.support.displaykit import BASE, PIN, FakeSource, referee_page
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, ServedDesk, act, take_queued

@@ -26,7 +26,6 @@ from tests.support.displaykit import (
     BASE,
     OWN_PAGE,
     PIN,
-    FakeSource,
     read_event,
     referee,
     running_server,
@@ -41,16 +40,6 @@ from tests.support.scenes import (
     wsom_scene,
 )
 from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, of
-
-
-@pytest.fixture
-def scene(wsom):
-    return wsom_scene(wsom)
-
-
-@pytest.fixture
-def source(scene):
-    return FakeSource(view_of(scene))
 
 
 @pytest.fixture

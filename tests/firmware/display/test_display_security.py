@@ -30,18 +30,12 @@ from firmware.web.auth import (
     client_key,
 )
 from firmware.web.guard import MAX_BODY, MAX_DEPTH
-from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource, running_server
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, running_server
 from tests.support.profilekit import make_certificate, write_profile
-from tests.support.scenes import view_of, wsom_scene
 
 STRANGER = ("192.168.1.66", 40000)
 TABLET = ("192.168.1.20", 50000)
 JSON = {"Content-Type": "application/json"}
-
-
-@pytest.fixture
-def source(wsom):
-    return FakeSource(view_of(wsom_scene(wsom)))
 
 
 def app_of(source, clock=lambda: 1000.0):

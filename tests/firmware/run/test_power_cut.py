@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -29,9 +28,9 @@ from firmware.cli import main
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.run.simulated import game_rows
+from tests.support.powercut import HANDS, command, finish, run_until
 
 REPO = Path(__file__).resolve().parents[3]
-HANDS = "2"
 # Each phase: a console line of the uninterrupted game that places it, and the line of a
 # restarted run to kill it at (at once: a win's scoring and settlement follow its WINS line;
 # a run started again after hand 1 is between hands until hand 2's walls rise).
@@ -67,28 +66,6 @@ def in_game_order(lines: list[str]) -> list[tuple[str, str]]:
     return order
 
 
-def command(journal: Path, seed: int, ruleset: str, speed: str = "40", *extra: str) -> list:
-    return [
-        sys.executable,
-        "-m",
-        "firmware.cli",
-        "run",
-        "--port",
-        "0",
-        "--hands",
-        HANDS,
-        "--seed",
-        str(seed),
-        "--ruleset",
-        ruleset,
-        "--speed",
-        speed,
-        "--journal",
-        str(journal),
-        *extra,
-    ]
-
-
 def uninterrupted(tmp_path: Path, seed: int, ruleset: str, capsys) -> tuple[list, list, list]:
     """The game, the totals and the console lines of the session played without a cut."""
     journal = tmp_path / f"whole-{ruleset}-{seed}.sqlite"
@@ -105,50 +82,6 @@ def totals(result) -> list[int]:
         if not hand.voided:
             session.record(hand.table)
     return session.scores
-
-
-def run_until(cmd: list, pattern: str | None, nth: int, delay: float, seconds: float = 90):
-    """Start the table; SIGKILL it `delay` s after the nth console line matching `pattern`
-    (None: `delay` s after it started). Returns (killed, its output)."""
-    proc = subprocess.Popen(
-        cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    lines: list[str] = []
-    seen = threading.Event()
-    wanted = re.compile(pattern) if pattern else None
-
-    def read():
-        count = 0
-        for line in proc.stdout:
-            lines.append(line)
-            if wanted and wanted.search(line.rstrip("\n")):
-                count += 1
-                if count == nth:
-                    seen.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    if wanted is None:
-        seen.set()
-    deadline = time.monotonic() + seconds
-    while not seen.is_set() and proc.poll() is None and time.monotonic() < deadline:
-        seen.wait(0.05)
-    killed = False
-    if seen.is_set():
-        time.sleep(delay)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            killed = True
-    proc.wait(timeout=seconds)
-    reader.join(timeout=5)
-    return killed, "".join(lines)
-
-
-def finish(cmd: list) -> str:
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.stdout + done.stderr
 
 
 def check_session(journal: Path, whole: list, scores: list, cuts: int) -> None:

@@ -34,7 +34,7 @@ from firmware.table.sitting import ON_BREAK
 from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.commands import VenueCommands
 from tests.conftest import REPO
-from tests.firmware.table.test_session_clock import KEY, PLAYERS, WALL, Hall, Lift, journaled
+from tests.support.hall import KEY, PLAYERS, WALL, Hall, Lift, journaled
 from tests.support.servicekit import Clock, act
 
 BY_TIME = game_over([100] * 4, time_up=True)

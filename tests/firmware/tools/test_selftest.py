@@ -16,7 +16,7 @@ from firmware.journal.store import Journal
 from firmware.table.profile import TABLES_DIR, load_profile
 from firmware.tools import selftest, support
 from firmware.tools.selftest_checks import NAMES
-from tests.firmware.test_cli_input import refused
+from tests.support.runkit import refused
 
 CHECKS = [*NAMES, "display port", "journal disk"]
 PIN, TOKEN = "9137284650", "a-long-broadcast-token-Zq81x"

@@ -21,7 +21,7 @@ from firmware.resources import load_ruleset
 from firmware.uplink.messages import events_message
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
-from tests.firmware.venue.test_venue import ORGANISER, PIN, VENUE, topic
+from tests.support.venuekit import ORGANISER, PIN, VENUE, topic
 
 RULES = load_ruleset("wsom2006").table_rules
 S = 1

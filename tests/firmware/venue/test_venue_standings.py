@@ -19,7 +19,7 @@ from firmware.venue.board import VenueBoard
 from firmware.venue.points import Stage
 from firmware.venue.standings import round_csv, round_over, round_report, standings, zero_sum
 from firmware.venue.view import board_changes, standings_view
-from tests.firmware.venue.test_venue import (
+from tests.support.venuekit import (
     BASE,
     ORGANISER,
     OWN_PAGE,
