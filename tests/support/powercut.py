@@ -3,18 +3,20 @@ with SIGKILL (nothing flushed, nothing closed) at a point of its progress, and s
 
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
+from firmware.journal.store import Journal, JournalError
 from tests.conftest import REPO
 
 HANDS = "2"  # hands a session plays
 
 
 def command(journal: Path, seed: int, ruleset: str, speed: str = "40", *extra: str) -> list:
+    """`mjtable run` of a HANDS-hand session of `seed` on `journal`, its display off."""
     return [
         sys.executable,
         "-m",
@@ -36,45 +38,62 @@ def command(journal: Path, seed: int, ruleset: str, speed: str = "40", *extra: s
     ]
 
 
-def run_until(cmd: list, pattern: str | None, nth: int, delay: float, seconds: float = 90):
-    """Start the table; SIGKILL it `delay` s after the nth console line matching `pattern`
-    (None: `delay` s after it started). Returns (killed, its output)."""
+def committed(journal: Path) -> int:
+    """The rows the journal holds committed, read as an audit reads it (readonly: nothing
+    written, the table writing on meanwhile); 0 before its schema is committed."""
+    try:
+        with Journal(journal, readonly=True) as reading:
+            return reading.seq
+    except (JournalError, sqlite3.Error):  # not made yet, or its first transaction not in
+        return 0
+
+
+def run_until(
+    cmd: list, line: str | None = None, nth: int = 1, rows: int | None = None
+) -> tuple[bool, str]:
+    """Start the table (`command`) and SIGKILL it as soon as it has printed the nth console
+    line matching `line`, or as soon as its journal holds `rows` rows committed and one more
+    than when it started: a point of its progress, never a time, so a busy machine only makes
+    it later. Returns (whether it was killed, not ended by itself first; its output)."""
+    assert (line is None) != (rows is None), "a line or a row count, one of them"
+    journal = Path(cmd[cmd.index("--journal") + 1])
+    if rows is not None:
+        rows = max(rows, committed(journal) + 1)
     proc = subprocess.Popen(
         cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
-    lines: list[str] = []
+    printed: list[str] = []
     seen = threading.Event()
-    wanted = re.compile(pattern) if pattern else None
+    wanted = re.compile(line) if line is not None else None
 
     def read():
         count = 0
-        for line in proc.stdout:
-            lines.append(line)
-            if wanted and wanted.search(line.rstrip("\n")):
+        for text in proc.stdout:
+            printed.append(text)
+            if wanted and wanted.search(text.rstrip("\n")):
                 count += 1
                 if count == nth:
                     seen.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    if wanted is None:
-        seen.set()
-    deadline = time.monotonic() + seconds
-    while not seen.is_set() and proc.poll() is None and time.monotonic() < deadline:
-        seen.wait(0.05)
-    killed = False
-    if seen.is_set():
-        time.sleep(delay)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            killed = True
-    proc.wait(timeout=seconds)
-    reader.join(timeout=5)
-    return killed, "".join(lines)
+
+    def reached() -> bool:
+        return seen.is_set() if rows is None else committed(journal) >= rows
+
+    while proc.poll() is None and not reached():
+        seen.wait(0.01)  # between two looks at its progress; the table plays on meanwhile
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGKILL)
+    killed = proc.wait() == -signal.SIGKILL
+    reader.join()  # its output ends with it
+    return killed, "".join(printed)
 
 
 def finish(cmd: list) -> str:
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=180)
+    """The session played to its end on the journal (`--hands`), as the last start after the
+    cuts; its output."""
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)  # it ends by itself
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout + done.stderr

@@ -327,7 +327,7 @@ def test_issue_17_a_run_killed_mid_hand_reveals_the_seal_the_hand_was_dealt_from
     last move, with the seal journaled before it, and the reveal matches."""
     journal = tmp_path / "cut.sqlite"
     cmd = command(journal, 2, "wsom2006")
-    killed, out = run_until(cmd, r" discards ", 6, delay=0.0)
+    killed, out = run_until(cmd, line=r" discards ", nth=6)
     assert killed, out[-600:]
     finish(cmd)
     with Journal(journal, readonly=True) as j:
