@@ -5,7 +5,7 @@ WSOM: once the chower has shown his chow or discarded, the others' pung and kong
 that discard are over; a win keeps its priority until he has done both. A chow shown sooner
 than about a second (約一秒) after the discard was shown too fast: the others keep their rights
 until then. CCM's seed has no such rule: its pung outranks a chow until the calls close.
-The tests drive the Interpreter as tests/engine/test_moves.py does.
+The tests drive the Interpreter as tests/support/moveskit.py's Hand does.
 """
 
 import pytest

@@ -17,12 +17,7 @@ from firmware.table.profile import load_profile
 from firmware.table.service import Service
 from firmware.table.walls import STACKER_WAIT
 from tests.support.servicekit import Clock, StillShuffler, play_out
-from tests.support.tablekit import (
-    CCM_DICE,
-    Game,
-    of,
-    stacked_walls,
-)
+from tests.support.tablekit import CCM_DICE, Game, of, stacked_walls
 
 
 def report(game: Game, seat: int, offence: str, seconds: int = 0, tiles=()) -> list[ev.Event]:

@@ -23,11 +23,13 @@ def run_table(capsys, journal: Path, *options: str, summary=True) -> tuple[dict 
 
 
 def rows(journal: Path) -> list[tuple[str, dict]]:
+    """The journal's rows as (kind, data), in order."""
     with Journal(journal, create=False) as j:
         return [(r.kind, r.data()) for r in j.rows()]
 
 
 def bench(*args) -> dict:
+    """`mjtable bench *args --json` as a subprocess: its report."""
     out = subprocess.run(
         [sys.executable, "-m", "firmware.cli", "bench", *args, "--json"],
         cwd=REPO,
@@ -39,6 +41,7 @@ def bench(*args) -> dict:
 
 
 def mjtable(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """`mjtable *args` as a subprocess from the checkout, `stdin` typed in."""
     return subprocess.run(
         [sys.executable, "-m", "firmware.cli", *args],
         cwd=REPO,

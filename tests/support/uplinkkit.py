@@ -62,7 +62,9 @@ class Venue:
         statuses = self.bodies("status")
         return bool(statuses) and statuses[-1]["status"] == "offline"
 
-    def wait(self, done, seconds: float = 10) -> None:
+    def wait(self, done, seconds: float = 60) -> None:
+        """Until `done()`; the bound only ends a wait for what never comes (a busy machine
+        makes it later, never wrong), unless a test gives the seconds it checks."""
         deadline = time.monotonic() + seconds
         while not done() and time.monotonic() < deadline:
             time.sleep(0.02)

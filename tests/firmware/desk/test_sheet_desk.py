@@ -4,7 +4,7 @@ signature with his PIN typed again, the players' by their 和 button or on the s
 kept over a restart; and the voided hand, which has no result to show.
 
 The service runs without devices (tests/support/servicekit.py,
-tests/firmware/desk/test_referee_entries.py's
+tests/support/deskkit.py's
 DeskedTable); the browser test serves the same desk to Debian's chromium.
 """
 

@@ -1,5 +1,5 @@
 """The wall head touched while the calls on a discard are open (seed 000 摸打規條 2, 4, 5;
-RULES.md 3.6; issue 12), at the sensed table (the Interpreter, as tests/engine/test_moves.py drives
+RULES.md 3.6; issue 12), at the sensed table (the Interpreter, as tests/support/moveskit.py drives
 it) and from the referee's desk (a WallTouched input).
 
 East discards C; West pungs it with his two C; South, next to draw, has reached for the wall.

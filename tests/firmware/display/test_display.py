@@ -22,14 +22,7 @@ from firmware.display import app as display_app
 from firmware.display.app import create_app
 from firmware.display.state import TableView, public_event, table_state, waits_json
 from firmware.web.auth import FREE, MAX_WAIT, OK, THROTTLED, WRONG, RefereeAuth
-from tests.support.displaykit import (
-    BASE,
-    OWN_PAGE,
-    PIN,
-    read_event,
-    referee,
-    running_server,
-)
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, read_event, referee, running_server
 from tests.support.scenes import (
     ccm_scene,
     concealed_tiles,

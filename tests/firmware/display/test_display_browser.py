@@ -7,7 +7,7 @@ The run (seed 3, five times real time) makes East slow, so overtime alerts come 
 penalties (RULES.md 3.12), and puts a foreign tile on a hand rack in the first hand, a
 tracking fault for the referee. What the run cannot be made to show on cue (a clock turning
 amber, an alert awaiting a ruling, a concealed kong) is shown by the fake source of
-tests/firmware/display/test_display.py.
+tests/support/displaykit.py.
 """
 
 import json

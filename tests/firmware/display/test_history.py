@@ -301,7 +301,7 @@ def test_issue_16_a_hand_replayed_step_by_step_from_the_history(source, journal)
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
 def test_issue_16_the_replay_fits_the_smallest_and_largest_screens(source, journal, size):
     """issue 16 'Every screen': a replayed hand's busiest step fits 800x480 and 1920x1080 as
-    the live table does (tests/firmware/display/test_layouts.py MISFITS); the public's list has no
+    the live table does (tests/support/displaykit.py MISFITS); the public's list has no
     hand in
     play."""
     with referee_page(create_app(source, PIN), viewport=size) as page:

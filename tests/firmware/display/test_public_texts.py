@@ -4,7 +4,7 @@ The engine's alerts and the devices' faults are written for the referee and may 
 a player took, the wall's next tile or a tile in a hand. The public view writes its own text
 from public facts (firmware/texts/notices.py). Here a simulated table plays with faults
 injected (dropped and ghost reads, a jam, a lost tile, a foreign tile), in-process as
-tests/firmware/display/test_broadcast.py's `play()` drives it, and every text of every public
+tests/support/simgame.py's `play()` drives it, and every text of every public
 update (its
 document: alerts, faults, log; and its events) is checked against what was concealed at the
 moment of that update: the hands, the concealed kongs and the wall.

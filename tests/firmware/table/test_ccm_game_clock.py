@@ -42,7 +42,7 @@ SECONDS = 7200  # the rule book's 120 minutes: the 16-round format's game
 
 
 class CcmHall(Hall):
-    """Issue 15's Hall with CCM's rule book (tests/firmware/table/test_session_clock.py): a table
+    """Issue 15's Hall with CCM's rule book (tests/support/hall.py): a table
     of venue
     "hall" on a fake clock, between hands until `deal`."""
 

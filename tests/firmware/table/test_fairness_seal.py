@@ -211,7 +211,7 @@ def exposed(referee_state: dict) -> set[int]:
 
 
 def public_game(hands: int, seed: int) -> tuple[list, dict, dict]:
-    """A game of the simulated table in-process (tests/firmware/display/test_broadcast.py `play`):
+    """A game of the simulated table in-process (tests/support/simgame.py `play`):
     the journal's
     rows and the desk's publications ("publish", seq, the dealer's side) in the order they
     came, and the public and the referee updates by seq."""

@@ -5,7 +5,7 @@ referee's reason and name; the score sheet goes up retained on `sheet` as it cha
 The referee's desk on a dealt service (tests/support/servicekit.py) acts through the actor's queue
 while the table's uplink (firmware/uplink/client.py) publishes to a real Mosquitto
 (tests/support/broker.py),
-on one loop; a paho client is the venue (tests/firmware/uplink/test_uplink.py `Venue`).
+on one loop; a paho client is the venue (tests/support/uplinkkit.py `Venue`).
 """
 
 import asyncio

@@ -4,8 +4,7 @@ organiser's credentials and the signed commands. The standings and the round's f
 tests/firmware/venue/test_venue_standings.py, the browser's side
 tests/firmware/venue/test_venue_browser.py.
 
-The helpers at the top (the messages of a table, the consumer run in the test's loop) are
-those tests' too.
+The messages of a table are tests/support/venuekit.py's, shared with those tests.
 """
 
 import asyncio

@@ -2,7 +2,7 @@
 each rule book's ranking as its seed says (WSOM seed 000, CCM seed 004 第十條, 第十一條,
 §三十八), held back until every table has finished or the organiser releases them, the
 round's zero-sum check and its CSV and JSON. The tables' messages are
-tests/firmware/venue/test_venue.py's.
+tests/support/venuekit.py's.
 """
 
 import csv
