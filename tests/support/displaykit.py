@@ -101,10 +101,11 @@ def _put_dropping_oldest(queue: asyncio.Queue, update: dict) -> None:
 
 
 @contextmanager
-def running_server(app, tls=None):
-    """The app served by uvicorn (DisplayServer) on a free port in a thread, over TLS with
-    `tls` (certificate and key files): yields (base URL, server); stops it on the way out."""
-    server = DisplayServer(app, "127.0.0.1", 0, tls)
+def running_server(app, tls=None, port: int = 0):
+    """The app served by uvicorn (DisplayServer) on `port` (0: a free one) in a thread, over
+    TLS with `tls` (certificate and key files): yields (base URL, server); stops it on the
+    way out."""
+    server = DisplayServer(app, "127.0.0.1", port, tls)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60  # a hang's bound: a busy machine only starts it later
