@@ -13,7 +13,6 @@ tests/support/displaykit.py.
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from firmware.texts.notices import NOT_REFEREEING
 from firmware.uplink.commands import VenueNotes
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
+from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, read_event, running_server
 from tests.support.scenes import (
@@ -67,9 +67,7 @@ class Run:
     def __init__(self, folder: Path):
         self.journal = folder / "j.sqlite"
         self.output = folder / "run.txt"
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         with open(self.output, "w") as out:  # a file, not a pipe: the run prints a lot
             self.process = subprocess.Popen(

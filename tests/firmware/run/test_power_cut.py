@@ -17,7 +17,6 @@ import json
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -33,6 +32,7 @@ from firmware.cli import main
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.run.simulated import game_rows
+from tests.support.broker import free_port
 from tests.support.powercut import HANDS, command, finish, run_until
 
 REPO = Path(__file__).resolve().parents[3]
@@ -158,9 +158,7 @@ def test_the_referee_sees_the_resume_and_the_tile_moved_while_off(tmp_path, caps
     whole, scores, _, _ = uninterrupted(tmp_path, 2, "wsom2006", capsys)
     journal = tmp_path / "cut.sqlite"
     assert run_until(command(journal, 2, "wsom2006"), line=r" discards ", nth=3)[0]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     # At real time: the views are followed from the start, and the lifted tile is put back as
     # soon as it is listed, its listing a few sweeps long.
     cmd = command(journal, 2, "wsom2006", "1", "--faults", "moved=1")
