@@ -1,5 +1,8 @@
-"""Shared test fixtures: the configured rulesets, the example hands and where the screenshot
-goes. The tests need nothing outside the checkout (no ../shared beside it)."""
+"""Fixtures more than one package's tests use: the configured rulesets, a dealt desk, a broker,
+the browser; the paths of the checkout and the screenshots' options (their fixtures are
+tests/firmware/display/conftest.py's: pytest reads options from this conftest only). A fixture
+of one package's tests goes to that package's conftest.py (issue 29). The tests need nothing
+outside the checkout (no ../shared beside it)."""
 
 from pathlib import Path
 
@@ -35,24 +38,6 @@ def pytest_addoption(parser):
         help="write the result panel's screenshot there (README's docs/result.png); "
         "by default it goes to a temporary folder too",
     )
-
-
-@pytest.fixture
-def screenshot_path(request, tmp_path) -> Path:
-    path = request.config.getoption("--screenshot")
-    return Path(path).resolve() if path else tmp_path / "display.png"
-
-
-@pytest.fixture
-def broadcast_screenshot_path(request, tmp_path) -> Path:
-    path = request.config.getoption("--broadcast-screenshot")
-    return Path(path).resolve() if path else tmp_path / "broadcast.png"
-
-
-@pytest.fixture
-def result_screenshot_path(request, tmp_path) -> Path:
-    path = request.config.getoption("--result-screenshot")
-    return Path(path).resolve() if path else tmp_path / "result.png"
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,10 @@
 """The layout of DESIGN.md (issue 11, "Tests"): the import direction of DESIGN.md's Layout
 (engine imports nothing of ours, drivers nothing either but drivers/sim/ uses engine,
 firmware uses both), no import cycle among the modules of engine/, drivers/ and firmware/,
-and pyproject.toml's package list matching the tree (DESIGN.md, "Resources ... are package
-data"). Read with `ast` from the files, nothing imported: every import counts, one inside a
-function or under TYPE_CHECKING too (a cycle that such an import hides is still two modules
-that need each other).
+pyproject.toml's package list matching the tree (DESIGN.md, "Resources ... are package
+data"), and no test module imported by another (issue 29). Read with `ast` from the files,
+nothing imported: every import counts, one inside a function or under TYPE_CHECKING too (a
+cycle that such an import hides is still two modules that need each other).
 """
 
 import ast
@@ -218,3 +218,76 @@ def test_the_ring_check_refuses_an_import_upwards_and_between_siblings():
     assert not allowed("firmware.journal.store", "firmware.desk.desk")
     assert not allowed("firmware.sim.world", "firmware.uplink.client")
     assert allowed("firmware.desk.desk", "firmware.table.service")
+
+
+# -- tests/ (issue 29: tests mirrored by package) ----------------------------------------------
+
+TEST_FILES = {
+    module_name(path): path
+    for path in sorted((REPO / "tests").rglob("*.py"))
+    if "__pycache__" not in path.parts
+}
+
+
+def is_test_module(name: str) -> bool:
+    """A test module: tests/**/test_*.py, which pytest collects."""
+    return name.split(".")[0] == "tests" and name.rpartition(".")[2].startswith("test_")
+
+
+def imported_test_modules(module: str, text: str) -> list[str]:
+    """The test modules that `text`, the source of `module`, imports: by an import statement
+    (absolute or relative) or by importlib with a name it spells out."""
+    package = module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
+            ("import_module", "__import__")
+        ):
+            names = [ast.unparse(arg).strip("'\"f") for arg in node.args[:1]]
+            names = [n for n in names if n.startswith("tests.")]
+            if names:
+                found.append(f"{module}:{node.lineno} imports {names[0]} (by its name)")
+            continue
+        else:
+            continue
+        found += [f"{module}:{node.lineno} imports {n}" for n in names if is_test_module(n)]
+    return found
+
+
+def test_no_test_module_is_imported_by_another():
+    """Issue 29: a helper two test files share lives in tests/support/, a fixture in its
+    package's conftest.py; no module imports a test module (a test function imported is
+    collected, and run, twice; a test file read as a library is changed for its callers)."""
+    wrong = [
+        found
+        for module, path in TEST_FILES.items()
+        for found in imported_test_modules(module, path.read_text(encoding="utf-8"))
+    ]
+    assert wrong == [], "test modules imported:\n" + "\n".join(wrong)
+
+
+def test_the_check_sees_a_test_module_imported_every_way():
+    """The check itself: from, import, relative and importlib imports of a test module are
+    found; an import of tests/support/ or of a conftest is not one."""
+    text = "\n".join(
+        [
+            "from tests.engine.test_moves import Hand",
+            "import tests.firmware.run.test_power_cut",
+            "from tests.engine import test_table",
+            "from .test_wall import E",
+            "importlib.import_module(f'tests.{name}')",
+            "from tests.support.moveskit import Hand",
+            "from tests.conftest import REPO",
+        ]
+    )
+    assert [
+        line.split(" imports ")[0] for line in imported_test_modules("tests.engine.x", text)
+    ] == [f"tests.engine.x:{n}" for n in (1, 2, 3, 4, 5)]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
-import time
 import tty
 
 import pytest
@@ -39,6 +37,7 @@ from drivers.readers import (
     encode_inventory,
     encode_stacked,
 )
+from tests.support.readerkit import Collected, wait_for
 
 UID8 = [bytes([0xE0, 0x04, 0x01, 0x50, 0, 0, 0, i]) for i in range(40)]  # ISO 15693 style
 UID4 = [bytes([0x11, 0x22, 0x33, i]) for i in range(4)]
@@ -261,32 +260,6 @@ class FakeDevice:
         os.remove(self.link)
         os.close(self.master)
         os.close(self.slave)
-
-
-class Collected:
-    def __init__(self):
-        self.records = []
-        self.lock = threading.Lock()
-
-    def __call__(self, record):
-        with self.lock:
-            self.records.append(record)
-
-    def snapshot(self):
-        with self.lock:
-            return list(self.records)
-
-
-def wait_for(predicate, timeout=5.0, poke=None):
-    """Poll `predicate` until true or a bounded deadline; `poke` runs each round (e.g. a write)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if poke is not None:
-            poke()
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
 
 
 @pytest.fixture

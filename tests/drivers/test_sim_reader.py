@@ -26,7 +26,7 @@ from drivers.readers import (
 )
 from drivers.sim.reader import SimReader
 from firmware.table.tags import sim_tag
-from tests.drivers.test_readers import Collected, wait_for
+from tests.support.readerkit import Collected, wait_for
 
 TAGS = [sim_tag("A", tile) for tile in range(144)]
 WALLS = {antenna: TAGS[9 * antenna : 9 * antenna + 9] for antenna in range(16)}

@@ -14,31 +14,12 @@ import sys
 import pytest
 
 from engine.rulesets import build
-from engine.rulesets.ccm2012 import Ccm2012
 from engine.rulesets.ccm2012.settlement import doubled, win_payments
 from engine.schema import ConfigError
-from engine.scoring import win_from_text
-from firmware.resources import load_ruleset, load_toml, ruleset_path
 from tests.conftest import REPO
+from tests.support.ruleskit import CCM, CONFIG, ids, score, with_options
 
-CCM = load_ruleset("ccm2012")
-CONFIG = load_toml(ruleset_path("ccm2012"))
 E, S, W, N = range(4)
-
-
-def score(text, win, discarder=S, flags=(), flowers="", winner=E, ruleset=CCM):
-    return ruleset.score(win_from_text(text, win, winner, discarder, flags, flowers))
-
-
-def ids(result) -> dict[str, int]:
-    """The scored items as {id: points}; {} for a refused win."""
-    return {p.id: p.points for p in result.patterns}
-
-
-def with_options(**options) -> Ccm2012:
-    config = copy.deepcopy(CONFIG)
-    config["options"].update(options)
-    return build(config)
 
 
 # --- the 12 fans (RULES.md 4.8) ----------------------------------------------------------------

@@ -8,7 +8,7 @@ reaches is named, so no flower comes up.
 """
 
 from engine import events as ev
-from tests.engine.test_ccm_scoring import with_options
+from tests.support.ruleskit import with_options
 from tests.support.tablekit import E, Game, N, S, W, of
 
 CCM_DICE = (3, 4)

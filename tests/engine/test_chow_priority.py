@@ -5,15 +5,15 @@ WSOM: once the chower has shown his chow or discarded, the others' pung and kong
 that discard are over; a win keeps its priority until he has done both. A chow shown sooner
 than about a second (約一秒) after the discard was shown too fast: the others keep their rights
 until then. CCM's seed has no such rule: its pung outranks a chow until the calls close.
-The tests drive the Interpreter as tests/engine/test_moves.py does.
+The tests drive the Interpreter as tests/support/moveskit.py's Hand does.
 """
 
 import pytest
 
 from engine import events as ev
 from engine.moves import Interpreter
-from tests.engine.test_moves import CCM_DICE, CLAIM_WINDOW, WSOM_DICE, Hand
-from tests.support.tablekit import E, N, S, W
+from tests.support.moveskit import CLAIM_WINDOW, Hand
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, N, S, W
 
 # East discards 5p: South (next) chows it with 4p 6p, West could pung it, North waits on it.
 HANDS = ["5p", "4p 6p", "5p 5p", "123m 456m 789m 123p 5p"]

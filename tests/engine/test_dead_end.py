@@ -27,7 +27,7 @@ from engine.table import WINDOWS, Table
 from engine.wall import dice_seat
 from firmware.resources import load_ruleset
 from firmware.sim.simulate import STEP, Game
-from tests.support.tablekit import E
+from tests.support.tablekit import E, as_it_lies
 from tests.support.tablekit import Game as TableGame
 
 RULESETS = {name: load_ruleset(name) for name in ("wsom2006", "ccm2012")}
@@ -52,23 +52,6 @@ def clone(table: Table) -> Table:
         vars(getattr(fresh, part)).update(copy.deepcopy(state))
     fresh.machine.set_state(table.state)
     return fresh
-
-
-def as_it_lies(table: Table, t: float) -> ev.TableAccepted:
-    """The referee's acceptance of the table as the hand has it."""
-    standing = [x for side in table.wall.remaining() for x in side if x is not None]
-    return ev.TableAccepted(
-        t,
-        table.turn,
-        tuple(standing),
-        tuple(map(tuple, table.hands)),
-        tuple(map(tuple, table.rivers)),
-        tuple(
-            tuple(x for m in table.melds[s] for x in m.tiles) + tuple(table.flowers[s])
-            for s in range(4)
-        ),
-        table.state == "claim_window",
-    )
 
 
 def ways_on(table: Table, t: float) -> list[ev.Event]:

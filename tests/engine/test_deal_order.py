@@ -10,44 +10,11 @@ import re
 
 from engine import events as ev
 from engine import tiles
-from engine.deal_order import READ_LAG, blocks, redeal_refusal
-from engine.moves import Interpreter, Irregular
+from engine.deal_order import READ_LAG, redeal_refusal
 from engine.seats import side_of, zone
 from engine.tampering import Tampering
-from tests.support.tablekit import E, Game, N, S, W
-
-DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5
-DEALER_SIDE = 1
-
-
-class Deal:
-    """A hand broken and dealt by the engine, its tiles still in the walls."""
-
-    def __init__(self, ruleset):
-        self.game = Game(ruleset, DICE)
-        self.table = self.game.table
-        self.interp = Interpreter(self.table, DEALER_SIDE, claim_window=2.0)
-        self.interp.outputs(0.0, self.game.start())
-        self.blocks = blocks(self.table.hands)
-        self.t = 1.0
-
-    def take(self, seat: int, tile: int) -> list:
-        """The seat takes the tile from its wall into his rack: what it meant."""
-        self.t += 0.1
-        wall = next(s for s in range(4) if tile in self.table.walls[s])
-        source = zone("wall", side_of(wall, DEALER_SIDE))
-        meant = self.interp.move(self.t, tile, source, zone("hand", side_of(seat, DEALER_SIDE)))
-        for event in meant:
-            if not isinstance(event, (Irregular, Tampering)):
-                self.interp.outputs(self.t, self.table.apply(event))
-        return meant
-
-    def take_block(self, seat: int, n: int) -> list:
-        return [m for tile in sorted(self.blocks[n].tiles) for m in self.take(seat, tile)]
-
-
-def irregular(meant) -> list[Irregular]:
-    return [m for m in meant if isinstance(m, Irregular)]
+from tests.support.moveskit import DEALER_SIDE, Deal, irregular
+from tests.support.tablekit import E, N, S, W
 
 
 def names_no_tile(message: str) -> bool:

@@ -8,9 +8,8 @@ is the form 空和 takes.
 """
 
 from engine import events as ev
-from tests.engine.test_moves import WSOM_DICE, Hand
-from tests.engine.test_offences import chicken_game, wsom_game
-from tests.support.tablekit import E, Game, S, W, of
+from tests.support.moveskit import Hand
+from tests.support.tablekit import WSOM_DICE, E, Game, S, W, chicken_game, of, wsom_game
 
 ODD_SOUTH = ["C", "147m 258p 369s ESWN", "", ""]  # South's thirteen tiles make no win on C
 

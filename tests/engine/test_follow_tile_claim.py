@@ -10,43 +10,36 @@ follows, and the journal replays to the same sheet.
 
 from engine import events as ev
 from engine.session import Session
-from firmware.bus.contract import Envelope
-from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from firmware.table.actor import Actor
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
-from firmware.uplink.messages import AlertBoard, alert_message
-from tests.engine.test_wsom_follow_tile import (
-    DICE,
+from tests.support.followkit import (
     FOLLOWED,
+    FOLLOWED_DRAWS,
+    FOLLOWED_HANDS,
     NORTH_WAITS_9P,
+    UNCLAIMED,
+    ServedGame,
+    assert_replays_to,
     exemption_alerts,
     north_wins_on_south,
+    rule,
+    ruled_in_the_next_hand,
+    ruling_awaited,
     turn,
 )
-from tests.support.servicekit import Clock, StillShuffler
-from tests.support.tablekit import E, Game, N, S, W, of, stacked_walls
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of, stacked_walls
 
-UNCLAIMED = [-30, -90, -30, 150]  # South, the discarder, pays 3V-60 of V = 50
 CLAIMED = [-90, -30, -30, 150]  # East, the first to discard 9p in North's go-around
-FOLLOWED_HANDS = ["", "", "9p", NORTH_WAITS_9P]
-FOLLOWED_DRAWS = {3: "9p", 4: "9p"}
 
 
 def session_hand(wsom, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS, turns=FOLLOWED):
     """Hand 1 of a session: North wins on South's 9p, settled on the sheet; the alert id."""
     session = Session(wsom)
-    game = Game(wsom, DICE)
-    game.table = session.new_table(stacked_walls(wsom, DICE, hands, draws))
+    game = Game(wsom, WSOM_DICE)
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, hands, draws))
     out = north_wins_on_south(game, turns)
     session.record(game.table)
     [alert] = [a for a in of(out, ev.Alert) if a.rule == "RULES.md 1.3"]
     return session, game, alert.id
-
-
-def rule(game: Game, alert: int, apply: bool = True) -> list:
-    return game.apply(ev.Ruling, None, alert=alert, apply=apply)
 
 
 def test_seed_000_the_claim_moves_the_payment_to_the_first_discarder(wsom):
@@ -87,7 +80,7 @@ def test_seed_000_not_claimed_the_discarder_pays_and_the_alert_is_answered(wsom)
 def test_a_claim_without_an_exemption_alert_is_refused(wsom):
     """RULES.md 1.3: a self-drawn win has no discarder, so no alert to claim on: refused,
     with a message, the win unchanged."""
-    game = Game(wsom, DICE, hands=["", "", "", NORTH_WAITS_9P], draws={2: "9p"})
+    game = Game(wsom, WSOM_DICE, hands=["", "", "", NORTH_WAITS_9P], draws={2: "9p"})
     game.start()
     for seat in (E, S, W):
         turn(game, seat)
@@ -100,32 +93,11 @@ def test_a_claim_without_an_exemption_alert_is_refused(wsom):
 
 def test_the_follow_tile_case_still_alerts_with_the_shipped_config(wsom):
     """RULES.md 1.3: the proposal the claim answers is still an alert awaiting a ruling."""
-    game = Game(wsom, DICE, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS)
+    game = Game(wsom, WSOM_DICE, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS)
     assert exemption_alerts(north_wins_on_south(game, FOLLOWED))
 
 
 # -- at the table: the sheet settled again, journaled, replayed -------------------------------
-
-
-class ServedGame(Game):
-    """The hand played through firmware/table/hands.py, each input journaled, on stacked walls."""
-
-    def __init__(self, journal: Journal, wsom, hands=FOLLOWED_HANDS, draws=FOLLOWED_DRAWS):
-        super().__init__(wsom, DICE, hands=hands, draws=draws)
-        self.service = Service(
-            load_profile("sim"), wsom, journal, Actor(Clock()), StillShuffler(), out=lambda _: None
-        )
-        walls = stacked_walls(wsom, DICE, hands, draws)
-        self.hands = self.service.hands
-        self.hands.walls.take = lambda: walls  # the stacker's lanes: East on side E in hand 1
-        self.hands.raise_walls(0.0, "A")
-        self.table = self.hands.table
-
-    def apply(self, event_type, seat, **fields) -> list[ev.Event]:
-        self.clock += 1.0
-        out = self.hands.apply(event_type(self.clock, seat, **fields))
-        self.log += out
-        return out
 
 
 def test_seed_000_the_claim_is_settled_again_and_the_journal_replays_to_the_same_sheet(
@@ -147,43 +119,9 @@ def test_seed_000_the_claim_is_settled_again_and_the_journal_replays_to_the_same
     assert_replays_to(path, wsom, sheet)
 
 
-def ruling_awaited(journal: Journal, alert: int) -> bool:
-    """The uplink's board, what the venue sees, still waits on a ruling on `alert`."""
-    board = AlertBoard()
-    for row in journal.rows():
-        board.follow(row, alert_message(row, Envelope("V", "T1", "s")))
-    return ("ruling", alert) in board.waiting
-
-
-def assert_replays_to(path, wsom, sheet: list[dict]) -> None:
-    """The journal's replay, and a service resumed from it, give the score sheet `sheet`."""
-    with Journal(path, readonly=True) as journal:
-        replayed = replay(journal)
-    assert replayed.mismatches == 0
-    again = Session(wsom, hand_number=1)  # as firmware/table/resume.py numbers it
-    again.record(replayed.played[0].table)
-    assert [row.to_json() for row in again.sheet] == sheet
-    with Journal(path) as journal:
-        resumed = Service(
-            load_profile("sim"), wsom, journal, Actor(Clock()), StillShuffler(), out=lambda _: None
-        )
-        resumed.hands.resume(replayed.last_t, replayed)
-        assert [row.to_json() for row in resumed.hands.session.sheet] == sheet
-
-
 def test_a_claim_after_the_next_hand_has_begun_is_refused_clearly(wsom):
     """RULES.md 1.3: hand 1's table is gone once hand 2 is dealt; a ruling naming its alert
     reaches hand 2's table, which says no claim awaits there and why, and changes nothing."""
     session, _, alert = session_hand(wsom)
     assert of(ruled_in_the_next_hand(session, alert), ev.WinRescored) == []
     assert session.sheet[0].changes == tuple(UNCLAIMED)
-
-
-def ruled_in_the_next_hand(session: Session, alert: int) -> list:
-    """A ruling on hand 1's `alert` once hand 2 is dealt, refused for its table is gone."""
-    game = Game(session.ruleset, DICE)
-    game.table = session.new_table(stacked_walls(session.ruleset, DICE, ("", "", "", "")))
-    game.start()
-    out = rule(game, alert)
-    assert "an earlier hand's alert cannot be ruled on: its table is gone" in out[0].message
-    return out

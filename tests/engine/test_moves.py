@@ -10,103 +10,10 @@ WSOM: RULES.md 3.6 (turns), 3.7 (calls and kongs), 3.8 (winning); CCM: 4.5 (flow
 
 from engine import events as ev
 from engine import tiles
-from engine.deal_order import blocks
-from engine.moves import HOLD, Interpreter, Irregular
+from engine.moves import HOLD, Irregular
 from engine.ordering import WAIT
-from engine.seats import LETTERS as SIDES
-from tests.support.tablekit import E, Game, N, S, W, break_for
-
-WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5
-CCM_DICE = (3, 4)
-CLAIM_WINDOW = 2.0
-
-
-class Hand:
-    """A dealt hand, its table and its Interpreter, wired as firmware/table/hands.py wires them."""
-
-    def __init__(self, ruleset, dice, dealer_side: int, settle: float = 0.0, **layout):
-        self.game = Game(ruleset, dice, **layout)
-        self.table = self.game.table
-        self.dealer_side = dealer_side
-        self.interp = Interpreter(self.table, dealer_side, claim_window=CLAIM_WINDOW, settle=settle)
-        self.outputs: list[ev.Event] = []
-        rules = self.table.rules
-        if rules.two_roll_break:
-            first, second = dice
-            self.apply(
-                [
-                    ev.DiceRolled(0.0, E, first),
-                    ev.DiceRolled(0.5, break_for(rules, dice).seat, second),
-                ]
-            )
-        else:
-            self.apply([ev.DiceRolled(0.0, E, dice)])
-
-    def zone(self, kind: str, seat: int) -> str:
-        return f"{kind}_{SIDES[(seat + self.dealer_side) % 4]}"
-
-    def wall_of(self, tile: int) -> str:
-        return self.zone("wall", next(s for s in range(4) if tile in self.table.walls[s]))
-
-    def apply(self, inputs) -> list[ev.Event]:
-        """Apply the inputs (not the Irregular notes) and follow the engine, as the service."""
-        out = []
-        for event in inputs:
-            if isinstance(event, Irregular):
-                continue
-            produced = self.table.apply(event)
-            self.interp.outputs(event.t, produced)
-            out += produced
-        self.outputs += out
-        return out
-
-    def move(self, t, tile, source, target) -> list:
-        """One confirmed movement: what it meant (returned), applied to the table."""
-        inputs = self.interp.move(t, tile, source, target)
-        self.apply(inputs)
-        return inputs
-
-    def poll(self, t) -> list:
-        inputs = self.interp.poll(t)
-        self.apply(inputs)
-        return inputs
-
-    def press_win(self, t, seat) -> list:
-        inputs = self.interp.button(t, (seat + self.dealer_side) % 4, "win")
-        self.apply(inputs)
-        return inputs
-
-    def deal(self, t=1.0) -> list:
-        """Every dealt tile from its wall to its hand rack, in the order of the deal (seed 000
-        配牌 1-3); what the movements meant."""
-        meant = []
-        for block in blocks(self.table.hands):
-            for tile in sorted(block.tiles):
-                meant += self.move(t, tile, self.wall_of(tile), self.zone("hand", block.seat))
-        return meant
-
-    def draw(self, t, seat) -> list:
-        """The seat takes the next live tile from the wall into his hand."""
-        wall = self.table.wall
-        tile = wall.tile_at(wall.next_draw_position)
-        return self.move(t, tile, self.wall_of(tile), self.zone("hand", seat))
-
-    def discard(self, t, seat, tile=None) -> list:
-        tile = self.table.hands[seat][-1] if tile is None else tile
-        return self.move(t, tile, self.zone("hand", seat), self.zone("river", seat))
-
-    def lay_out(self, t, seat, tile_ids) -> list:
-        meant = []
-        for tile in tile_ids:
-            meant += self.move(t, tile, self.zone("hand", seat), self.zone("melds", seat))
-        return meant
-
-    def own(self, seat, names) -> tuple[int, ...]:
-        return self.game.own(seat, names)
-
-    def of(self, event_type) -> list:
-        return [o for o in self.outputs if isinstance(o, event_type)]
-
+from tests.support.moveskit import Hand
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, N, S, W
 
 # The deal, draws and discards ---------------------------------------------------------------
 

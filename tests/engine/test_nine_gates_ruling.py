@@ -12,15 +12,15 @@ Nine Gates stands. The same mechanism as the follow-tile claim
 from engine import events as ev
 from engine.session import Session
 from firmware.journal.store import Journal
-from tests.engine.test_follow_tile_claim import (
+from tests.support.followkit import (
     ServedGame,
     assert_replays_to,
     rule,
     ruled_in_the_next_hand,
     ruling_awaited,
+    turn,
 )
-from tests.engine.test_wsom_follow_tile import DICE, turn
-from tests.support.tablekit import E, Game, S, of, stacked_walls
+from tests.support.tablekit import WSOM_DICE, E, Game, S, of, stacked_walls
 
 GATES = "1112345678999m"  # South's 13 dealt tiles: a nine-way wait (2.2)
 SELF_DRAWN = (["", GATES, "", ""], {0: "5m"})  # South's first draw is 5m
@@ -43,8 +43,8 @@ def gates_alerts(out) -> list[ev.Alert]:
 def session_hand(wsom) -> tuple[Session, Game, int]:
     """Hand 1 of a session: South's self-drawn Nine Gates, settled on the sheet; the alert id."""
     session = Session(wsom)
-    game = Game(wsom, DICE)
-    game.table = session.new_table(stacked_walls(wsom, DICE, *SELF_DRAWN))
+    game = Game(wsom, WSOM_DICE)
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, *SELF_DRAWN))
     [alert] = gates_alerts(south_self_draws(game))
     session.record(game.table)
     return session, game, alert.id
@@ -55,7 +55,7 @@ def test_seed_000_only_a_self_drawn_nine_gates_asks_whether_the_tile_was_kept_ap
     rule (naming no tile), 2.2's; the rule is the self-draw's only: a Nine Gates won on East's
     discard stands without asking, nor does another self-drawn hand ask, nor Heaven's Nine
     Gates shape, which scores Heaven only whatever the referee would rule (RULES.md 1.2)."""
-    out = south_self_draws(Game(wsom, DICE, *SELF_DRAWN))
+    out = south_self_draws(Game(wsom, WSOM_DICE, *SELF_DRAWN))
     [won] = of(out, ev.Won)
     assert [p["id"] for p in won.score["patterns"]] == ["2.2"]
     [alert] = gates_alerts(out)
@@ -65,16 +65,16 @@ def test_seed_000_only_a_self_drawn_nine_gates_asks_whether_the_tile_was_kept_ap
         "was shown (seed 000 九蓮寶燈自摸規條): rule 'apply' if it was mixed into the hand, to "
         "score the win without it; 'waive' if it was kept apart"
     )
-    discard_won = Game(wsom, DICE, hands=["5m", GATES, "", ""])
+    discard_won = Game(wsom, WSOM_DICE, hands=["5m", GATES, "", ""])
     discard_won.start()
     discard_won.discard(E, "5m")
     discard_won.claim(S, "win")
     out = discard_won.apply(ev.ClaimWindowClosed, None)
     [won] = of(out, ev.Won)
     assert "2.2" in [p["id"] for p in won.score["patterns"]] and gates_alerts(out) == []
-    other = Game(wsom, DICE, hands=["", "123m 456m 789m 123p 9p", "", ""], draws={0: "9p"})
+    other = Game(wsom, WSOM_DICE, hands=["", "123m 456m 789m 123p 9p", "", ""], draws={0: "9p"})
     assert of(south_self_draws(other), ev.Won) and not of(other.log, ev.Alert)
-    heaven = Game(wsom, DICE, hands=[f"{GATES} 5m", "", "", ""])
+    heaven = Game(wsom, WSOM_DICE, hands=[f"{GATES} 5m", "", "", ""])
     heaven.start()
     out = heaven.apply(ev.WinDeclared, E)
     assert of(out, ev.Won) and of(out, ev.Alert) == []

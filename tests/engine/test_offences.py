@@ -5,15 +5,7 @@ applies or waives it with a Ruling; applied penalties take away what the rule bo
 """
 
 from engine import events as ev
-from tests.support.tablekit import E, Game, N, S, W, of
-
-WSOM_DICE = ((3, 4), (2, 3))
-
-
-def wsom_game(wsom, **layout) -> Game:
-    game = Game(wsom, WSOM_DICE, **layout)
-    game.start()
-    return game
+from tests.support.tablekit import E, Game, N, S, W, chicken_game, of, wsom_game
 
 
 def rule_on(game: Game, alert: ev.Alert, apply=True) -> list[ev.Event]:
@@ -249,19 +241,6 @@ def chicken_call(ruleset) -> ev.Alert:
     """South pungs East's W (not his wind), then calls win on West's 5m with
     123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1)."""
     return chicken_game(ruleset)[1]
-
-
-def chicken_game(ruleset) -> tuple[Game, ev.Alert]:
-    """chicken_call's game, and its alert."""
-    game = wsom_game(ruleset, hands=["W", "W W 123m 456p 789s 5m 7s", "5m", ""])
-    game.discard(E, "W")
-    game.claim(S, "pung", "W W")
-    game.close()
-    game.discard(S, "7s")
-    game.close()
-    game.draw(W)
-    game.discard(W, "5m")
-    return game, game.refused(ev.ClaimDeclared, S, claim="win")
 
 
 def test_chicken_hand_is_a_false_win_unless_assisted(wsom):

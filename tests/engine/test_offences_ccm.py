@@ -5,15 +5,7 @@ seed 004 §296-298); the 10-s discard limit takes the general escalation of 4.15
 """
 
 from engine import events as ev
-from tests.support.tablekit import E, Game, N, S, W, of
-
-CCM_DICE = (3, 4)
-
-
-def ccm_game(ccm, **layout) -> Game:
-    game = Game(ccm, CCM_DICE, **layout)
-    game.start()
-    return game
+from tests.support.tablekit import CCM_DICE, E, Game, N, S, W, ccm_game, of
 
 
 def rule_on(game, alert, apply=True):

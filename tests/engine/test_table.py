@@ -13,26 +13,11 @@ from engine import events as ev
 from engine import tiles
 from engine.table import Table
 from engine.wall import build_walls
-from tests.support.tablekit import E, Game, N, S, W, of
-
-WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5: 12 tail stacks
-CCM_DICE = (3, 4)  # the seed's example: 7, the opposite wall, 7th stack
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, ccm_game, of, wsom_game
 
 
 def kind(tile_id: int) -> str:
     return tiles.NAMES[tiles.kind_of(tile_id)]
-
-
-def wsom_game(wsom, **layout) -> Game:
-    game = Game(wsom, WSOM_DICE, **layout)
-    game.start()
-    return game
-
-
-def ccm_game(ccm, **layout) -> Game:
-    game = Game(ccm, CCM_DICE, **layout)
-    game.start()
-    return game
 
 
 def east_discards(game: Game, name: str | None = None) -> None:

@@ -15,13 +15,17 @@ import copy
 import tomllib
 
 from engine import events as ev
-from engine import tiles
 from engine.rulesets import build
 from tests.conftest import REPO
-from tests.support.tablekit import E, Game, N, S, W, of
+from tests.support.followkit import (
+    FOLLOWED,
+    NORTH_WAITS_9P,
+    exemption_alerts,
+    north_wins_on_south,
+    turn,
+)
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of
 
-DICE = ((3, 4), (2, 3))
-NORTH_WAITS_9P = "123m 456m 789m 123p 9p"  # 1.1 + 1.2 + 7.1 = 50 on 9p: 30 + 30 + 90
 CONFIG = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
 
 
@@ -32,39 +36,9 @@ def auto_applied():
     return build(config)
 
 
-def turn(game: Game, seat: int, name: str | None = None) -> None:
-    """`seat` draws (unless he holds 14) and discards `name` or his newest tile; nobody calls."""
-    if game.table.state == "draw":
-        game.draw(seat)
-    tile = game.own(seat, name)[0] if name else game.table.hands[seat][-1]
-    game.ok(ev.TileDiscarded, seat, tile=tile)
-    game.close()
-
-
-def north_wins_on_south(game: Game, before_souths: list[tuple[int, str | None]]) -> list:
-    """The turns given, East's opening first; then South discards 9p and North calls the win."""
-    game.start()
-    for seat, name in before_souths:
-        turn(game, seat, name)
-    game.draw(S)
-    game.discard(S, "9p")
-    game.claim(N, "win")
-    out = game.apply(ev.ClaimWindowClosed, None)  # the proposal comes as an alert
-    nines = [t for _, t in game.table.discards if tiles.NAMES[tiles.kind_of(t)] == "9p"]
-    assert len(set(nines)) == len(nines)  # different physical copies of one kind
-    return out
-
-
-def exemption_alerts(out) -> list[str]:
-    return [a.message for a in of(out, ev.Alert) if a.rule == "RULES.md 1.3"]
-
-
 def followed_game(ruleset) -> Game:
     """North discards (his go-around starts), East discards a 9p, South follows with 9p."""
-    return Game(ruleset, DICE, hands=["", "", "9p", NORTH_WAITS_9P], draws={3: "9p", 4: "9p"})
-
-
-FOLLOWED = [(E, None), (S, None), (W, None), (N, None), (E, "9p")]
+    return Game(ruleset, WSOM_DICE, hands=["", "", "9p", NORTH_WAITS_9P], draws={3: "9p", 4: "9p"})
 
 
 def test_followed_discard_is_proposed_and_the_discarder_pays_until_he_claims(wsom):
@@ -92,7 +66,7 @@ def test_followed_discard_exempts_the_discarder_east_pays():
 def test_winner_discarded_the_kind_first_nobody_is_responsible():
     """跟張免責, A-W4 (the winner's discard is in the window, 「包括該張」): North discards a 9p
     and wins on South's: 「當作沒有銃家，各家分付」, each pays the 50."""
-    game = Game(auto_applied(), DICE, hands=["", "9p", "", NORTH_WAITS_9P], draws={2: "9p"})
+    game = Game(auto_applied(), WSOM_DICE, hands=["", "9p", "", NORTH_WAITS_9P], draws={2: "9p"})
     out = north_wins_on_south(game, [(E, None), (S, None), (W, None), (N, "9p"), (E, None)])
     assert of(out, ev.Won)[0].score["payments"] == [-50, -50, -50, 150]
 
@@ -100,7 +74,7 @@ def test_winner_discarded_the_kind_first_nobody_is_responsible():
 def test_only_the_go_around_counts():
     """跟張免責: East's 9p came before North's last discard, outside 「由和牌者上一次打出牌起計」;
     South's came after it: South, the first within the go-around, pays for West's 9p."""
-    game = Game(auto_applied(), DICE, hands=["9p", "9p", "9p", NORTH_WAITS_9P])
+    game = Game(auto_applied(), WSOM_DICE, hands=["9p", "9p", "9p", NORTH_WAITS_9P])
     before = [(E, "9p"), (S, None), (W, None), (N, None), (E, None), (S, "9p")]
     game.start()
     for seat, name in before:
@@ -117,7 +91,7 @@ def robbed_kong_game(ruleset) -> list:
     North pungs that and discards; East discards; South adds the drawn 6s, West robs it."""
     game = Game(
         ruleset,
-        DICE,
+        WSOM_DICE,
         hands=["", "6s 6s C", "123m 456m 789m 45s 99p", "6s CC"],
         draws={4: "6s"},
     )

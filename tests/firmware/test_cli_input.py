@@ -13,31 +13,12 @@ import sys
 
 import pytest
 
-from firmware.cli import main
 from tests.conftest import REPO, WSOM_EXAMPLES
+from tests.support.runkit import refused, status_and_stderr
 
 README = str(REPO / "README.md")
 GOOD_LINE = WSOM_EXAMPLES.read_bytes().splitlines()[0]
 GOOD_ID = json.loads(GOOD_LINE)["id"]
-
-
-def status_and_stderr(capsys, argv) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as stop:  # argparse refuses the option itself
-        status = stop.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def refused(capsys, *argv: str) -> str:
-    """The one error line of a refused command line (argparse's usage lines apart)."""
-    status, out, err = status_and_stderr(capsys, list(argv))
-    assert status == 2, err
-    assert "Traceback" not in err and out == ""
-    messages = [line for line in err.splitlines() if not line.startswith(("usage:", " "))]
-    assert len(messages) == 1, err
-    return messages[0]
 
 
 @pytest.fixture

@@ -128,3 +128,29 @@ def play_out(hands, t: float) -> None:
         if not table.ended:
             hands.apply(ev.TileDiscarded(t, table.turn, table.hands[table.turn][-1]))
             hands.apply(ev.ClaimWindowClosed(t, None))
+
+
+def service_of(journal, clock: Clock) -> Service:
+    """A WSOM service with no hand yet: its walls are to be stacked (`stack`)."""
+    profile = load_profile("sim")
+    return Service(
+        profile, load_ruleset("wsom2006"), journal, Actor(clock), StillShuffler(), out=_quiet
+    )
+
+
+def stack(service, clock: Clock, seed: int = 5, missing: int | None = None) -> list[bytes]:
+    """The machine builds set A's walls and the stacker reads them (all but `missing`); the
+    wall check judges them. Returns the tags in wall order."""
+    tag = {owner: tag for tag, owner in service.profile.tags.items()}
+    order = tiles.physical_set(False)
+    random.Random(seed).shuffle(order)
+    tags = [tag[("A", tile)] for tile in order]
+    for position, read in enumerate(tags):
+        if position != missing:
+            service.actor.record(Stacked(position, read))
+    service.actor.record(WallsReady(clock.t, "A", (34, 34, 34, 34), 60.0))
+    take_queued(service)
+    clock.t += STACKER_WAIT  # the stacker has had its time: the walls are judged
+    service.actor.tick()
+    take_queued(service)
+    return tags

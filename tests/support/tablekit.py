@@ -15,7 +15,8 @@ then it puts the named tiles there and fills the other places from a seeded shuf
 Filler never puts a flower in a hand; unnamed flowers go to the middle of the live wall.
 `Game` wraps a Table with a clock: every input goes through `apply`, and the tile invariants
 are checked after every step. Tiles are named by kind ("5p"); `Game.own` finds the ids in a
-seat's hand.
+seat's hand. `wsom_game` and `ccm_game` deal a hand with the rule books' example dice;
+`chicken_game` and `as_it_lies` are scenes several packages' tests start from.
 """
 
 import copy
@@ -232,3 +233,55 @@ class Game:
 def of(events, event_type) -> list:
     """The outputs of one type."""
     return [e for e in events if isinstance(e, event_type)]
+
+
+# -- hands most tests start from --------------------------------------------------------------
+
+WSOM_DICE = ((3, 4), (2, 3))  # East's 7 counts West, who rolls 5: 12 tail stacks
+CCM_DICE = (3, 4)  # the seed's example: 7, the opposite wall, 7th stack
+
+
+def wsom_game(wsom, **layout) -> Game:
+    """A WSOM hand broken by WSOM_DICE and dealt."""
+    game = Game(wsom, WSOM_DICE, **layout)
+    game.start()
+    return game
+
+
+def ccm_game(ccm, **layout) -> Game:
+    """A CCM hand broken by CCM_DICE and dealt."""
+    game = Game(ccm, CCM_DICE, **layout)
+    game.start()
+    return game
+
+
+def chicken_game(ruleset) -> tuple[Game, ev.Alert]:
+    """South pungs East's W (not his wind), then calls win on West's 5m with
+    123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1). The game,
+    and the alert of the call."""
+    game = wsom_game(ruleset, hands=["W", "W W 123m 456p 789s 5m 7s", "5m", ""])
+    game.discard(E, "W")
+    game.claim(S, "pung", "W W")
+    game.close()
+    game.discard(S, "7s")
+    game.close()
+    game.draw(W)
+    game.discard(W, "5m")
+    return game, game.refused(ev.ClaimDeclared, S, claim="win")
+
+
+def as_it_lies(table: Table, t: float) -> ev.TableAccepted:
+    """The referee's acceptance of the table as the hand has it."""
+    standing = [x for side in table.wall.remaining() for x in side if x is not None]
+    return ev.TableAccepted(
+        t,
+        table.turn,
+        tuple(standing),
+        tuple(map(tuple, table.hands)),
+        tuple(map(tuple, table.rivers)),
+        tuple(
+            tuple(x for m in table.melds[s] for x in m.tiles) + tuple(table.flowers[s])
+            for s in range(4)
+        ),
+        table.state == "claim_window",
+    )

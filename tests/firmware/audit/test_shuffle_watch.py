@@ -13,7 +13,7 @@ from firmware.bench.fairness import deal
 from firmware.cli import main
 from firmware.resources import load_ruleset
 from firmware.run.cli import parse_faults
-from tests.firmware.run.test_run import rows, run_table
+from tests.support.runkit import rows, run_table
 
 RULES = load_ruleset("wsom2006").table_rules
 S = 1

@@ -1,24 +1,9 @@
 """`mjtable bench` runs and reports what README quotes (figures are never asserted)."""
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from firmware.bench.soak import last_half_slope
-from tests.conftest import REPO
-
-
-def bench(*args) -> dict:
-    out = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "bench", *args, "--json"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return json.loads(out)
+from tests.support.runkit import bench
 
 
 def test_bench_score_reports_medians_and_ratios():

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from tests.conftest import REPO
-from tests.firmware.bench.test_bench import bench
+from tests.support.runkit import bench
 
 
 @pytest.mark.slow  # a second and more: CI's full run

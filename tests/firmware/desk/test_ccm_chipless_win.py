@@ -12,27 +12,19 @@ import tomllib
 from engine import events as ev
 from engine.rulesets import build
 from engine.session import Session
-from firmware.desk.desk import Desk
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from firmware.table.actor import Actor
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
 from tests.conftest import REPO
-from tests.support.servicekit import Clock, StillShuffler, act
-from tests.support.tablekit import E, Game, S, W, of, stacked_walls
-
-DICE = (3, 4)
-SOUTH_WAITS_9P = "123m 456m 789m 123p 9p"  # 清龍 on a single wait
-HANDS = ["9p", SOUTH_WAITS_9P, "", ""]
-START = [0, 100, 150, 150]  # East, the dealer, has no chips left
+from tests.support.deskkit import HANDS, SOUTH_WAITS_9P, START, DeskGame
+from tests.support.servicekit import act
+from tests.support.tablekit import CCM_DICE, E, Game, S, W, of, stacked_walls
 
 
 def session_game(ccm, scores=START) -> tuple[Session, Game]:
     """Hand 1 of a session whose players hold `scores`: East is to discard his 9p."""
     session = Session(ccm, scores=list(scores))
-    game = Game(ccm, DICE)
-    game.table = session.new_table(stacked_walls(ccm, DICE, HANDS))
+    game = Game(ccm, CCM_DICE)
+    game.table = session.new_table(stacked_walls(ccm, CCM_DICE, HANDS))
     game.start()
     return session, game
 
@@ -93,9 +85,9 @@ def test_seed_004_later_checks_in_the_hand_see_the_chips_after_the_fine(ccm):
     """seed 004 §35: East has chips once South's fine is paid to him, so West may then win
     on East's discard in the same hand: the check sees the chips as they are."""
     session = Session(ccm, scores=list(START))
-    game = Game(ccm, DICE)
+    game = Game(ccm, CCM_DICE)
     hands = ["9p C", SOUTH_WAITS_9P, "123s 456s 789s 111p C", ""]
-    game.table = session.new_table(stacked_walls(ccm, DICE, hands))
+    game.table = session.new_table(stacked_walls(ccm, CCM_DICE, hands))
     game.start()
     [alert] = south_calls_on_east(game)
     rule(game, alert.id)
@@ -140,30 +132,6 @@ def test_seed_004_a_fine_names_no_tiles_and_still_awaits_its_ruling(ccm):
     [refused] = of(game.apply(ev.Ruling, None, alert=alert.id, apply=True, tiles=(tile,)), ev.Alert)
     assert "a fine names no tiles" in refused.message
     assert of(rule(game, alert.id), ev.PenaltyApplied)
-
-
-class DeskGame(Game):
-    """The hand played through firmware/table/hands.py, each input journaled, its players holding
-    START; the referee rules at the desk (firmware/desk/desk.py)."""
-
-    def __init__(self, journal: Journal, ccm):
-        super().__init__(ccm, DICE)
-        self.service = Service(
-            load_profile("sim"), ccm, journal, Actor(Clock()), StillShuffler(), out=lambda _: None
-        )
-        walls = stacked_walls(ccm, DICE, HANDS)
-        self.hands = self.service.hands
-        self.hands.session.scores = list(START)
-        self.hands.walls.take = lambda: walls
-        self.hands.raise_walls(0.0, "A")
-        self.table = self.hands.table
-        self.desk = Desk(self.service, "test table")
-
-    def apply(self, event_type, seat, **fields) -> list[ev.Event]:
-        self.clock += 1.0
-        out = self.hands.apply(event_type(self.clock, seat, **fields))
-        self.log += out
-        return out
 
 
 def test_seed_004_the_fine_ruled_at_the_desk_is_journaled_and_replays_to_the_same_sheet(

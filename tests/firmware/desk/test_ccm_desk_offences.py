@@ -8,11 +8,9 @@ from dataclasses import replace
 import pytest
 
 from engine import events as ev
-from tests.engine.test_dead_end import as_it_lies
-from tests.firmware.desk.test_ccm_chipless_win import DeskGame
-from tests.firmware.desk.test_referee_entries import applied, report, wsom_game
+from tests.support.deskkit import DeskGame, applied, report
 from tests.support.servicekit import act
-from tests.support.tablekit import E, Game, S, W, of
+from tests.support.tablekit import E, Game, S, W, as_it_lies, of, wsom_game
 
 CCM_DICE = (3, 4)
 DRAWS = ["9s", "8s", "9p", "8p", "9m", "8m"]  # no flower turns up in the first draws

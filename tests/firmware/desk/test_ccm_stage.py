@@ -25,8 +25,8 @@ from firmware.table.actor import Actor
 from firmware.table.profile import load_profile
 from firmware.table.service import Service
 from firmware.table.venue_notes import VenueNotes
-from tests.firmware.display.test_display import PIN, FakeSource, running_server
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, FakeSource, running_server
 from tests.support.servicekit import Clock, StillShuffler, act
 from tests.support.tablekit import stacked_walls
 

@@ -13,7 +13,7 @@ from engine import events as ev
 from engine import tiles
 from engine.session import Session
 from firmware.display import ActionRefused
-from tests.engine.test_deal_order import Deal, irregular
+from tests.support.moveskit import Deal, irregular
 from tests.support.servicekit import act
 from tests.support.tablekit import E, Game, N, S, W, of, stacked_walls
 

@@ -10,30 +10,12 @@ from starlette.testclient import TestClient
 from engine.seats import LETTERS
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
-from firmware.journal.store import Journal
-from tests.firmware.desk.test_ccm_chipless_win import DeskGame
-from tests.firmware.display.test_display import (
-    BASE,
-    PIN,
-    FakeSource,
-    ccm_scene,
-    referee,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
 from tests.support.chromium import NEEDED
+from tests.support.deskkit import DeskGame
+from tests.support.displaykit import BASE, PIN, FakeSource, referee, referee_page
+from tests.support.scenes import ccm_scene, view_of, wsom_scene
 from tests.support.servicekit import act
 from tests.support.tablekit import N, S, W
-
-
-@pytest.fixture
-def ccm_desk(tmp_path, ccm):
-    """A CCM hand at the desk, East to discard."""
-    with Journal(tmp_path / "j.sqlite") as journal:
-        game = DeskGame(journal, ccm)
-        game.start()
-        yield game
 
 
 def proposed(game: DeskGame, seat: int = S, offence: str = "naming_discard") -> int:

@@ -2,59 +2,25 @@
 penalties of seed 000 行為守則 (RULES.md 3.13), and the exposed tiles the sensors cannot see
 (罰張, 摸牌時的犯規 2). Each test names the seed rule it checks."""
 
-import random
 from types import SimpleNamespace
 
 import pytest
 from starlette.testclient import TestClient
 
-from drivers.readers import Stacked
-from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
 from engine import tiles
 from engine.session import HALF_SESSION_HANDS, Session
-from engine.wall import wsom_break
-from firmware.desk.desk import Desk
 from firmware.desk.entries import Entries
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from firmware.resources import load_ruleset
-from firmware.table.actor import Actor, Tick
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
-from firmware.table.walls import STACKER_WAIT
-from tests.firmware.display.test_display import (
-    BASE,
-    PIN,
-    FakeSource,
-    referee,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
 from tests.support.chromium import NEEDED
-from tests.support.servicekit import Clock, StillShuffler, act, play_out
-from tests.support.tablekit import E, Game, N, S, W, of, stacked_walls
-
-WSOM_DICE = ((3, 4), (2, 3))
-
-
-def wsom_game(wsom, **layout) -> Game:
-    game = Game(wsom, WSOM_DICE, **layout)
-    game.start()
-    return game
-
-
-def report(game: Game, seat: int, offence: str, seconds: int = 0, tiles=()) -> list[ev.Event]:
-    return game.apply(ev.ViolationReported, seat, offence=offence, seconds=seconds, tiles=tiles)
-
-
-def applied(out) -> ev.PenaltyApplied:
-    (penalty,) = of(out, ev.PenaltyApplied)
-    return penalty
-
+from tests.support.deskkit import DeskedTable, applied, report
+from tests.support.displaykit import BASE, PIN, FakeSource, referee, referee_page
+from tests.support.scenes import view_of, wsom_scene
+from tests.support.servicekit import Clock, act
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of, stacked_walls, wsom_game
 
 # -- the referee chooses the penalty tiles (錯鳴 3 空鳴, 7 空和) ------------------------------
 
@@ -263,39 +229,6 @@ def test_seed_000_a_wall_tile_turned_up_out_of_turn_is_a_warning(wsom):
 
 
 # -- between hands: a report held, carried, never lost -----------------------------------------
-
-
-class DeskedTable:
-    """A WSOM service on a journal with a desk, raising walls and playing hands out."""
-
-    def __init__(self, journal: Journal, clock: Clock, replayed=None):
-        self.clock = clock
-        profile, ruleset = load_profile("sim"), load_ruleset("wsom2006")
-        self.service = Service(
-            profile, ruleset, journal, Actor(clock), StillShuffler(), out=lambda line: None
-        )
-        self.desk = Desk(self.service, "T07")
-        if replayed is not None:
-            self.service.resume(clock.t, replayed)
-
-    def new_hand(self, tile_set: str) -> None:
-        """The stacker reads the walls, they are judged and raised, and the dice rolled."""
-        handle = lambda record: self.service.handle(self.clock.t, record)  # noqa: E731
-        tag = {owner: tag for tag, owner in self.service.profile.tags.items()}
-        order = tiles.physical_set(False)
-        random.Random(5).shuffle(order)
-        for position, tile in enumerate(order):
-            handle(Stacked(position, tag[(tile_set, tile)]))
-        handle(WallsReady(self.clock.t, tile_set, (34, 34, 34, 34), 60.0))
-        self.clock.t += STACKER_WAIT
-        handle(Tick())
-        handle(WallsRaised(self.clock.t, tile_set))
-        hands = self.service.hands
-        hands.apply(ev.DiceRolled(self.clock.t, 0, (3, 4)))
-        hands.apply(ev.DiceRolled(self.clock.t, wsom_break(7, 2).seat, (2, 5)))
-
-    def play_out(self) -> None:
-        play_out(self.service.hands, self.clock.t)
 
 
 def _timeouts(service) -> list:

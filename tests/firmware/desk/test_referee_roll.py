@@ -15,8 +15,7 @@ from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.display.actions import body_problem
 from firmware.journal.store import Journal
-from tests.firmware.table.test_fairness_seal import service_of, stack
-from tests.support.servicekit import Clock, act, take_queued
+from tests.support.servicekit import Clock, act, service_of, stack, take_queued
 
 EAST_BREAKS = (2, 3)  # 5: East counts himself (RULES.md 3.3), he breaks the wall
 SOUTH_BREAKS = (1, 1)  # 2: the right neighbour

@@ -8,11 +8,7 @@ are fake: the wall clock is set by the test, the throttle's stands still.
 import asyncio
 import base64
 import json
-import socket
 import stat
-import threading
-import time
-from contextlib import contextmanager
 
 import pytest
 from starlette.testclient import TestClient
@@ -25,17 +21,10 @@ from firmware.display.app import COOKIE, create_app
 from firmware.journal.store import Journal
 from firmware.web import sse
 from firmware.web.auth import SESSION_KEY, SESSION_SECONDS
-from firmware.web.server import DisplayServer
-from tests.firmware.display.test_display import (
-    BASE,
-    OWN_PAGE,
-    PIN,
-    FakeSource,
-    read_event,
-    view_of,
-    wsom_scene,
-)
+from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource, read_event, running_server
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, dealt_service, take_queued
 
 ALICE, ALICE_SECRET = "Alice Wong", "east wind rises"
@@ -301,29 +290,6 @@ def test_issue_16_the_public_resume_never_carries_the_referees_updates(source, t
 # -- in the browser: the kiosk's way in, and a restart -----------------------------------------
 
 
-@contextmanager
-def serving(app, port: int):
-    """The app served by uvicorn (DisplayServer) on `port` in a thread, until the block ends."""
-    server = DisplayServer(app, "127.0.0.1", port)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.mark.slow
 @NEEDED
 def test_issue_16_the_kiosk_reaches_the_login_and_a_restart_keeps_the_referee_in(
@@ -336,7 +302,7 @@ def test_issue_16_the_kiosk_reaches_the_login_and_a_restart_keeps_the_referee_in
     port = free_port()
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
-        with serving(app_of(source, tmp_path), port) as base:
+        with running_server(app_of(source, tmp_path), port=port) as (base, _):
             page.goto(base + "/table")
             page.click("#to-referee")
             page.fill("#login #pin", PIN)
@@ -344,7 +310,7 @@ def test_issue_16_the_kiosk_reaches_the_login_and_a_restart_keeps_the_referee_in
             page.wait_for_selector("#controls", state="visible")
             assert page.locator("#to-referee").is_hidden()  # on the referee's page: none
         page.wait_for_selector("body.offline")
-        with serving(app_of(FakeSource(source.view), tmp_path), port):
+        with running_server(app_of(FakeSource(source.view), tmp_path), port=port):
             page.wait_for_selector("body:not(.offline)", timeout=10_000)
             assert page.locator("#controls").is_visible() and page.locator("#login").is_hidden()
     finally:

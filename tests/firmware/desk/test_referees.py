@@ -18,7 +18,8 @@ from firmware.desk.referees import FILE, SCRYPT, RefereeError, Referees
 from firmware.display.app import create_app
 from firmware.web.auth import FREE, OK, SHIPPED_REFEREE_PIN, THROTTLED, RefereeAuth
 from firmware.web.settings import listener_problem
-from tests.firmware.display.test_display import BASE, OWN_PAGE, PIN, FakeSource, view_of, wsom_scene
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource
+from tests.support.scenes import view_of, wsom_scene
 
 ALICE, BOB = "Alice Wong", "Bob"
 ALICE_SECRET, BOB_SECRET = "east wind rises", "73915284"

@@ -15,19 +15,20 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from tests.engine.test_follow_tile_claim import (
+from tests.support.chromium import NEEDED
+from tests.support.deskkit import START, DeskGame
+from tests.support.displaykit import PIN, referee_page
+from tests.support.followkit import (
+    FOLLOWED,
     FOLLOWED_DRAWS,
     FOLLOWED_HANDS,
     UNCLAIMED,
     ServedGame,
     assert_replays_to,
+    north_wins_on_south,
 )
-from tests.engine.test_wsom_follow_tile import DICE, FOLLOWED, north_wins_on_south
-from tests.firmware.desk.test_ccm_chipless_win import START, DeskGame
-from tests.firmware.display.test_display import PIN, referee_page
-from tests.support.chromium import NEEDED
 from tests.support.servicekit import ServedDesk, act
-from tests.support.tablekit import E, Game, S, of, stacked_walls
+from tests.support.tablekit import WSOM_DICE, E, Game, S, of, stacked_walls
 
 REASON = "the player named his discard aloud"
 PHONE = 10  # WSOM's phone that sounds (config/rules/wsom2006.toml), deducted at settlement
@@ -123,14 +124,6 @@ def test_issue_16_a_penalty_not_in_force_cannot_be_revoked(desk):
         act(desk, "revoke", {"alert": alert, "reason": "twice"})
 
 
-@pytest.fixture
-def ccm_desk(tmp_path, ccm):
-    with Journal(tmp_path / "ccm.sqlite") as journal:
-        game = DeskGame(journal, ccm)
-        game.start()
-        yield game
-
-
 def test_seed_004_a_ccm_penalty_revoked_gives_the_chips_back(ccm_desk, ccm):
     """Seed 004 第三章 第一條 二(二) 當場扣除, issue 16: South's 出牌報牌名 (10 to each) is paid on
     the spot; revoked, the chips are as before it, the sheet settles the hand without it,
@@ -214,14 +207,14 @@ def test_issue_16_an_older_hands_penalty_is_not_revoked(wsom):
     revocation naming its alert reaches the new hand's table, which refuses it saying why,
     and the sheet's row stays as it is."""
     session = Session(wsom)
-    game = Phoned(wsom, DICE)
-    game.table = session.new_table(stacked_walls(wsom, DICE, FOLLOWED_HANDS, FOLLOWED_DRAWS))
+    game = Phoned(wsom, WSOM_DICE)
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, FOLLOWED_HANDS, FOLLOWED_DRAWS))
     north_wins_on_south(game, FOLLOWED)
     (alert,) = [a for a in of(game.log, ev.Alert) if a.penalty and a.penalty["points"]]
     row = session.record(game.table)
     assert row.penalties[S] == -PHONE
-    second = Game(wsom, DICE)
-    second.table = session.new_table(stacked_walls(wsom, DICE, ("", "", "", "")))
+    second = Game(wsom, WSOM_DICE)
+    second.table = session.new_table(stacked_walls(wsom, WSOM_DICE, ("", "", "", "")))
     second.start()
     (refused,) = second.apply(ev.PenaltyRevoked, None, alert=alert.id, reason="too late")
     assert "an earlier hand's penalty cannot be revoked" in refused.message
@@ -241,8 +234,8 @@ def test_seed_000_a_revoked_timeout_leaves_the_half_sessions_conduct_points(wsom
     """seed 000 行為守則 (半場內因暫停或遲到而扣分超過150分者 ... 作棄權論), issue 16: a 暫停 of
     the last hand revoked no longer counts towards the half-session's limit."""
     session = Session(wsom)
-    game = TimedOut(wsom, DICE)
-    game.table = session.new_table(stacked_walls(wsom, DICE, FOLLOWED_HANDS, FOLLOWED_DRAWS))
+    game = TimedOut(wsom, WSOM_DICE)
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, FOLLOWED_HANDS, FOLLOWED_DRAWS))
     north_wins_on_south(game, FOLLOWED)
     (applied,) = of(game.log, ev.PenaltyApplied)
     session.record(game.table)

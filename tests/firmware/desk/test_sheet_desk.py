@@ -4,7 +4,7 @@ signature with his PIN typed again, the players' by their 和 button or on the s
 kept over a restart; and the voided hand, which has no result to show.
 
 The service runs without devices (tests/support/servicekit.py,
-tests/firmware/desk/test_referee_entries.py's
+tests/support/deskkit.py's
 DeskedTable); the browser test serves the same desk to Debian's chromium.
 """
 
@@ -25,15 +25,9 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from tests.firmware.desk.test_referee_entries import DeskedTable
-from tests.firmware.display.test_display import (
-    BASE,
-    PIN,
-    FakeSource,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
+from tests.support.deskkit import DeskedTable
+from tests.support.displaykit import BASE, PIN, FakeSource, referee_page
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, ServedDesk, act, take_queued
 
 PLAYERS = [

@@ -1,5 +1,5 @@
 """The wall head touched while the calls on a discard are open (seed 000 摸打規條 2, 4, 5;
-RULES.md 3.6; issue 12), at the sensed table (the Interpreter, as tests/engine/test_moves.py drives
+RULES.md 3.6; issue 12), at the sensed table (the Interpreter, as tests/support/moveskit.py drives
 it) and from the referee's desk (a WallTouched input).
 
 East discards C; West pungs it with his two C; South, next to draw, has reached for the wall.
@@ -16,9 +16,9 @@ from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.display.actions import body_problem
 from firmware.journal.store import Journal
-from tests.engine.test_moves import WSOM_DICE, Hand
+from tests.support.moveskit import Hand
 from tests.support.servicekit import Clock, act, dealt_service
-from tests.support.tablekit import E, N, S, W
+from tests.support.tablekit import WSOM_DICE, E, N, S, W
 
 DRAWS = ["5p", "7s", "2m"]  # the wall head is 5p, then 7s
 

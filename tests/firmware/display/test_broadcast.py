@@ -10,126 +10,23 @@ on the service's own (fake) clock, a short delay set here: the 10 s minimum is t
 
 import asyncio
 import json
-import tempfile
-from functools import partial
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from drivers.readers import Heartbeat, Inventory, Stacked
-from drivers.sim.clock import SimClock
-from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev
 from firmware.desk.desk import Desk
 from firmware.display.app import create_app
 from firmware.display.broadcast import COOKIE, DelayedFeed, broadcast_state
 from firmware.journal.store import Journal
-from firmware.resources import load_ruleset
-from firmware.run.simulated import SimPanel
-from firmware.sim.world import Faults, SimTable
-from firmware.table.actor import TICK
-from firmware.table.profile import load_profile
-from firmware.table.service import assemble
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
-from tests.firmware.display.test_display import PIN, read_event, tile_ids
-from tests.firmware.display.test_display_browser import concealed, hidden_fields
+from tests.support.displaykit import PIN, read_event
+from tests.support.scenes import concealed, hidden_fields, tile_ids
 from tests.support.servicekit import Clock, dealt_service
+from tests.support.simgame import play
 
 TOKEN = "a-long-test-broadcast-token"
 REFEREE_ONLY = {"shanten", "waits", "win_check"}
-
-
-class DirectReader:
-    """The simulated table's readers handing their frames straight to the service's reader
-    callback, as the reader thread does (the pty and the parser are not what is tested)."""
-
-    def __init__(self, hand_in):
-        self.hand_in, self.beats = hand_in, 0
-
-    def sweep(self, antennas, rng, drop=0.0, ghost=0.0) -> dict:
-        """Each read lost at the rate `drop`, a neighbour's tag ghosted into a frame at the
-        rate `ghost`, as drivers/sim/reader.py does (no draw from `rng` without them)."""
-        for antenna in sorted(antennas):
-            seen = [tag for tag in antennas[antenna] if not drop or rng.random() >= drop]
-            near = [t for a in sorted(antennas) if a != antenna for t in antennas[a]]
-            if ghost and rng.random() < ghost and set(near) - set(seen):
-                seen.append(rng.choice([t for t in near if t not in seen]))
-            self.hand_in(Inventory(antenna, tuple(seen)))
-        return {}
-
-    def stacked(self, position: int, tag: bytes) -> None:
-        self.hand_in(Stacked(position, tag))
-
-    def heartbeat(self) -> None:
-        self.hand_in(Heartbeat(self.beats))
-        self.beats = (self.beats + 1) % 256
-
-
-def play(
-    hands: int, seed: int, faults: Faults | None = None, watch=None
-) -> tuple[list[dict], list[dict], Desk, list[list]]:
-    """`hands` hands of the simulated table (with `faults` injected); every public and
-    referee update of the desk, the desk, and the engine outputs of each update (in order).
-    `watch(desk, events)` is called just after the desk has published each update."""
-
-    async def playing():
-        loop = asyncio.get_running_loop()
-        profile = load_profile("sim")
-        ruleset = load_ruleset(profile.ruleset)
-        clock, gpio = SimClock(), SimulatedGPIO()
-        with (
-            tempfile.TemporaryDirectory(prefix="mjtable-test-") as folder,
-            Journal(Path(folder) / "journal.sqlite") as journal,
-        ):
-            links = (str(Path(folder) / "zones"), str(Path(folder) / "stacker"))
-            service, devices = assemble(
-                profile, ruleset, journal, clock, loop, lambda line: None, None, gpio, links
-            )
-            desk = Desk(service, profile.name, profile.broadcast_delay_seconds)
-            outputs: list[list] = []
-            service.commands.subscribe(
-                lambda events: outputs.append([e for e in events if not isinstance(e, ev.RECORDS)])
-            )
-            if watch is not None:
-                service.commands.subscribe(partial(watch, desk))
-            public, referee = desk.subscribe(False), desk.subscribe(True)
-            reader = DirectReader(service.feed.callback(loop, service.stacker_path))
-            table = SimTable(
-                ruleset,
-                {owner: tag for tag, owner in profile.tags.items()},
-                gpio,
-                devices.shuffler.pins,
-                reader,
-                reader,
-                profile.zones,
-                SimPanel(service, devices.shuffler, gpio, profile),
-                seed,
-                faults or Faults(),
-                profile.zones_reader.sweep_seconds,
-                profile.claim_window_seconds,
-                clock,
-            )
-            worker = asyncio.create_task(service.run())
-            seen: tuple[list, list] = ([], [])
-            try:
-                devices.shuffler.start(0.0)
-                while service.status().counts["hands"] < hands:
-                    table.tick(TICK)
-                    table.panel.release(table.t)
-                    service.actor.tick()
-                    await asyncio.sleep(0)
-                    while service.actor.backlog:
-                        await asyncio.sleep(0)
-                    for queue, into in ((public, seen[0]), (referee, seen[1])):
-                        while not queue.empty():
-                            into.append(queue.get_nowait())
-            finally:
-                worker.cancel()
-                devices.shuffler.close()
-            return seen[0], seen[1], desk, outputs
-
-    return asyncio.run(playing())
 
 
 def keys(node) -> set[str]:

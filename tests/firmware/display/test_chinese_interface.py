@@ -11,9 +11,9 @@ import pytest
 from firmware.display.app import create_app
 from firmware.display.state import table_state
 from firmware.texts import notices, notices_zh
-from tests.firmware.display.test_display import PIN, FakeSource, referee_page
-from tests.firmware.display.test_result_panel import ccm_win, view_of_win
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, FakeSource, referee_page
+from tests.support.scenes import ccm_win, view_of_win
 
 TABLES = ["OFFENCES", "SECTIONS", "RULED", "FAULTS", "ADVICE", "NOT_REFEREEING"]
 TABLES += ["STOPPED_ADVICE", "PHRASES"]

@@ -9,8 +9,9 @@ import pytest
 
 from engine.seats import LETTERS
 from firmware.display.app import create_app
-from tests.firmware.display.test_display import PIN, FakeSource, referee_page, view_of, wsom_scene
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, FakeSource, referee_page
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.tablekit import S, W
 
 pytestmark = [pytest.mark.slow, NEEDED]

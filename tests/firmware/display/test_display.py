@@ -1,19 +1,14 @@
 """The referee display (issue 6; DESIGN.md firmware/display; SOFTWARE.md §6): the state
 document of a real engine table, the HTTP API with the referee's PIN, and the live stream.
 
-The display is served from a fake DisplaySource over a real Table dealt by
-tests/support/tablekit.py;
-the service implements the same interface later. The public view is what players and
-spectators see, so the tests look for every concealed tile in it.
+The display is served from a fake DisplaySource (tests/support/displaykit.py) over a real
+Table in one of tests/support/scenes.py's scenes; the service implements the same interface.
+The public view is what players and spectators see, so the tests look for every concealed tile
+in it.
 """
 
-import asyncio
 import json
 import re
-import threading
-import time
-from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
@@ -24,298 +19,27 @@ from engine import tiles
 from engine.seats import LETTERS
 from engine.session import Session
 from engine.waits import seat_waits
-from firmware.audit import sheet as export_sheet
-from firmware.display import ActionRefused, history
 from firmware.display import app as display_app
 from firmware.display.app import create_app
-from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state, waits_json
-from firmware.journal.store import JournalError
 from firmware.texts.public import public_event
 from firmware.web.auth import FREE, MAX_WAIT, OK, THROTTLED, WRONG, RefereeAuth
-from firmware.web.server import DisplayServer
-from tests.support.tablekit import E, Game, N, S, W, of
-
-PIN = "246810"  # config/tables/sim.toml's
-BASE = "http://127.0.0.1:8080"  # the display as sim.toml serves it
-OWN_PAGE = {"Origin": BASE}  # what a browser adds to the page's own POSTs
-WSOM_DICE = ((3, 4), (2, 3))
-CCM_DICE = (3, 4)
-
-
-# -- a table to look at ----------------------------------------------------------------------
-
-
-def wsom_scene(wsom) -> Game:
-    """East konges four 7p (concealed) and discards 9s; South pungs it and discards N; West's
-    empty call is penalised with two penalty tiles (RULES.md 3.11, 3.9); play goes on to the
-    13th discard, then a wrong call of two of a seat's tiles awaits the referee's ruling."""
-    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
-    game.start()
-    game.kong(E, "7p 7p 7p 7p")
-    game.draw(E)
-    game.discard(E, "9s")
-    game.claim(S, "pung", "9s 9s")
-    game.close()
-    game.discard(S, "N")
-    empty = game.refused(ev.ClaimDeclared, W, claim="pung", tiles=())
-    game.apply(ev.Ruling, None, alert=empty.id, apply=True)
-    game.close()
-    game.play_through(until=lambda g: len(g.table.discards) >= 13)
-    _wrong_call(game)
-    return game
-
-
-def ccm_scene(ccm) -> Game:
-    """South exposes a flower at the deal and draws its replacement (RULES.md 4.5); East
-    discards, North pungs; play goes on, and a wrong call awaits the referee's ruling."""
-    game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
-    game.start()
-    game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
-    game.draw(S)
-    game.discard(E, "5s")
-    game.claim(N, "pung", "5s 5s")
-    game.close()
-    game.play_through(until=lambda g: len(g.table.discards) >= 9)
-    _wrong_call(game)
-    return game
-
-
-def _wrong_call(game: Game) -> None:
-    """The seat to move discards; the seat opposite calls pung with two tiles of different
-    kinds: a wrong call, whose proposed penalty (WSOM) names those still concealed tiles."""
-    table = game.table
-    seat = table.turn
-    game.ok(ev.TileDiscarded, seat, tile=table.hands[seat][-1])
-    caller = (seat + 2) % 4
-    first = table.hands[caller][0]
-    other = next(t for t in table.hands[caller] if tiles.kind_of(t) != tiles.kind_of(first))
-    alert = game.refused(ev.ClaimDeclared, caller, claim="pung", tiles=(first, other))
-    assert alert.penalty["offence"] == "wrong_call"
-    game.close()
-
-
-def view_of(game: Game, now: float | None = None) -> TableView:
-    """What the service would hold for this game: alerts, a fault, the shuffler, the log."""
-    session = Session(game.ruleset, hand_number=1, scores=[120, -40, 35, -115])
-    applied = {p.alert for p in of(game.log, ev.PenaltyApplied)}
-    broken = of(game.log, ev.WallBroken)[0]
-    return TableView(
-        table_name="T07",
-        session=session,
-        table=game.table,
-        now=game.clock if now is None else now,
-        alerts=[
-            dict(a.to_json(), state="applied" if a.id in applied else "open")
-            for a in of(game.log, ev.Alert)
-        ],
-        faults=[
-            {
-                "id": 1,
-                "t": 3.0,
-                "device": "reader N",
-                "kind": "unplugged",
-                "message": "North's rack reader stopped answering",
-                "advice": "check its USB cable",
-                "cleared": False,
-            }
-        ],
-        log=[e.to_json() for e in game.log],
-        shuffler={
-            "state": "shuffling",
-            "set_in_play": "A",
-            "set_ready": False,
-            "counts": {"lane 1": 34, "lane 2": 33},
-            "fault": None,
-        },
-        dice={
-            "dice": list(broken.dice),
-            "source": "electronic",
-            "break": {"seat": LETTERS[broken.seat], "stacks": broken.stacks},
-        },
-    )
-
-
-def concealed_tiles(table) -> set[int]:
-    """Every tile no player may see on a public screen: the hands (less the penalty tiles,
-    which lie face up, RULES.md 3.9), the concealed kongs, the walls."""
-    hidden = {t for hand in table.hands for t in hand}
-    hidden -= {t for held in table.referee.penalty_tiles for t in held}
-    hidden |= {t for melds in table.melds for m in melds if m.concealed for t in m.tiles}
-    hidden |= {t for side in table.wall.remaining() for t in side if t is not None}
-    return hidden
-
-
-def public_kinds(table) -> set[str]:
-    """Kinds a public screen rightly shows: rivers, exposed melds, flowers, penalty tiles."""
-    shown = [t for river in table.rivers for t in river]
-    shown += [t for melds in table.melds for m in melds if not m.concealed for t in m.tiles]
-    shown += [t for flowers in table.flowers for t in flowers]
-    shown += [t for held in table.referee.penalty_tiles for t in held]
-    return {tiles.NAMES[tiles.kind_of(t)] for t in shown}
-
-
-TILE_FIELDS = {"tile", "tiles", "hand", "hands", "claimed_tile", "win_tile", "penalty_tiles"}
-
-
-def tile_ids(node, key=None) -> set[int]:
-    """Physical ids anywhere in a document: tile objects {"id", "tile"} and the tile fields
-    of events (alert and fault ids are not tiles)."""
-    if isinstance(node, dict):
-        found = {node["id"]} if "tile" in node and isinstance(node.get("id"), int) else set()
-        for name, value in node.items():
-            found |= tile_ids(value, name)
-        return found
-    if isinstance(node, list):
-        return set().union(*(tile_ids(value, key) for value in node))
-    return {node} if key in TILE_FIELDS and type(node) is int else set()
-
-
-def leaks(document: dict, table) -> tuple[set[int], set[str]]:
-    """Concealed ids found in the document, and concealed kinds named by its tile objects."""
-    text = json.dumps(document)
-    hidden = concealed_tiles(table)
-    kinds = {tiles.NAMES[tiles.kind_of(t)] for t in hidden} - public_kinds(table)
-    return tile_ids(document) & hidden, {k for k in kinds if f'"tile": "{k}"' in text}
-
-
-# -- the source the service will be ----------------------------------------------------------
-
-
-class FakeSource:
-    """A DisplaySource over a TableView: it records the referee's actions and publishes one
-    update per change to every open stream, dropping the oldest for a full queue."""
-
-    def __init__(self, view: TableView):
-        self.view = view
-        self.table_name = view.table_name
-        self.acts: list[tuple[str, dict]] = []
-        self.actors: list[str | None] = []  # who did each of `acts` (None: the profile's PIN)
-        self.refusal: str | None = None  # the message of ActionRefused, when set
-        self.seq = 0
-        self.subscribers: list[tuple[asyncio.Queue, bool, asyncio.AbstractEventLoop]] = []
-        self.broadcast: DelayedFeed | None = None  # set by a test of the broadcast view
-        self.journal: Path | None = None  # the hand history's (a test's), else none
-
-    def snapshot(self, referee: bool) -> dict:
-        return table_state(self.view, referee)
-
-    def offences(self) -> dict:
-        return {"ruleset": self.view.session.ruleset.name, "offences": []}
-
-    def score_sheet(self) -> dict:
-        if self.journal is None:
-            raise JournalError("no journal behind this fake table")
-        return export_sheet.sheet(self.journal)
-
-    def history(self, referee: bool) -> dict:
-        if self.journal is None:
-            return {"history": history.FORMAT, "view": "public", "hands": []}
-        return history.hands(self.journal, referee)
-
-    def hand_replay(self, number: int, referee: bool) -> dict:
-        if self.journal is None:
-            raise history.UnknownHand(f"no hand {number}: this fake table has no journal")
-        return history.steps(self.journal, number, referee)
-
-    def subscribe(self, referee: bool) -> asyncio.Queue:
-        queue = asyncio.Queue(maxsize=100)
-        self.subscribers.append((queue, referee, asyncio.get_running_loop()))
-        return queue
-
-    def unsubscribe(self, queue) -> None:
-        self.subscribers = [s for s in self.subscribers if s[0] is not queue]
-
-    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
-        self.acts.append((action, body))
-        self.actors.append(who)
-        if self.refusal:
-            raise ActionRefused(self.refusal)
-        for alert in self.view.alerts:
-            if action == "ack" and alert["id"] == body.get("alert"):
-                alert["state"] = "acknowledged"
-                self.publish()
-        return {"done": action}
-
-    def publish(self, events=()) -> None:
-        """One change, from any thread: each stream gets the document of its view."""
-        self.seq += 1
-        for queue, referee, loop in list(self.subscribers):
-            update = {
-                "seq": self.seq,
-                "state": self.snapshot(referee),
-                "events": [e if referee else public_event(e) for e in events],
-            }
-            loop.call_soon_threadsafe(_put_dropping_oldest, queue, update)
-        if self.broadcast is not None:
-            self.broadcast.add(self.seq, self.snapshot(True))
-
-
-def _put_dropping_oldest(queue: asyncio.Queue, update: dict) -> None:
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(update)
-
-
-@contextmanager
-def running_server(app, tls=None):
-    """The app served by uvicorn (DisplayServer) on a free port in a thread, over TLS with
-    `tls` (certificate and key files): yields (base URL, server); stops it on the way out."""
-    server = DisplayServer(app, "127.0.0.1", 0, tls)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"{'https' if tls else 'http'}://127.0.0.1:{port}", server
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
-@contextmanager
-def referee_page(app, viewport=(1280, 800)):
-    """The app served, and Debian's chromium on it at `viewport` (width, height) with the
-    referee logged in (PIN): yields the page."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.support.chromium import ARGS, CHROMIUM
-
-    with (
-        sync_playwright() as playwright,  # its own: the browser modules' others use asyncio.run
-        running_server(app) as (base, _server),
-    ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-        page.goto(base + "/")
-        page.fill("#login #pin", PIN)
-        page.press("#login #pin", "Enter")
-        try:
-            yield page
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def scene(wsom):
-    return wsom_scene(wsom)
-
-
-@pytest.fixture
-def source(scene):
-    return FakeSource(view_of(scene))
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, read_event, referee, running_server
+from tests.support.scenes import (
+    ccm_scene,
+    concealed_tiles,
+    leaks,
+    ready_south,
+    view_of,
+    with_waits,
+    wsom_scene,
+)
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, of
 
 
 @pytest.fixture
 def client(source):
     return TestClient(create_app(source, PIN), base_url=BASE)
-
-
-def referee(pin=PIN) -> dict:
-    return {"Authorization": f"Bearer {pin}"}
 
 
 def as_sent(document: dict) -> dict:
@@ -677,19 +401,6 @@ def test_the_page_and_its_files_are_served_without_outside_links(client):
 # -- the live stream -------------------------------------------------------------------------
 
 
-def read_event(lines) -> dict:
-    """The fields of the next SSE event (comments kept under ':')."""
-    event: dict = {}
-    for line in lines:
-        if not line:
-            if event:
-                return event
-            continue
-        name, _, value = line.partition(":")
-        event[name] = value.strip()
-    raise AssertionError("the stream ended")
-
-
 def test_stream_sends_the_document_then_each_update(client, source):
     """Issue 6, SOFTWARE.md §6: the stream opens with the current document, then brings each
     update as `data:` JSON with `id:` = seq (after this start's epoch, issue 16: the document's
@@ -745,20 +456,6 @@ def test_stopping_the_server_ends_open_streams(source):
 
 
 # -- issue 18: the waits, the values and the win check in the referee's document --------------
-
-
-def ready_south(wsom) -> Game:
-    """South is dealt 123m 456p 789s 11s 23p: ready on 1p, 4p, 7p (RULES.md 1.1); East holds
-    a 4p and a 9m, and South's first draw is a 1p."""
-    game = Game(wsom, WSOM_DICE, hands=["4p 9m", "123m 456p 789s 11s 23p", "", ""], draws=["1p"])
-    game.start()
-    return game
-
-
-def with_waits(game: Game, before=None) -> TableView:
-    view = view_of(game)
-    view.waits, view.drawn_against = waits_json(game.table, before)
-    return view
 
 
 def test_issue_18_the_referee_document_has_each_seats_waits_and_values(wsom):

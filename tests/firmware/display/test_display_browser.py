@@ -7,12 +7,12 @@ The run (seed 3, five times real time) makes East slow, so overtime alerts come 
 penalties (RULES.md 3.12), and puts a foreign tile on a hand rack in the first hand, a
 tracking fault for the referee. What the run cannot be made to show on cue (a clock turning
 amber, an alert awaiting a ruling, a concealed kong) is shown by the fake source of
-tests/firmware/display/test_display.py.
+tests/support/displaykit.py.
 """
 
 import json
+import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from engine.seats import LETTERS
 from firmware.display.app import create_app
@@ -31,19 +32,19 @@ from firmware.table.venue_notes import VenueNotes
 from firmware.texts.notices import NOT_REFEREEING
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
-from tests.firmware.display.test_display import (
-    PIN,
-    FakeSource,
+from tests.support.broker import free_port
+from tests.support.chromium import NEEDED
+from tests.support.displaykit import PIN, FakeSource, read_event, running_server
+from tests.support.scenes import (
+    concealed,
+    hidden_fields,
     leaks,
-    read_event,
     ready_south,
-    running_server,
     tile_ids,
     view_of,
     with_waits,
     wsom_scene,
 )
-from tests.support.chromium import NEEDED
 from tests.support.tablekit import E, S
 
 REFEREE = {"Authorization": f"Bearer {PIN}"}  # config/tables/sim.toml's referee PIN
@@ -66,9 +67,7 @@ class Run:
     def __init__(self, folder: Path):
         self.journal = folder / "j.sqlite"
         self.output = folder / "run.txt"
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         with open(self.output, "w") as out:  # a file, not a pipe: the run prints a lot
             self.process = subprocess.Popen(
@@ -248,42 +247,6 @@ def test_actions_without_the_pin_are_refused(table):
     assert table.referee_state()["clocks_paused"] is False
 
 
-def concealed(referee_state: dict) -> set[int]:
-    """The tiles no player may see: the hands (less the penalty tiles, which lie face up,
-    RULES.md 3.9) and the concealed kongs; once a hand is won, not the winner's, laid out in
-    the result (issue 16)."""
-    hidden = set()
-    for seat in referee_state["seats"]:
-        hidden |= {t["id"] for t in seat.get("hand", ())}
-        hidden -= {t["id"] for t in seat["penalty_tiles"]}
-        hidden |= {t["id"] for m in seat["melds"] if m["concealed"] for t in m["tiles"]}
-    for win in (referee_state.get("result") or {}).get("wins", ()):
-        hand = win["hand"]
-        hidden -= {t["id"] for t in hand["concealed"]} | {win["tile"]["id"]}
-        hidden -= {t["id"] for m in hand["melds"] for t in m["tiles"]}
-    return hidden
-
-
-def hidden_fields(document: dict) -> list[str]:
-    """What in a public document or update would show a concealed tile, named."""
-    found = [f"{s['seat']}'s hand" for s in document.get("seats", ()) if "hand" in s]
-    found += [
-        f"{s['seat']}'s concealed kong"
-        for s in document.get("seats", ())
-        for m in s["melds"]
-        if m["concealed"] and any("id" in t for t in m["tiles"])
-    ]
-    for event in document.get("log", []) + document.get("events", []):
-        kind = event.get("type")
-        if (
-            (kind in ("Drew", "Fault") and "tile" in event)
-            or (kind == "Dealt" and "hands" in event)
-            or (kind == "Konged" and event.get("kind") == "concealed" and "tiles" in event)
-        ):
-            found.append(f"{kind} at {event['t']}")
-    return found
-
-
 def read_stream(url: str, headers: dict, updates: int = 8, seconds: float = 15) -> list[dict]:
     """The stream's first message (the whole document) and the next `updates` updates, or
     what came in `seconds`."""
@@ -387,14 +350,23 @@ def test_clocks_count_down_amber_then_red(page, display):
     updates and turns amber under 5 s; an update restarts it from its own time: over the
     limit it is red."""
     base, source, game = display
+    page.clock.install(time=0)  # the page's clock, moved by the test: a busy machine is no
+    page.clock.pause_at(1000)  # later for it (issue 29)
     log_in(page, base)
     clock = page.locator(f"[data-seat='{LETTERS[game.table.turn]}'] .clock-turn")
-    assert 5 < float(clock.locator(".time").inner_text()) <= 8
-    clock.and_(page.locator(".warn")).wait_for(timeout=6000)
-    assert float(clock.locator(".time").inner_text()) < 5
+    page.clock.run_for(100)  # the page's first tick: 8 s left, less its 0.1 s
+    assert float(clock.locator(".time").inner_text()) == 7.9
+    assert clock.and_(page.locator(".warn")).count() == 0
+    page.clock.run_for(3000)
+    assert float(clock.locator(".time").inner_text()) == 4.9
+    assert clock.and_(page.locator(".warn")).count() == 1
     source.view.now = game.table.discard_times[-1] + 16
     source.publish()
-    clock.and_(page.locator(".over")).wait_for(timeout=1000)
+    # The update has come (its own time, 1 s over the limit): looked for by Playwright, not by
+    # the page, whose paused clock fires no frame to wait on.
+    expect(clock).to_have_attribute("data-remaining", re.compile(r"^-"), timeout=60_000)
+    page.clock.run_for(100)
+    assert clock.and_(page.locator(".over")).count() == 1
     assert clock.locator(".time").inner_text().startswith("−")
 
 
@@ -514,9 +486,10 @@ def ready_display(wsom):
     game.discard(E, "4p")
     game.claim(S, "win")
     source = FakeSource(with_waits(game))
-    source.broadcast = DelayedFeed(0.2, time.monotonic)
+    now = [100.0]  # the table's clock, moved by hand: the delay passes without a sleep
+    source.broadcast = DelayedFeed(0.2, lambda: now[0])
     source.publish()
-    time.sleep(0.3)
+    now[0] += 0.3
     with running_server(create_app(source, PIN, BROADCAST_TOKEN)) as (base, _server):
         yield base, game
 

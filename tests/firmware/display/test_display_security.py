@@ -8,10 +8,8 @@ The throttle's times are passed in, or the app's clock stands still: no test wai
 
 import json
 import re
-import shutil
 import socket
 import ssl
-import subprocess
 
 import httpx
 import pytest
@@ -20,7 +18,7 @@ from starlette.testclient import TestClient
 from firmware.cli import main
 from firmware.display.actions import ACTIONS
 from firmware.display.app import STATIC, create_app
-from firmware.table.profile import TABLES_DIR, ProfileError, check_listener, load_profile
+from firmware.table.profile import ProfileError, check_listener, load_profile
 from firmware.web.auth import (
     CLIENTS,
     FREE,
@@ -32,24 +30,12 @@ from firmware.web.auth import (
     client_key,
 )
 from firmware.web.guard import MAX_BODY, MAX_DEPTH
-from tests.firmware.display.test_display import (
-    BASE,
-    OWN_PAGE,
-    PIN,
-    FakeSource,
-    running_server,
-    view_of,
-    wsom_scene,
-)
+from tests.support.displaykit import BASE, OWN_PAGE, PIN, running_server
+from tests.support.profilekit import make_certificate, write_profile
 
 STRANGER = ("192.168.1.66", 40000)
 TABLET = ("192.168.1.20", 50000)
 JSON = {"Content-Type": "application/json"}
-
-
-@pytest.fixture
-def source(wsom):
-    return FakeSource(view_of(wsom_scene(wsom)))
 
 
 def app_of(source, clock=lambda: 1000.0):
@@ -65,21 +51,6 @@ def logged_in(app, address=TABLET) -> TestClient:
     client = from_address(app, address)
     assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
     return client
-
-
-def make_certificate(folder) -> tuple:
-    """A self-signed certificate for 127.0.0.1 and its key, made by openssl."""
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is needed to make a test certificate")
-    cert, key = folder / "display.crt", folder / "display.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
-        + ["-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
-        + ["-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
 
 
 # -- item 1: the PIN's throttle, per client ------------------------------------------------------
@@ -164,22 +135,6 @@ def test_issue_20_item_1_an_ipv6_client_counts_by_its_64():
 
 
 # -- item 1: the shipped PIN and TLS beyond this machine -----------------------------------------
-
-
-def profile_text(**display) -> str:
-    """sim.toml with [display] keys replaced."""
-    text = (TABLES_DIR / "sim.toml").read_text()
-    for key, value in display.items():
-        text, found = re.subn(rf"(?m)^{key} = .*$", f"{key} = {json.dumps(value)}", text)
-        assert found == 1, key
-    return text
-
-
-def write_profile(tmp_path, **display):
-    shutil.copy(TABLES_DIR / "sim-tags.csv", tmp_path)
-    path = tmp_path / "table.toml"
-    path.write_text(profile_text(**display))
-    return path
 
 
 def test_issue_20_item_1_the_shipped_pin_is_refused_beyond_this_machine(tmp_path):

@@ -18,18 +18,11 @@ from engine.table import Table
 from firmware.display import history
 from firmware.display.app import create_app
 from firmware.journal.store import Journal
-from tests.firmware.display.test_display import (
-    PIN,
-    WSOM_DICE,
-    FakeSource,
-    referee_page,
-    view_of,
-    wsom_scene,
-)
-from tests.firmware.display.test_layouts import MISFITS
 from tests.support.chromium import NEEDED
+from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
+from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import play_out
-from tests.support.tablekit import E, Game, N, S, W, stacked_walls
+from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, stacked_walls
 
 # East discards 5p: South may chow it with 4p 6p, West pung it, North wins on it.
 HANDS = ["5p", "4p 6p", "5p 5p", "123m 456m 789m 123p 5p"]
@@ -308,7 +301,7 @@ def test_issue_16_a_hand_replayed_step_by_step_from_the_history(source, journal)
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
 def test_issue_16_the_replay_fits_the_smallest_and_largest_screens(source, journal, size):
     """issue 16 'Every screen': a replayed hand's busiest step fits 800x480 and 1920x1080 as
-    the live table does (tests/firmware/display/test_layouts.py MISFITS); the public's list has no
+    the live table does (tests/support/displaykit.py MISFITS); the public's list has no
     hand in
     play."""
     with referee_page(create_app(source, PIN), viewport=size) as page:

@@ -7,16 +7,10 @@ import pytest
 
 from engine import events as ev
 from firmware.display.app import create_app
-from tests.firmware.display.test_display import (
-    CCM_DICE,
-    PIN,
-    WSOM_DICE,
-    FakeSource,
-    referee_page,
-    view_of,
-)
 from tests.support.chromium import NEEDED
-from tests.support.tablekit import E, Game, N, S
+from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
+from tests.support.scenes import view_of
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
@@ -25,7 +19,7 @@ BUSY = 64  # discards: rivers of 15 or 16 tiles on every side, three rows of 6
 
 
 def busy_wsom(wsom) -> Game:
-    """East's concealed kong and South's pung (the scene of test_display), then play on."""
+    """East's concealed kong and South's pung (tests/support/scenes.py's scene), then play on."""
     game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
     game.start()
     game.kong(E, "7p 7p 7p 7p")
@@ -38,7 +32,7 @@ def busy_wsom(wsom) -> Game:
 
 
 def busy_ccm(ccm) -> Game:
-    """South's flower at the deal and North's pung (the scene of test_display), then play on,
+    """South's flower at the deal and North's pung (tests/support/scenes.py's scene), then play on,
     the flowers drawn later exposed too."""
     game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
     game.start()
@@ -49,45 +43,6 @@ def busy_ccm(ccm) -> Game:
     game.close()
     game.play_through(until=lambda g: len(g.table.discards) >= BUSY)
     return game
-
-
-# What is out of place on the page: each seat's tiles, rivers, hands and melds inside its
-# panel, no panel wider or taller than it shows, the rivers' rows of 6 on one line each, no
-# two of the seats and centre overlapping.
-MISFITS = """() => {
-  const out = [], box = (n) => n.getBoundingClientRect();
-  const inside = (r, p) => r.left >= p.left - 1 && r.right <= p.right + 1
-    && r.top >= p.top - 1 && r.bottom <= p.bottom + 1;
-  const name = (n) => n.dataset.seat ? `seat ${n.dataset.seat}` : n.id || n.className;
-  const panels = [...document.querySelectorAll("#table .seat, #centre")];
-  for (const panel of [...panels, document.getElementById("table")]) {
-    if (panel.scrollWidth > panel.clientWidth || panel.scrollHeight > panel.clientHeight)
-      out.push(`${name(panel)} overflows: ${panel.scrollWidth}x${panel.scrollHeight} in `
-        + `${panel.clientWidth}x${panel.clientHeight}`);
-    const p = box(panel);
-    for (const part of panel.querySelectorAll(
-      ".tile, .river, .river-row, .hand, .exposed, .meld, .flowers, header, .waits")) {
-      if (part.getClientRects().length && !inside(box(part), p))
-        out.push(`${name(panel)}: a ${part.className} sticks out`);
-    }
-  }
-  for (const row of document.querySelectorAll(".river-row")) {  // rows of 6, on one line
-    const tops = [...row.children].map((t) => Math.round(box(t).top));
-    if (row.children.length > 6 || new Set(tops).size > 1) out.push("a river row is broken");
-  }
-  for (const [i, a] of panels.entries()) for (const b of panels.slice(i + 1)) {
-    const r = box(a), s = box(b);
-    if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1
-      && s.top < r.bottom - 1) out.push(`${name(a)} overlaps ${name(b)}`);
-  }
-  const side = document.getElementById("side");
-  if (side && side.offsetParent && side.scrollWidth > side.clientWidth)
-    out.push("the side panel scrolls sideways");
-  const table = box(document.getElementById("table"));
-  if (table.right > innerWidth + 1 || table.bottom > innerHeight + 1)
-    out.push("the table is bigger than the screen");
-  return [...new Set(out)];
-}"""
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])  # issue 16: the Chinese fits as well

@@ -4,7 +4,7 @@ The engine's alerts and the devices' faults are written for the referee and may 
 a player took, the wall's next tile or a tile in a hand. The public view writes its own text
 from public facts (firmware/texts/notices.py). Here a simulated table plays with faults
 injected (dropped and ghost reads, a jam, a lost tile, a foreign tile), in-process as
-tests/firmware/display/test_broadcast.py's `play()` drives it, and every text of every public
+tests/support/simgame.py's `play()` drives it, and every text of every public
 update (its
 document: alerts, faults, log; and its events) is checked against what was concealed at the
 moment of that update: the hands, the concealed kongs and the wall.
@@ -20,8 +20,8 @@ from engine import tiles
 from firmware.sim.world import Faults
 from firmware.texts.notices import alert_text, fault_advice, fault_text
 from firmware.texts.public import public_event
-from tests.firmware.display.test_broadcast import play
-from tests.firmware.display.test_display import concealed_tiles, public_kinds
+from tests.support.scenes import concealed_tiles, public_kinds
+from tests.support.simgame import play
 
 FAULTS = Faults(drop=0.2, ghost=0.05, jam=1, lost=1, foreign=1)
 # A tile's name or a bare number standing alone in a text ("5m", "E", "57"), not a part of

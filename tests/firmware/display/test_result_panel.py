@@ -13,23 +13,23 @@ from engine import tiles
 from engine.seats import LETTERS
 from engine.session import Session
 from firmware.display.app import create_app
-from firmware.display.state import TableView, table_state
+from firmware.display.state import table_state
 from firmware.table.venue_notes import VenueNotes
-from tests.engine.test_wsom_follow_tile import DICE, NORTH_WAITS_9P, turn
-from tests.firmware.display.test_display import PIN, FakeSource, running_server, tile_ids
 from tests.support.chromium import NEEDED
-from tests.support.tablekit import E, Game, N, S, W, stacked_walls
+from tests.support.displaykit import PIN, FakeSource, running_server
+from tests.support.followkit import NORTH_WAITS_9P, turn
+from tests.support.scenes import ccm_win, tile_ids, view_of_win
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, stacked_walls
 
-CCM_DICE = (3, 4)
 NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "Wong Fai"})
 
 
 def wsom_win(wsom) -> tuple[Session, Game]:
     """Hand 1: North self-draws 9p, 1.1 + 1.2 + 7.1 = 50, each pays 50 (RULES.md 1.3)."""
     session = Session(wsom)
-    game = Game(wsom, DICE)
+    game = Game(wsom, WSOM_DICE)
     game.table = session.new_table(
-        stacked_walls(wsom, DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
+        stacked_walls(wsom, WSOM_DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
     )
     game.start()
     for seat in (E, S, W):
@@ -37,36 +37,6 @@ def wsom_win(wsom) -> tuple[Session, Game]:
     game.draw(N)
     game.ok(ev.WinDeclared, N)
     return session, game
-
-
-def ccm_win(ccm) -> tuple[Session, Game]:
-    """Hand 1: South exposes a flower at the deal (RULES.md 4.5), pungs East's 7s, then wins
-    on East's 5s: 對對和 20 + 花牌 2 + 單張和牌 4, paid by the discarder (RULES.md 4.10)."""
-    session = Session(ccm)
-    game = Game(ccm, CCM_DICE)
-    hands = ["7s 5s", "1f 1m 1m 1m 9p 9p 9p E E E 7s 7s 5s", "", ""]
-    game.table = session.new_table(stacked_walls(ccm, CCM_DICE, hands, replacements=["2s"]))
-    game.start()
-    game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
-    game.draw(S)
-    game.discard(E, "7s")
-    game.claim(S, "pung", "7s 7s")
-    game.close()
-    game.discard(S, "2s")
-    game.close()
-    turn(game, W)
-    turn(game, N)
-    game.draw(E)
-    game.discard(E, "5s")
-    game.ok(ev.ClaimDeclared, S, claim="win")
-    game.close()
-    return session, game
-
-
-def view_of_win(session: Session, game: Game | None, venue=None) -> TableView:
-    """What the service holds at the hand's end (no table: restarted between hands)."""
-    table = None if game is None else game.table
-    return TableView("T07", session, table, 100.0, venue=venue or VenueNotes())
 
 
 def result_of(session: Session, game: Game | None, referee: bool = False, venue=None) -> dict:
@@ -190,7 +160,7 @@ def test_issue_16_the_result_stays_between_hands_and_goes_at_the_next_deal(wsom)
     session.record(game.table)
     restarted = result_of(session, None)["result"]
     assert restarted["wins"][0]["seat"] == "N" and restarted["hand_number"] == 1
-    game.table = session.new_table(stacked_walls(wsom, DICE, ["", "", "", ""]))
+    game.table = session.new_table(stacked_walls(wsom, WSOM_DICE, ["", "", "", ""]))
     assert result_of(session, game)["result"] is None
     assert result_of(session, game, referee=True)["result"] is None
 

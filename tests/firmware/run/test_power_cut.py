@@ -1,7 +1,10 @@
 """Issue 14: a power cut loses nothing; the hand resumes where it lay.
 
 `mjtable run` is killed with SIGKILL (a power cut: nothing is flushed, nothing is closed) at
-each phase of a session and at random moments, and started again on the same journal. Every
+each phase of a session and at random moments, and started again on the same journal; each
+kill is scheduled by the run's progress (the console line of a phase, or a count of journal
+rows committed: tests/support/powercut.py), never by seconds since its start, so a busy
+machine moves no cut. Every
 time the hand is taken up (never void), the journal replays with no mismatch, and at the end
 the session is the game an uninterrupted run of the same seed plays: the same hands, inputs
 and outputs in the same order (firmware/run/simulated.py `game_rows`: the clocks' pauses aside,
@@ -14,12 +17,12 @@ import json
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,9 +32,10 @@ from firmware.cli import main
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.run.simulated import game_rows
+from tests.support.broker import free_port
+from tests.support.powercut import HANDS, command, finish, run_until
 
 REPO = Path(__file__).resolve().parents[3]
-HANDS = "2"
 # Each phase: a console line of the uninterrupted game that places it, and the line of a
 # restarted run to kill it at (at once: a win's scoring and settlement follow its WINS line;
 # a run started again after hand 1 is between hands until hand 2's walls rise).
@@ -67,36 +71,15 @@ def in_game_order(lines: list[str]) -> list[tuple[str, str]]:
     return order
 
 
-def command(journal: Path, seed: int, ruleset: str, speed: str = "40", *extra: str) -> list:
-    return [
-        sys.executable,
-        "-m",
-        "firmware.cli",
-        "run",
-        "--port",
-        "0",
-        "--hands",
-        HANDS,
-        "--seed",
-        str(seed),
-        "--ruleset",
-        ruleset,
-        "--speed",
-        speed,
-        "--journal",
-        str(journal),
-        *extra,
-    ]
-
-
-def uninterrupted(tmp_path: Path, seed: int, ruleset: str, capsys) -> tuple[list, list, list]:
-    """The game, the totals and the console lines of the session played without a cut."""
+def uninterrupted(tmp_path: Path, seed: int, ruleset: str, capsys) -> tuple[list, list, list, int]:
+    """The game, the totals, the console lines and the count of journal rows of the session
+    played without a cut."""
     journal = tmp_path / f"whole-{ruleset}-{seed}.sqlite"
     options = ["run", "--port", "0", "--hands", HANDS, "--seed", str(seed), "--speed", "10000"]
     assert main([*options, "--ruleset", ruleset, "--journal", str(journal)]) == 0
     lines = capsys.readouterr().out.splitlines()
     with Journal(journal, readonly=True) as j:
-        return game_rows(j), totals(replay(j)), lines
+        return game_rows(j), totals(replay(j)), lines, j.seq
 
 
 def totals(result) -> list[int]:
@@ -105,50 +88,6 @@ def totals(result) -> list[int]:
         if not hand.voided:
             session.record(hand.table)
     return session.scores
-
-
-def run_until(cmd: list, pattern: str | None, nth: int, delay: float, seconds: float = 90):
-    """Start the table; SIGKILL it `delay` s after the nth console line matching `pattern`
-    (None: `delay` s after it started). Returns (killed, its output)."""
-    proc = subprocess.Popen(
-        cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    lines: list[str] = []
-    seen = threading.Event()
-    wanted = re.compile(pattern) if pattern else None
-
-    def read():
-        count = 0
-        for line in proc.stdout:
-            lines.append(line)
-            if wanted and wanted.search(line.rstrip("\n")):
-                count += 1
-                if count == nth:
-                    seen.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    if wanted is None:
-        seen.set()
-    deadline = time.monotonic() + seconds
-    while not seen.is_set() and proc.poll() is None and time.monotonic() < deadline:
-        seen.wait(0.05)
-    killed = False
-    if seen.is_set():
-        time.sleep(delay)
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            killed = True
-    proc.wait(timeout=seconds)
-    reader.join(timeout=5)
-    return killed, "".join(lines)
-
-
-def finish(cmd: list) -> str:
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.stdout + done.stderr
 
 
 def check_session(journal: Path, whole: list, scores: list, cuts: int) -> None:
@@ -175,14 +114,14 @@ def test_a_power_cut_at_each_phase_loses_nothing(ruleset, seed, tmp_path, capsys
     """Issue 14: SIGKILL during the shuffle, the dice, the deal, a turn, a claim window, a
     kong replacement, a win's scoring, a settlement and between hands; each time the next
     start takes the hand up (not void), and the session ends as an uninterrupted one."""
-    whole, scores, lines = uninterrupted(tmp_path, seed, ruleset, capsys)
+    whole, scores, lines, _ = uninterrupted(tmp_path, seed, ruleset, capsys)
     phases = in_game_order(lines)
     assert len(phases) == len(PHASES), phases  # the seed's game has each phase
     journal = tmp_path / "cut.sqlite"
     cmd = command(journal, seed, ruleset)
     cuts, told = 0, []
     for phase, pattern in phases:
-        killed, out = run_until(cmd, pattern, 1, delay=0.0)
+        killed, out = run_until(cmd, line=pattern)
         told.append(f"--- {phase}: {'killed' if killed else 'not met'}\n{out[-600:]}")
         cuts += killed
     finish(cmd)
@@ -194,15 +133,18 @@ def test_a_power_cut_at_each_phase_loses_nothing(ruleset, seed, tmp_path, capsys
 @pytest.mark.parametrize("ruleset,seed", [("wsom2006", 6), ("ccm2012", 8)])
 def test_a_power_cut_at_random_moments_loses_nothing(ruleset, seed, tmp_path, capsys):
     """Issue 14: ten SIGKILLs at random moments (seeded) in each of two sessions, one per rule
-    book: twenty in all; the session ends as an uninterrupted one."""
-    whole, scores, _ = uninterrupted(tmp_path, seed, ruleset, capsys)
+    book: twenty in all; the session ends as an uninterrupted one. A moment is a count of
+    journal rows committed, drawn from the first nine tenths of the uninterrupted session's
+    (each start then commits one row at least before its cut)."""
+    whole, scores, _, written = uninterrupted(tmp_path, seed, ruleset, capsys)
     journal = tmp_path / "cut.sqlite"
     cmd = command(journal, seed, ruleset)
     moments = random.Random(f"cuts-{ruleset}-{seed}")
     cuts = 0
-    for _ in range(10):
-        killed, _ = run_until(cmd, None, 1, delay=moments.uniform(0.8, 4.0))
+    for rows in sorted(moments.sample(range(1, written * 9 // 10), 10)):
+        killed, _ = run_until(cmd, rows=rows)
         cuts += killed
+    assert cuts == 10  # every cut came before the session's end
     finish(cmd)
     check_session(journal, whole, scores, cuts)
 
@@ -213,26 +155,27 @@ def test_the_referee_sees_the_resume_and_the_tile_moved_while_off(tmp_path, caps
     cut and for how long, and lists the tile a player lifted while the table was off (its
     face, where the hand has it, that the readers do not see it) until it is put back; the
     public view says so without the tile. Play then goes on and the session is the same."""
-    whole, scores, _ = uninterrupted(tmp_path, 2, "wsom2006", capsys)
+    whole, scores, _, _ = uninterrupted(tmp_path, 2, "wsom2006", capsys)
     journal = tmp_path / "cut.sqlite"
-    assert run_until(command(journal, 2, "wsom2006"), r" discards ", 3, 0.0)[0]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    cmd = command(journal, 2, "wsom2006", "5", "--faults", "moved=1")
+    assert run_until(command(journal, 2, "wsom2006"), line=r" discards ", nth=3)[0]
+    port = free_port()
+    # At real time: the views are followed from the start, and the lifted tile is put back as
+    # soon as it is listed, its listing a few sweeps long.
+    cmd = command(journal, 2, "wsom2006", "1", "--faults", "moved=1")
     cmd[cmd.index("--port") + 1] = str(port)
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    referee, public = [], []
+    referee: list = []
+    public: list = []
     try:
-        desk = Referee(port)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            state = desk.get("/api/referee/state")
-            referee.append(state["interruption"])
-            public.append(desk.get("/api/state")["interruption"])
-            if referee[-1] is None and any(referee):
-                break
-            time.sleep(0.02)
+        desk = Referee(port, proc)
+        views = [
+            threading.Thread(target=follow, args=(desk.states(stream), into))
+            for stream, into in (("/api/referee/stream", referee), ("/api/stream", public))
+        ]
+        for view in views:
+            view.start()
+        for view in views:
+            view.join()  # each update of both views until play goes on (or the table ended)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -252,22 +195,30 @@ def test_the_referee_sees_the_resume_and_the_tile_moved_while_off(tmp_path, caps
     check_session(journal, whole, scores, 2)
 
 
+def follow(states: Iterator[dict], into: list) -> None:
+    """Each document's interruption into `into`, until one is shown and then cleared."""
+    for state in states:
+        into.append(state["interruption"])
+        if into[-1] is None and any(into):
+            return
+
+
 class Referee:
     """The referee's browser: logged in with the shipped PIN, from the table's own origin."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, table: subprocess.Popen):
+        """Logged in as soon as the starting `table` serves its display."""
         self.base = f"http://127.0.0.1:{port}"
         jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-        deadline = time.monotonic() + 60
         while True:
             try:
                 self.post("/api/referee/login", {"pin": "246810"})
                 return
             except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+                if table.poll() is not None:
+                    raise  # it ended without serving
+                time.sleep(0.05)  # between two tries: it is still starting
 
     def post(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(
@@ -278,9 +229,13 @@ class Referee:
         with self.opener.open(request, timeout=5) as response:
             return json.loads(response.read())
 
-    def get(self, path: str) -> dict:
-        with self.opener.open(self.base + path, timeout=5) as response:
-            return json.loads(response.read())
+    def states(self, stream: str) -> Iterator[dict]:
+        """Each state document of the live `stream` as the table publishes it, the current one
+        first (a page's view: every update, however busy the machine)."""
+        with self.opener.open(self.base + stream) as response:
+            for line in response:
+                if line.startswith(b"data: "):
+                    yield json.loads(line[len(b"data: ") :])["state"]
 
 
 @pytest.mark.slow

@@ -27,26 +27,12 @@ from engine.wall import build_walls
 from firmware.cli import main
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
+from tests.support.runkit import rows, run_table
 
 pytestmark = pytest.mark.slow  # whole tables over ptys, seconds each
 
 REPO = Path(__file__).resolve().parents[3]
 SIDE_WORDS = re.compile(r"\b(East|South|West|North)\b")
-
-
-def run_table(capsys, journal: Path, *options: str, summary=True) -> tuple[dict | None, str]:
-    """`mjtable run --port 0 --journal J *options` in-process; (summary, stdout)."""
-    argv = ["run", "--port", "0", "--journal", str(journal), *options]
-    status = main(argv + (["--json-summary"] if summary else []))
-    out, err = capsys.readouterr()
-    assert status == 0, err
-    assert "Traceback" not in err
-    return (json.loads(out.strip().splitlines()[-1]) if summary else None), out
-
-
-def rows(journal: Path) -> list[tuple[str, dict]]:
-    with Journal(journal, create=False) as j:
-        return [(r.kind, r.data()) for r in j.rows()]
 
 
 def replayed(journal: Path):

@@ -12,28 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, WSOM_EXAMPLES
+from tests.support.runkit import lines, mjtable
+from tests.support.scorekit import EXAMPLE_LINES, EXAMPLES, TYPED, variant
 
-EXAMPLE_LINES = [
-    line for line in WSOM_EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()
-]
-EXAMPLES = {e["id"]: e for e in map(json.loads, EXAMPLE_LINES)}
 RESULT_KEYS = {"legal", "patterns", "total", "payments", "reason"}
-TYPED = "111m 888m 444p 666s 5s"  # seed 000's 125 + 5 + 30 example, self-drawn by South
-
-
-def mjtable(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", *args],
-        cwd=REPO,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def lines(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line.strip()]
 
 
 def card(result: dict) -> list[str]:
@@ -47,11 +29,6 @@ def assert_scored_as_expected(result: dict, example: dict) -> None:
     assert card(result) == example["expected_patterns"]
     assert result["total"] == example["expected_total"]
     assert result["payments"] == example["expected_payments_wsom"]
-
-
-def variant(example_id: str, **changes) -> str:
-    """One example line with some keys changed, as one JSON line."""
-    return json.dumps({**EXAMPLES[example_id], **changes}, ensure_ascii=False)
 
 
 # --- the examples of RULES.md §2 ----------------------------------------------------------------

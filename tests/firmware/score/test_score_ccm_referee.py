@@ -15,7 +15,7 @@ from engine import tiles
 from engine.rulesets.ccm2012 import Ccm2012
 from firmware.cli import main
 from firmware.score import ccm as score_ccm
-from tests.firmware.score.test_cli_score import lines
+from tests.support.runkit import lines
 
 CCM = ["score", "--ruleset", "ccm2012"]
 HAND = "123m 456m 789m 55p 1s3s"  # waits on 2s alone (a closed wait): 清龍 + 門清 + 單張

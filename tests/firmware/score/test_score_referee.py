@@ -11,7 +11,8 @@ import json
 import pytest
 
 from firmware.cli import main
-from tests.firmware.score.test_cli_score import TYPED, lines, mjtable, variant
+from tests.support.runkit import lines, mjtable
+from tests.support.scorekit import TYPED, variant
 
 NO_DISCARD = {"self_drawn": True, "discarder_seat_index": None, "responsible_seat_index": None}
 ON_SOUTH = {"self_drawn": False, "discarder_seat_index": 1, "responsible_seat_index": 1}

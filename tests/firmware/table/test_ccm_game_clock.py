@@ -34,7 +34,7 @@ from firmware.table.sitting import ON_BREAK
 from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.commands import VenueCommands
 from tests.conftest import REPO
-from tests.firmware.table.test_session_clock import KEY, PLAYERS, WALL, Hall, Lift, journaled
+from tests.support.hall import KEY, PLAYERS, WALL, Hall, Lift, journaled
 from tests.support.servicekit import Clock, act
 
 BY_TIME = game_over([100] * 4, time_up=True)
@@ -42,7 +42,7 @@ SECONDS = 7200  # the rule book's 120 minutes: the 16-round format's game
 
 
 class CcmHall(Hall):
-    """Issue 15's Hall with CCM's rule book (tests/firmware/table/test_session_clock.py): a table
+    """Issue 15's Hall with CCM's rule book (tests/support/hall.py): a table
     of venue
     "hall" on a fake clock, between hands until `deal`."""
 

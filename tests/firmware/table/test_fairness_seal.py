@@ -4,13 +4,11 @@ both views show the seal and the reveal; nothing of the wall reaches a public vi
 its time (docs/fairness.md)."""
 
 import json
-import random
 import re
 
 import pytest
 
-from drivers.readers import Stacked
-from drivers.shuffler import WallsRaised, WallsReady
+from drivers.shuffler import WallsRaised
 from engine import events as ev
 from engine import tiles
 from engine.seats import side_of
@@ -20,47 +18,13 @@ from firmware.display.broadcast import broadcast_state
 from firmware.journal import seals as fairness
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from firmware.resources import load_ruleset
-from firmware.table.actor import Actor
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
-from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.messages import event_row
-from tests.firmware.display.test_broadcast import play
-from tests.firmware.display.test_display import tile_ids
-from tests.firmware.run.test_power_cut import command, finish, run_until
-from tests.support.servicekit import Clock, StillShuffler, take_queued
+from tests.support.powercut import command, finish, run_until
+from tests.support.scenes import tile_ids
+from tests.support.servicekit import Clock, service_of, stack, take_queued
+from tests.support.simgame import play
 
 TAG = re.compile(r'"([0-9a-f]{16})"')
-
-
-def quiet(line: str) -> None:
-    pass
-
-
-def service_of(journal, clock: Clock) -> Service:
-    profile = load_profile("sim")
-    return Service(
-        profile, load_ruleset("wsom2006"), journal, Actor(clock), StillShuffler(), out=quiet
-    )
-
-
-def stack(service, clock: Clock, seed: int = 5, missing: int | None = None) -> list[bytes]:
-    """The machine builds set A's walls and the stacker reads them (all but `missing`); the
-    wall check judges them. Returns the tags in wall order."""
-    tag = {owner: tag for tag, owner in service.profile.tags.items()}
-    order = tiles.physical_set(False)
-    random.Random(seed).shuffle(order)
-    tags = [tag[("A", tile)] for tile in order]
-    for position, read in enumerate(tags):
-        if position != missing:
-            service.actor.record(Stacked(position, read))
-    service.actor.record(WallsReady(clock.t, "A", (34, 34, 34, 34), 60.0))
-    take_queued(service)
-    clock.t += STACKER_WAIT  # the stacker has had its time: the walls are judged
-    service.actor.tick()
-    take_queued(service)
-    return tags
 
 
 def deal(service, clock: Clock) -> None:
@@ -247,7 +211,7 @@ def exposed(referee_state: dict) -> set[int]:
 
 
 def public_game(hands: int, seed: int) -> tuple[list, dict, dict]:
-    """A game of the simulated table in-process (tests/firmware/display/test_broadcast.py `play`):
+    """A game of the simulated table in-process (tests/support/simgame.py `play`):
     the journal's
     rows and the desk's publications ("publish", seq, the dealer's side) in the order they
     came, and the public and the referee updates by seq."""
@@ -363,7 +327,7 @@ def test_issue_17_a_run_killed_mid_hand_reveals_the_seal_the_hand_was_dealt_from
     last move, with the seal journaled before it, and the reveal matches."""
     journal = tmp_path / "cut.sqlite"
     cmd = command(journal, 2, "wsom2006")
-    killed, out = run_until(cmd, r" discards ", 6, delay=0.0)
+    killed, out = run_until(cmd, line=r" discards ", nth=6)
     assert killed, out[-600:]
     finish(cmd)
     with Journal(journal, readonly=True) as j:

@@ -24,7 +24,7 @@ from firmware.table.profile import (
 )
 from firmware.table.tags import RegistryError, load_registry, sim_registry_text
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN, SHIPPED_REFEREE_PIN
-from tests.firmware.display.test_display_security import make_certificate, write_profile
+from tests.support.profilekit import make_certificate, write_profile
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
 

@@ -6,97 +6,20 @@ finished and no new hand begins. The venue's pause between hands holds the next 
 way. Every clock here is a fake one, set by the test."""
 
 import json
-import random
 
 import pytest
 
-from drivers.readers import ReaderBack, ReaderLost, Stacked
-from drivers.shuffler import WallsRaised, WallsReady
-from engine import events as ev
-from engine import tiles
-from engine.wall import wsom_break
+from drivers.readers import ReaderBack, ReaderLost
 from firmware.cli import main
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.journal.store import Journal
-from firmware.resources import load_ruleset
-from firmware.table.actor import Actor, Tick
-from firmware.table.profile import load_profile
+from firmware.table.actor import Tick
 from firmware.table.resume import recall
-from firmware.table.service import Service
 from firmware.table.sitting import FIVE_MINUTES, TIME_UP
 from firmware.table.walls import STACKER_WAIT
-from firmware.uplink.commands import VenueCommands
-from firmware.uplink.messages import AlertBoard, status_state
-from tests.firmware.uplink.test_venue_commands import KEY, PLAYERS, WALL, command
-from tests.support.servicekit import Clock, StillShuffler, act, play_out
-
-
-class Lift(StillShuffler):
-    """A shuffler standing ready that notes when it is told to raise the walls."""
-
-    def __init__(self) -> None:
-        self.raised: list[float] = []
-
-    def raise_walls(self, t: float) -> None:
-        self.raised.append(t)
-
-
-class Hall:
-    """A WSOM table of venue "hall" (its first hand dealt, East to discard) on a fake clock:
-    the service, its venue commands, its shuffler and what it printed."""
-
-    def __init__(self, journal: Journal, clock: Clock):
-        self.clock, self.lift, self.printed = clock, Lift(), []
-        profile, ruleset = load_profile("sim"), load_ruleset("wsom2006")
-        self.service = Service(
-            profile, ruleset, journal, Actor(clock), self.lift, out=self.printed.append
-        )
-        self.commands = VenueCommands(self.service, KEY, "hall", "T07", wall_clock=lambda: WALL)
-        self.walls_ready("A")
-        self.walls_up("A")
-        self.roll()
-
-    def send(self, name: str, args: dict | None = None) -> None:
-        self.commands.receive(self.clock.t, json.dumps(command(name, args)).encode())
-
-    def handle(self, record) -> None:
-        self.service.handle(self.clock.t, record)
-
-    def walls_ready(self, tile_set: str) -> None:
-        """The machine has built walls of `tile_set`, the stacker read them, they are judged."""
-        tag = {owner: tag for tag, owner in self.service.profile.tags.items()}
-        order = tiles.physical_set(False)
-        random.Random(5).shuffle(order)
-        for position, tile in enumerate(order):
-            self.handle(Stacked(position, tag[(tile_set, tile)]))
-        self.handle(WallsReady(self.clock.t, tile_set, (34, 34, 34, 34), 60.0))
-        self.clock.t += STACKER_WAIT
-        self.handle(Tick())
-        assert self.service.status().walls_ready
-
-    def walls_up(self, tile_set: str) -> None:
-        self.handle(WallsRaised(self.clock.t, tile_set))
-
-    def roll(self) -> None:
-        """RULES.md 3.4: East's roll, then the counted seat's."""
-        hands = self.service.hands
-        hands.apply(ev.DiceRolled(self.clock.t, 0, (3, 4)))
-        hands.apply(ev.DiceRolled(self.clock.t, wsom_break(7, 2).seat, (2, 5)))
-
-    def press_raise(self) -> None:
-        """The dealer presses raise (the dice button between hands)."""
-        self.service.hands.button(self.clock.t, 0, "dice")
-
-    def play_out(self) -> None:
-        play_out(self.service.hands, self.clock.t)
-
-    def left(self) -> float | None:
-        """The time left the venue is told (the uplink's state)."""
-        return status_state(self.service.status(), AlertBoard())["session_seconds_left"]
-
-    def faults(self, kind: str) -> list[ev.Fault]:
-        return [f for f in self.service.status().faults if (f.device, f.kind) == ("table", kind)]
+from tests.support.hall import PLAYERS, Hall, journaled
+from tests.support.servicekit import Clock, act
 
 
 @pytest.fixture
@@ -104,10 +27,6 @@ def hall(tmp_path):
     journal = Journal(tmp_path / "j.sqlite")
     yield Hall(journal, Clock())
     journal.close()
-
-
-def journaled(journal, type_: str) -> list[dict]:
-    return [row.data() for row in journal.rows() if row.data().get("type") == type_]
 
 
 def test_rules_4_3_the_time_left_counts_down_on_table_time_on_every_screen(hall):

@@ -40,6 +40,7 @@ from firmware.table.storage import CHECK_SECONDS, EXIT_STATUS, DiskWatch
 from firmware.table.walls import STACKER_WAIT
 from firmware.table.watchdog import Notifier
 from firmware.texts.notices import NOT_REFEREEING, fault_advice, fault_text
+from tests.support.broker import free_port
 from tests.support.servicekit import Clock, StillShuffler, dealt_service, take_queued
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
@@ -311,12 +312,6 @@ def test_issue_20_item_7_min_free_mb_is_in_the_profile_with_its_range(tmp_path, 
 
 
 # -- end to end -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def public_updates(port: int, into: list) -> None:

@@ -4,7 +4,6 @@ simulated table and naming each injected fault with what to do; `mjtable logs ex
 bundles the logs, journals, selftest and masked profile for a support ticket."""
 
 import json
-import socket
 import tarfile
 from pathlib import Path
 
@@ -16,16 +15,11 @@ from firmware.journal.store import Journal
 from firmware.table.profile import TABLES_DIR, load_profile
 from firmware.tools import selftest, support
 from firmware.tools.selftest_checks import NAMES
-from tests.firmware.test_cli_input import refused
+from tests.support.broker import free_port
+from tests.support.runkit import refused
 
 CHECKS = [*NAMES, "display port", "journal disk"]
 PIN, TOKEN = "9137284650", "a-long-broadcast-token-Zq81x"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -11,13 +11,11 @@ import json
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import aiomqtt
-import paho.mqtt.client as mqtt
 import pytest
 
 from drivers.readers import ReaderBack, ReaderLost
@@ -30,12 +28,13 @@ from firmware.journal.store import Journal, Row
 from firmware.table.profile import TABLES_DIR
 from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state
-from tests.firmware.display.test_display_security import make_certificate
 from tests.support.broker import Broker, free_port
+from tests.support.profilekit import make_certificate
 from tests.support.servicekit import Clock, dealt_service
+from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue
+from tests.support.venuekit import VENUE
 
 REPO = Path(__file__).resolve().parents[3]
-VENUE, TABLE = "hall", "sim-1"
 UPLINK = """
 [uplink]
 host = "127.0.0.1"
@@ -48,9 +47,6 @@ venue = "{venue}"
 key_file = ""
 keepalive_seconds = {keepalive}
 """
-# Fields that name tiles, in any payload: the ids under them are checked against the truth.
-TILE_FIELDS = {"tile", "tiles", "hand", "hands", "wall", "walls", "melds", "rivers"}
-TILE_FIELDS |= {"win_tile", "claimed_tile", "penalty_tiles"}
 
 
 def table_profile(
@@ -92,69 +88,6 @@ def journal_of(path: Path) -> tuple[list, str, int]:
     """The journal's rows, its session and the uplink's cursor."""
     with Journal(path, readonly=True) as journal:
         return list(journal.rows()), journal.session_id, journal.uplink_seq()
-
-
-class Venue:
-    """The venue's side: a persistent paho session on every table's topics, keeping each
-    message as it arrives (arrival time, topic, body, retained)."""
-
-    def __init__(self, port: int):
-        self.messages: list[tuple[float, str, dict, bool]] = []
-        self.lock, self.subscribed = threading.Lock(), threading.Event()
-        client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id="the-venue", clean_session=False
-        )
-        client.on_connect = lambda c, *_: c.subscribe(f"mjtable/{VENUE}/table/+/#", 1)
-        client.on_subscribe = lambda *_: self.subscribed.set()
-        client.on_message = self._take
-        client.reconnect_delay_set(0.05, 0.2)
-        client.connect("127.0.0.1", port, keepalive=5)
-        client.loop_start()
-        assert self.subscribed.wait(5)
-        self.client = client
-
-    def _take(self, client, userdata, message) -> None:
-        """Each message as it came; an `events` message as one body a row (its envelope with
-        the row's seq, kind and event), as the venue takes them."""
-        body = json.loads(message.payload)
-        if message.topic.endswith("/events"):
-            envelope = {k: v for k, v in body.items() if k != "rows"}
-            bodies = [envelope | row for row in body["rows"]]
-        else:
-            bodies = [body]
-        with self.lock:
-            self.messages.extend(
-                (time.monotonic(), message.topic, b, message.retain) for b in bodies
-            )
-
-    def bodies(self, leaf: str, since: int = 0) -> list[dict]:
-        with self.lock:
-            return [m[2] for m in self.messages[since:] if m[1].endswith(f"/{leaf}")]
-
-    def seqs(self) -> set[int]:
-        return {body["seq"] for body in self.bodies("events")}
-
-    def offline(self) -> bool:
-        """The table's latest status is offline: it stopped (or died), its last words out."""
-        statuses = self.bodies("status")
-        return bool(statuses) and statuses[-1]["status"] == "offline"
-
-    def wait(self, done, seconds: float = 10) -> None:
-        deadline = time.monotonic() + seconds
-        while not done() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert done()
-
-    def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
-
-
-@pytest.fixture
-def venue(broker):
-    consumer = Venue(broker.port)
-    yield consumer
-    consumer.close()
 
 
 def first_of_each(events: list[dict]) -> list[dict]:
@@ -283,7 +216,9 @@ def test_issue_15_a_table_killed_resumes_after_its_cursor(tmp_path, broker, venu
     venue.wait(lambda: len(venue.seqs()) >= 150)
     first.send_signal(signal.SIGKILL)
     first.wait(10)
-    time.sleep(0.3)  # what the first run sent is through the broker
+    # Its last will comes after all it sent, on the venue's one subscription: what the first
+    # run sent is through the broker (issue 29: no sleep for it).
+    venue.wait(venue.offline)
     rows, _, cursor = journal_of(journal)
     sent_before, cut_at = max(venue.seqs()), len(venue.messages)
     assert 0 < cursor <= sent_before <= len(rows)

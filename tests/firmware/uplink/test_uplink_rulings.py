@@ -5,7 +5,7 @@ referee's reason and name; the score sheet goes up retained on `sheet` as it cha
 The referee's desk on a dealt service (tests/support/servicekit.py) acts through the actor's queue
 while the table's uplink (firmware/uplink/client.py) publishes to a real Mosquitto
 (tests/support/broker.py),
-on one loop; a paho client is the venue (tests/firmware/uplink/test_uplink.py `Venue`).
+on one loop; a paho client is the venue (tests/support/uplinkkit.py `Venue`).
 """
 
 import asyncio
@@ -14,7 +14,6 @@ import re
 import threading
 
 import paho.mqtt.client as mqtt
-import pytest
 
 from engine import events as ev
 from engine import tiles
@@ -25,21 +24,14 @@ from firmware.uplink.client import Uplink
 from firmware.uplink.messages import status_state
 from firmware.uplink.sheet import SheetBuilds
 from firmware.venue.board import VenueBoard
-from tests.firmware.uplink.test_uplink import TABLE, TILE_FIELDS, VENUE, Venue
-from tests.firmware.venue.test_venue import ORGANISER, organiser_client, state
 from tests.support.servicekit import play_out, take_queued
 from tests.support.tablekit import E, S
+from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue
+from tests.support.venuekit import ORGANISER, VENUE, organiser_client, state
 
 APPLIED = "he called pung holding one tile of it"
 REVOKED = "the tile he showed was his second"
 TOPIC = f"mjtable/{VENUE}/table/{TABLE}"
-
-
-@pytest.fixture
-def venue(broker):
-    consumer = Venue(broker.port)
-    yield consumer
-    consumer.close()
 
 
 async def acting(desk, action: str, body: dict, who: str | None = None) -> dict:

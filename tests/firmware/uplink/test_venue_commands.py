@@ -4,7 +4,6 @@ venue key signed it, for this venue and table, lately and once; every command, t
 refused, is a journaled `VenueCommand`; a refusal tells the referee and changes nothing."""
 
 import json
-from itertools import count
 
 import pytest
 
@@ -16,32 +15,9 @@ from firmware.journal.store import Journal
 from firmware.table.resume import recall
 from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands
-from tests.firmware.display.test_display import leaks
+from tests.support.hall import KEY, PLAYERS, WALL, command
+from tests.support.scenes import leaks
 from tests.support.servicekit import Clock, act, dealt_service
-
-KEY = b"the venue key of the tests"
-WALL = 1_750_000_000.0  # the table's wall clock, Unix seconds
-PLAYERS = [
-    {"name": "Li Wei", "federation_id": "CN-0042"},
-    {"name": "Ana Souza", "federation_id": None},
-    {"name": "山田 花子", "federation_id": "JP-7"},
-    {"name": "Tom Berg", "federation_id": "SE-19"},
-]
-_ids = count(1)
-
-
-def command(name: str, args: dict | None = None, key: bytes = KEY, **fields) -> dict:
-    """A command as the venue sends it, signed with `key` once `fields` are set."""
-    unsigned = {
-        "v": 1,
-        "id": f"cmd-{next(_ids)}",
-        "issued": WALL - 2,
-        "venue": "hall",
-        "table": "T07",
-        "command": name,
-        "args": {} if args is None else args,
-    }
-    return sign(unsigned | fields, key)
 
 
 @pytest.fixture

@@ -22,7 +22,9 @@ import pytest
 
 from firmware.bus.signing import signed_by
 from tests.conftest import REPO
-from tests.firmware.venue.test_venue import (
+from tests.support.broker import Broker
+from tests.support.chromium import NEEDED
+from tests.support.venuekit import (
     KEY,
     PIN,
     VENUE,
@@ -34,8 +36,6 @@ from tests.firmware.venue.test_venue import (
     status,
     topic,
 )
-from tests.support.broker import Broker
-from tests.support.chromium import NEEDED
 
 TABLES = 500  # the most a hall holds on one screen
 SCREEN = {"width": 1920, "height": 1080}

@@ -22,7 +22,7 @@ from firmware.texts.public import public_event
 from firmware.uplink.messages import events_message
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
-from tests.firmware.venue.test_venue import ORGANISER, PIN, VENUE, topic
+from tests.support.venuekit import ORGANISER, PIN, VENUE, topic
 
 RULES = load_ruleset("wsom2006").table_rules
 S = 1

@@ -2,7 +2,7 @@
 each rule book's ranking as its seed says (WSOM seed 000, CCM seed 004 第十條, 第十一條,
 §三十八), held back until every table has finished or the organiser releases them, the
 round's zero-sum check and its CSV and JSON. The tables' messages are
-tests/firmware/venue/test_venue.py's.
+tests/support/venuekit.py's.
 """
 
 import csv
@@ -19,7 +19,7 @@ from firmware.venue.board import VenueBoard
 from firmware.venue.points import Stage
 from firmware.venue.standings import round_csv, round_over, round_report, standings, zero_sum
 from firmware.venue.view import board_changes, standings_view
-from tests.firmware.venue.test_venue import (
+from tests.support.venuekit import (
     BASE,
     ORGANISER,
     OWN_PAGE,

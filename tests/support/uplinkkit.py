@@ -1,0 +1,75 @@
+"""The venue's side of the uplink's tests (issue 15): a paho client subscribed to every table's
+topics, keeping each message as it arrives, and the payload fields that name tiles."""
+
+import json
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+
+from tests.support.venuekit import VENUE
+
+TABLE = "sim-1"
+
+
+# Fields that name tiles, in any payload: the ids under them are checked against the truth.
+TILE_FIELDS = {"tile", "tiles", "hand", "hands", "wall", "walls", "melds", "rivers"}
+TILE_FIELDS |= {"win_tile", "claimed_tile", "penalty_tiles"}
+
+
+class Venue:
+    """The venue's side: a persistent paho session on every table's topics, keeping each
+    message as it arrives (arrival time, topic, body, retained)."""
+
+    def __init__(self, port: int):
+        self.messages: list[tuple[float, str, dict, bool]] = []
+        self.lock, self.subscribed = threading.Lock(), threading.Event()
+        client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id="the-venue", clean_session=False
+        )
+        client.on_connect = lambda c, *_: c.subscribe(f"mjtable/{VENUE}/table/+/#", 1)
+        client.on_subscribe = lambda *_: self.subscribed.set()
+        client.on_message = self._take
+        client.reconnect_delay_set(0.05, 0.2)
+        client.connect("127.0.0.1", port, keepalive=5)
+        client.loop_start()
+        assert self.subscribed.wait(5)
+        self.client = client
+
+    def _take(self, client, userdata, message) -> None:
+        """Each message as it came; an `events` message as one body a row (its envelope with
+        the row's seq, kind and event), as the venue takes them."""
+        body = json.loads(message.payload)
+        if message.topic.endswith("/events"):
+            envelope = {k: v for k, v in body.items() if k != "rows"}
+            bodies = [envelope | row for row in body["rows"]]
+        else:
+            bodies = [body]
+        with self.lock:
+            self.messages.extend(
+                (time.monotonic(), message.topic, b, message.retain) for b in bodies
+            )
+
+    def bodies(self, leaf: str, since: int = 0) -> list[dict]:
+        with self.lock:
+            return [m[2] for m in self.messages[since:] if m[1].endswith(f"/{leaf}")]
+
+    def seqs(self) -> set[int]:
+        return {body["seq"] for body in self.bodies("events")}
+
+    def offline(self) -> bool:
+        """The table's latest status is offline: it stopped (or died), its last words out."""
+        statuses = self.bodies("status")
+        return bool(statuses) and statuses[-1]["status"] == "offline"
+
+    def wait(self, done, seconds: float = 60) -> None:
+        """Until `done()`; the bound only ends a wait for what never comes (a busy machine
+        makes it later, never wrong), unless a test gives the seconds it checks."""
+        deadline = time.monotonic() + seconds
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert done()
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
