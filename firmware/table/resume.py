@@ -110,18 +110,26 @@ class Interruption:
 
     def _displaced(self, table, dealer_side: int, interpreter) -> list[Displaced]:
         """A dealt tile may lie in its wall or its rack, a tile laid out for a call not yet
-        declared in its meld area (the interpreter's `to_deal` and `exposing`)."""
+        declared in its meld area (the interpreter's `to_deal` and `exposing`), and the
+        discard a chow was shown on in the chower's: he may take it before his discard closes
+        the calls (seed 000 吃牌 4; engine/moves.py reads it so), and a hand cut then must
+        not list it for ever: no state of a hand is a dead end."""
         if not self.full:
             return []
         held = placement(table, dealer_side)
         in_wall = placement(table, dealer_side, interpreter.to_deal)
         laid = {tile for seat in interpreter.exposing for tile in seat}
+        chower, chowed = interpreter.chower, None
+        if chower is not None and table.state == "claim_window":
+            chowed = table.discards[-1][1]
         found = []
         for tile, expected in sorted(held.items()):
             seen = tuple(z for z in ZONES if tile in self.seen[z])
             allowed = {expected, in_wall[tile]}
             if tile in laid:
                 allowed.add(expected.replace("hand", "melds"))
+            if tile == chowed:
+                allowed.add(zone("melds", side_of(chower, dealer_side)))
             if allowed & set(seen):
                 continue
             found.append(Displaced(tile, expected, seen))

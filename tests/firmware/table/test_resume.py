@@ -6,6 +6,7 @@ compared with a full reading, and the journal replays for good afterwards."""
 import time
 
 from engine import events as ev
+from engine.calls import check_call
 from engine.seats import ZONES, side_of, zone
 from firmware.desk.desk import Desk
 from firmware.journal.replay import replay
@@ -171,3 +172,89 @@ def test_fault_ids_go_on_after_a_restart_never_reused(tmp_path):
     after = [r.data()["id"] for r in journal.rows() if r.data().get("type") == "Fault"]
     assert before == [1, 2] and len(after) == len(set(after)) == 4  # + the interruption's
     assert after[2:] == [3, 4]
+
+
+def chow_cut_short(tmp_path):
+    """A journal whose hand was dealt, East discarded and South showed a chow on it: the
+    power went right after the chow's ClaimDeclared, the calls open until South discards
+    (seed 000 吃牌 4). Returns the journal, East's discard, the chow's tiles of South's and
+    a tile South may discard."""
+    path = tmp_path / "chow.sqlite"
+    clock = Clock()
+    journal = Journal(path)
+    service = dealt_service(journal, clock)
+    table = service.hands.table
+    south = table.hands[1]
+    discard, run = next(
+        (tile, (a, b))
+        for tile in table.hands[0]
+        for a in south
+        for b in south
+        if a < b
+        and check_call(ev.ClaimDeclared(0, 1, "chow", (a, b)), 0, tile, south, True) is None
+    )
+    clock.t += 4.0
+    service.hands.apply(ev.TileDiscarded(clock.t, 0, discard))
+    journal.input(ev.ClaimDeclared(clock.t + 1.0, 1, "chow", run, shown=True))
+    journal._closer.detach()  # the power goes (see cut_short)
+    CUT.append(journal.conn)
+    spare = next(t for t in south if t not in run)
+    return path, discard, run, spare
+
+
+def read_as_it_lies(service, clock, where) -> None:
+    """The readers' sweeps of every zone, long enough for the tracking to confirm moves."""
+    for _ in range(2 * FULL_READING):
+        clock.t += 0.25
+        for name in ZONES:
+            service.hands.sweep(clock.t, name, _tags(service, where, name, ()))
+
+
+def test_a_hand_cut_after_a_chow_shown_resumes_with_its_tile_taken(tmp_path):
+    """DESIGN.md (a hand cut by a power failure resumes where it was) and the guide's "no
+    state of a hand is a dead end": South showed a chow and took East's discard into his
+    meld area, as 吃牌 4 lets him before he discards; the power went after the chow's
+    ClaimDeclared. Taken up, the tile is where the hand allows it, not listed out of place
+    for ever (before, the hand never went on); South discards, the chow is granted, and the
+    journal of the session cut and resumed replays with no mismatch."""
+    path, discard, run, spare = chow_cut_short(tmp_path)
+    service, journal, clock, _ = taken_up(path)
+    hands = service.hands
+    assert hands.table.state == "claim_window" and hands.interpreter.chower == 1
+    where = placement(hands.table, hands.session.player_at(0))
+    south = zone("melds", side_of(1, hands.session.player_at(0)))
+    where.update(dict.fromkeys((discard, *run), south))
+    read_as_it_lies(service, clock, where)
+    assert hands.interruption.full and hands.interruption.displaced == []
+    hands.apply(ev.ClocksResumed(clock.t, None))  # the referee: every tile is in its place
+    where[spare] = zone("river", side_of(1, hands.session.player_at(0)))
+    read_as_it_lies(service, clock, where)
+    table = hands.table
+    assert [m.tiles for m in table.melds[1]] == [tuple(sorted((discard, *run)))]
+    assert table.discards[-1] == (1, spare) and table.state == "claim_window"
+    journal.close()
+    with Journal(path, readonly=True) as j:
+        assert replay(j).mismatches == 0
+
+
+def test_a_hand_cut_after_a_chow_shown_after_its_discard_resumes(tmp_path):
+    """DESIGN.md "resumes the hand where it was", 吃牌 4's other order: South discarded, then
+    showed his chow and took East's discard; the power went after the chow's ClaimDeclared,
+    before the calls closed and his discard was journaled. Taken up, the readers see it all:
+    the discard is read as the chower's, the chow granted, nothing is left out of place."""
+    path, discard, run, spare = chow_cut_short(tmp_path)
+    service, journal, clock, _ = taken_up(path)
+    hands = service.hands
+    dealer = hands.session.player_at(0)
+    where = placement(hands.table, dealer)
+    where.update(dict.fromkeys((discard, *run), zone("melds", side_of(1, dealer))))
+    where[spare] = zone("river", side_of(1, dealer))
+    read_as_it_lies(service, clock, where)
+    table = hands.table
+    assert hands.interruption.displaced == []
+    assert [m.tiles for m in table.melds[1]] == [tuple(sorted((discard, *run)))]
+    assert table.discards[-1] == (1, spare)
+    hands.apply(ev.ClocksResumed(clock.t, None))
+    journal.close()
+    with Journal(path, readonly=True) as j:
+        assert replay(j).mismatches == 0
