@@ -221,3 +221,28 @@ def test_the_desk_and_the_seat_button_retry_the_shuffler_journaled(tmp_path):
         ("ShufflerRetried", "E referee"),  # the fault again: still the open one, told once
         ("Fault", "referee"),
     ]
+
+
+@pytest.mark.parametrize(
+    "old, new, named",
+    [
+        ('kind = "sim"                  # RPi', 'kind = "rpi"  # RPi', "[gpio] kind = 'rpi'"),
+        ('kind = "physical"', 'kind = "electronic"', "[dice] kind = 'electronic'"),
+    ],
+)
+def test_a_simulated_table_on_kinds_its_world_cannot_drive_is_refused(
+    old, new, named, tmp_path, capsys
+):
+    """Issue 29: the simulated world is attached where the profile names the simulated kinds;
+    a simulated table naming a real kind (pins it cannot drive, dice its players cannot
+    throw) is refused at start, naming the section and the kind (it ran on simulated pins
+    whatever [gpio] said)."""
+    path = reference_on_sim_kinds(tmp_path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    journal = tmp_path / "journal.sqlite"
+    assert main(["run", "--profile", str(path), "--port", "0", "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: a simulated table" in err and f"not {named}" in err
+    assert "Traceback" not in err
