@@ -79,11 +79,11 @@ class Rig:
 
     async def stop(self) -> None:
         self.worker.cancel()
-        if self.uplink is not None:  # its last rows and state, then offline, or as it lies
-            self.uplink.close()
+        if self.uplink is not None and self.uplinking is not None:  # its last rows and state,
+            self.uplink.close()  # then offline, or as it lies
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.uplinking, LAST_WORD_SECONDS)
-        if self.display is not None:
+        if self.display is not None and self.serving is not None:
             await self.desk.delivered(LAST_WORD_SECONDS)  # why it stopped, on every screen
             self.display.should_exit = True
             await self.serving

@@ -25,7 +25,13 @@ SIM_KINDS = {"gpio": "sim", "readers.zones": "sim", "readers.stacker": "sim", "d
 
 
 async def _play(
-    world: SimTable, rig: Rig, zones_path: str, zone_sim: SimReader, speed: float, follow=None
+    world: SimTable,
+    panel: SimPanel,
+    rig: Rig,
+    zones_path: str,
+    zone_sim: SimReader,
+    speed: float,
+    follow=None,
 ):
     """Tick the simulated world until the service is done, no faster than `speed` times
     real time and never ahead of what the service has read; `follow(world, status)` after
@@ -34,7 +40,7 @@ async def _play(
     began, start = time.monotonic(), world.t
     while not actor.done.is_set():
         world.tick(TICK)
-        world.panel.release(world.t)
+        panel.release(world.t)  # the buttons the people let go of
         actor.tick()
         ahead = began + (world.t - start) / speed - time.monotonic()
         await asyncio.sleep(max(ahead, 0))
@@ -90,8 +96,9 @@ class Simulation:
 
     def play(self, rig, speed: float):
         """The world's play, paced at `speed` times real time, until the service is done."""
-        assert self.world is not None, "attach the world first"
-        return _play(self.world, rig, self.links[0], self.readers[0], speed, self._follow)
+        assert self.world is not None and self.panel is not None, "attach the world first"
+        world, panel = self.world, self.panel
+        return _play(world, panel, rig, self.links[0], self.readers[0], speed, self._follow)
 
     def new_world(self, rig) -> SimTable:
         profile, args = self.profile, self.args
@@ -216,10 +223,11 @@ async def _rederive(simulation: Simulation, journal: Journal) -> SimTable | None
     profile, ruleset = simulation.profile, simulation.ruleset
     rig = Rig(quiet, profile, ruleset, rederiving, clock, loop, simulation)
     rederiving.stop = rig.service.actor.done.set
-    world = simulation.new_world(rig)
+    world, panel = simulation.new_world(rig), simulation.panel
+    assert panel is not None  # the new world's
     rig.shuffler.start(0.0)
     try:
-        await _play(world, rig, simulation.links[0], simulation.readers[0], 10000.0)
+        await _play(world, panel, rig, simulation.links[0], simulation.readers[0], 10000.0)
     finally:
         await rig.stop()
     if game_rows(rederiving)[: len(game)] != game:
