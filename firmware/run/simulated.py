@@ -21,6 +21,7 @@ from firmware.table.actor import TICK
 from firmware.table.profile import ProfileError
 
 # The kinds the simulated world drives: its pins, its readers' ptys, the dice its players throw.
+TICKS_AHEAD = 10  # of the world's ticks at most not yet taken by the service (half a second)
 SIM_KINDS = {"gpio": "sim", "readers.zones": "sim", "readers.stacker": "sim", "dice": "physical"}
 
 
@@ -34,8 +35,9 @@ async def _play(
     follow=None,
 ):
     """Tick the simulated world until the service is done, no faster than `speed` times
-    real time and never ahead of what the service has read; `follow(world, status)` after
-    each tick."""
+    real time and never ahead of what the service has read, nor more than TICKS_AHEAD of
+    its ticks (the shuffler's motors switch on the service's turn: a world far ahead of it
+    would see a lane stall that never was); `follow(world, status)` after each tick."""
     actor, service = rig.service.actor, rig.service
     began, start = time.monotonic(), world.t
     while not actor.done.is_set():
@@ -45,7 +47,9 @@ async def _play(
         ahead = began + (world.t - start) / speed - time.monotonic()
         await asyncio.sleep(max(ahead, 0))
         while not actor.done.is_set() and (
-            actor.backlog > 200 or _reads_behind(service.status(), zones_path, zone_sim)
+            actor.backlog > 200
+            or world.t - service.last_tick > TICKS_AHEAD * TICK
+            or _reads_behind(service.status(), zones_path, zone_sim)
         ):
             await asyncio.sleep(0.001)  # the service reads behind: let it catch up
         if follow is not None:

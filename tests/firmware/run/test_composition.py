@@ -129,7 +129,8 @@ def test_a_jam_at_the_reference_table_is_retried_by_its_seat_button(tmp_path, ca
     composition the technician clears the jam and presses the button the profile names
     (East's referee button, a SeatButton frame from the zone reader's board): the cycle
     starts again, the retry is journaled with who asked, the jam clears, the hand is played
-    and no call for the referee was made of the press."""
+    and no call for the referee was made of the press (the technician presses once, and
+    waits for the machine to take it)."""
     journal = tmp_path / "journal.sqlite"
     profile = str(reference_on_sim_kinds(tmp_path))
     options = ["--profile", profile, "--hands", "1", "--faults", "jam=1", "--seed", "2"]
@@ -144,15 +145,10 @@ def test_a_jam_at_the_reference_table_is_retried_by_its_seat_button(tmp_path, ca
     rows = journal_rows(journal)
     jam = next(r for r in rows if r["type"] == "Fault" and r["kind"] == "jam")
     retried = [r for r in rows if r["type"] == "ShufflerRetried"]
-    assert retried == [retried[0]] and retried[0] | {"t": 0} == {
-        "type": "ShufflerRetried",
-        "t": 0,
-        "seat": None,
-        "fault": "jam",
-        "by": "E referee",
-    }
     cleared = next(r for r in rows if r["type"] == "Fault" and r["cleared"])
-    assert cleared["id"] == jam["id"] and jam["t"] < retried[0]["t"] < cleared["t"]
+    assert cleared["id"] == jam["id"] and len(retried) == 1, retried  # pressed once
+    assert (retried[0]["fault"], retried[0]["by"], retried[0]["seat"]) == ("jam", "E referee", None)
+    assert jam["t"] < retried[0]["t"] < cleared["t"]
     assert not [r for r in rows if r["type"] == "Fault" and r["kind"] == "referee"]
 
 
