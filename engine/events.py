@@ -610,6 +610,16 @@ class RefereeActed(Event):
     wall_time: str
 
 
+@_event
+class ShufflerRetried(Event):
+    """The shuffler's cycle started again after its fault `fault` (a jam, a miscount), once
+    the technician put it right (issue 29): `by` is who asked, the desk or a side's button
+    ("E referee", the profile's [buttons] shuffler_retry)."""
+
+    fault: str
+    by: str
+
+
 RECORDS = (
     Fault,
     Acknowledged,
@@ -629,4 +639,5 @@ RECORDS = (
     SeatsChanged,
     ScoresAsked,
     RefereeActed,
+    ShufflerRetried,
 )

@@ -24,6 +24,7 @@ from pathlib import Path
 from drivers.readers import (
     NO_ANTENNA,
     Inventory,
+    encode_button,
     encode_error,
     encode_heartbeat,
     encode_inventory,
@@ -69,6 +70,10 @@ class SimReader:
         self._send(encode_heartbeat(self._seq))
         self.heartbeat_seq = self._seq
         self._seq = (self._seq + 1) & 0xFF
+
+    def button(self, side: int, button: str) -> None:
+        """A seat's button wired to this reader's board ([buttons] kind = "zone_reader")."""
+        self._send(encode_button(side, button))
 
     def error(self, code: int, antenna: int = NO_ANTENNA) -> None:
         self._send(encode_error(code, antenna))

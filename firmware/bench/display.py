@@ -22,7 +22,7 @@ from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
 from firmware.resources import load_ruleset
-from firmware.run.simulated import SimPanel
+from firmware.run.sim_panel import SimPanel
 from firmware.sim.world import Faults, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile

@@ -20,7 +20,7 @@ from pathlib import Path
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.run import cli as run_command
-from firmware.run.simulated import simulated_table
+from firmware.run.table import run_table
 from firmware.table.profile import load_profile
 
 SOAK_TARGET_KIB = 5.0
@@ -79,9 +79,7 @@ async def _soak(hands: int, seed: int, ruleset_name: str) -> dict:
         Journal(Path(folder) / "journal.sqlite") as journal,
     ):
         start, began = resident_bytes(), time.monotonic()
-        await simulated_table(
-            _run_args(hands, seed), profile, ruleset, journal, Path(folder), each_tick
-        )
+        await run_table(_run_args(hands, seed), profile, ruleset, journal, Path(folder), each_tick)
         seconds = time.monotonic() - began
     slope = last_half_slope(samples)
     return {

@@ -192,6 +192,7 @@ class Desk:
             "redeal": partial(redeal, self.service),  # seed 000 配牌時的犯規 7
             "remove_excess": partial(remove_excess, self.service),  # 配牌時的犯規 6
             "accept_table": self._accept_table,
+            "retry": self._retry,  # the shuffler after its fault (issue 29)
             "rule": partial(game_input, self, "rule"),
             "revoke": partial(revoke, self),  # a penalty applied, lifted with a reason (issue 16)
             "report": self.entries.report,
@@ -283,6 +284,13 @@ class Desk:
         if refusal is not None:
             raise ActionRefused(refusal.message)
         return {"done": "accept_table", "events": [o.to_json() for o in outputs]}
+
+    def _retry(self, t, body) -> dict:
+        """The shuffler's cycle again, its fault put right: journaled (ShufflerRetried)."""
+        refusal = self.service.retry_shuffler(t, "desk")
+        if refusal is not None:
+            raise ActionRefused(refusal)
+        return {"done": "retry"}
 
     def _resume(self, t, body) -> dict:
         """The hand's clocks go on (a journaled input); the venue's pause, if it holds this

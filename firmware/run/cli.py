@@ -1,7 +1,8 @@
-"""`mjtable run`: the table's main job. With the simulated profile (the default) it builds the
-simulated table (firmware/run/simulated.py) and plays hands until stopped or `--hands N` are
-done; with a table's own profile it runs the table's devices. Either way the journal's
-session goes on where it stopped.
+"""`mjtable run`: the table's main job. It builds the table its profile names (firmware/run/
+table.py, one composition for real and simulated devices): with the simulated profile (the
+default) the simulated players play hands until stopped or `--hands N` are done; with a
+table's own profile it runs the table's devices. Either way the journal's session goes on
+where it stopped.
 
 Time runs `--speed` times faster than real time (a maximum: the simulation waits for the
 service rather than outrun it). `--json-summary` ends with one JSON line comparing what the
@@ -13,29 +14,24 @@ import asyncio
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from drivers.gpio import GPIOUnavailable
 from drivers.sim.mechanism import LEVELS, Rigging
 from engine.schema import ConfigError
 from engine.seats import LETTERS
-from engine.stage import standings_of
 from firmware import cli_args
 from firmware.bus.settings import with_venue
 from firmware.desk.referees import RefereeError, Referees, referees_file
 from firmware.journal.replay import ReplayError, replay
 from firmware.journal.store import Journal, JournalError, StorageFailure, last_written
 from firmware.resources import load_ruleset
-from firmware.run.rig import Rig
-from firmware.run.simulated import simulated_table
+from firmware.run.table import run_table
 from firmware.sim.world import Faults
 from firmware.table import not_running
-from firmware.table.actor import TICK
 from firmware.table.profile import ProfileError, check_listener, load_profile
 from firmware.table.sessions import NEXT_SESSION, current_journal
 from firmware.table.storage import EXIT_STATUS
-from firmware.table.watchdog import Notifier, keep_alive
 from firmware.web.server import port_problem
 
 MAX_FAULTS = 100  # of each mechanical fault in one run: more is a typing mistake
@@ -227,11 +223,7 @@ def _run(args) -> int:
         )
     try:
         with journal, tempfile.TemporaryDirectory(prefix="mjtable-sim-") as folder:
-            summary = asyncio.run(
-                simulated_table(args, profile, ruleset, journal, Path(folder))
-                if profile.simulated
-                else hardware_table(args, profile, ruleset, journal)
-            )
+            summary = asyncio.run(run_table(args, profile, ruleset, journal, Path(folder)))
     except GPIOUnavailable as err:
         return not_running.refuse(f"mjtable run: {err}")
     except StorageFailure as err:  # before the service took its first turn: resuming
@@ -272,46 +264,3 @@ def _history(journal):
             file=sys.stderr,
         )
     return result
-
-
-async def hardware_table(args, profile, ruleset, journal) -> dict:
-    """The table's own devices, as its profile names them (pins, readers at their device
-    paths, dice); the timers polled on the loop, systemd told the service lives."""
-    loop = asyncio.get_running_loop()
-    began = time.monotonic() - (args.history.last_t if args.history else 0.0)
-
-    def clock() -> float:  # seconds of table time, monotonic; a power cut never counts
-        return time.monotonic() - began
-
-    rig = Rig(args, profile, ruleset, journal, clock, loop)
-    service = rig.service
-    rig.shuffler.start(clock(), service.status().set_in_play)
-    ticker = asyncio.create_task(service.actor.ticker(TICK))
-    notifier = Notifier()
-    notifier.ready(service.status().line())
-    pinger = asyncio.create_task(
-        keep_alive(
-            notifier,
-            lambda: clock() - service.status().last_tick < notifier.interval,
-            lambda: service.status().line(),
-        )
-    )
-    try:
-        await service.actor.done.wait()
-        notifier.stopping(service.status().line())
-    finally:
-        ticker.cancel()
-        pinger.cancel()
-        await rig.stop()
-    status = service.status()
-    return {
-        "not_refereeing": status.not_refereeing.why if status.not_refereeing else None,
-        "next_session": status.next_session,
-        "hands": status.counts["hands"],
-        "events": status.counts["events"],
-        "alerts": status.counts["alerts"],
-        "faults": status.fault_records,
-        "ruleset": ruleset.name,
-        "scores": list(status.scores),
-        "stage": standings_of(status.session, status.venue.players),  # seed 004 第十條
-    }

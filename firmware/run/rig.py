@@ -22,14 +22,16 @@ LAST_WORD_SECONDS = 1.0  # at most, for the open pages and the venue to take the
 class Rig:
     """Built from `mjtable run`'s `args` (hands, port, json_summary, history, cut, uplink:
     the profile's [uplink] as `--venue` has it; a re-deriving run has none). `clock`
-    is the table's clock; `gpio` and `paths` (zones, stacker) stand in for the profile's pins and
-    readers' device paths: a simulation's. `mjtable run` has refused a display the profile
-    may not serve (the shipped PIN or plain HTTP beyond this machine) before it got here."""
+    is the table's clock; where the profile names the simulated kinds, `simulation`
+    (firmware/run/simulated.py) holds the pins and the readers' links they are built on.
+    `mjtable run` has refused a display the profile may not serve (the shipped PIN or plain
+    HTTP beyond this machine) before it got here."""
 
-    def __init__(self, args, profile, ruleset, journal, clock, loop, gpio=None, paths=None):
+    def __init__(self, args, profile, ruleset, journal, clock, loop, simulation=None):
         out = (lambda line: None) if args.json_summary else (lambda line: print(line, flush=True))
+        gpio, links = (simulation.gpio, simulation.links) if simulation else (None, None)
         self.service, devices = assemble(
-            profile, ruleset, journal, clock, loop, out, args.hands, gpio, paths
+            profile, ruleset, journal, clock, loop, out, args.hands, gpio, links
         )
         service = self.service
         follow(service)  # a rigged shuffler's walls are a fault (issue 17)
@@ -78,11 +80,11 @@ class Rig:
 
     async def stop(self) -> None:
         self.worker.cancel()
-        if self.uplink is not None:  # its last rows and state, then offline, or as it lies
-            self.uplink.close()
+        if self.uplink is not None and self.uplinking is not None:  # its last rows and state,
+            self.uplink.close()  # then offline, or as it lies
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.uplinking, LAST_WORD_SECONDS)
-        if self.display is not None:
+        if self.display is not None and self.serving is not None:
             await self.desk.delivered(LAST_WORD_SECONDS)  # why it stopped, on every screen
             self.display.should_exit = True
             await self.serving

@@ -32,6 +32,7 @@ from firmware.sim.script import SimHand
 # Every zone, area by area (all walls first, not engine.seats.ZONES's side by side): the
 # simulated table's order of looking for a tile, kept so that a seed plays the same game.
 ZONES = [zone(area, side) for area in AREAS for side in range(4)]
+RETRY_TAKEN = 10  # half-seconds the technician waits for the machine to take his retry
 
 
 @dataclass
@@ -237,7 +238,9 @@ class SimTable:
 
     def _technician(self):
         """The venue's technician: when the machine reports a fault he comes over, puts
-        right what was planned to go wrong, and presses retry."""
+        right what was planned to go wrong, and presses retry; once, until the machine has
+        had time to take the press (a button on the reader's board reaches it a sweep or
+        two later), then again if it did not."""
         while True:
             if self.panel.machine_fault():
                 yield 4.0
@@ -247,6 +250,10 @@ class SimTable:
                     self.mechanism.return_tile()
                 self.repair = None
                 self.panel.retry()
+                for _ in range(RETRY_TAKEN):
+                    yield 0.5
+                    if not self.panel.machine_fault():
+                        break
             yield 0.5
 
     def _referee(self):

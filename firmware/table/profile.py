@@ -74,6 +74,9 @@ class Profile:
     shuffler_pins: ShufflerPins
     shuffler_timing: ShufflerTiming
     buttons: dict[int, tuple[int, str]]  # pin -> (side 0..3, button); [buttons] kind "gpio"
+    # The side's button that starts the shuffler again after its fault (issue 29); None: the
+    # desk's retry only.
+    shuffler_retry: tuple[int, str] | None
     debounce_seconds: float
     zones_reader: ReaderPort
     stacker_reader: ReaderPort
@@ -210,6 +213,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
                 layout[pins.take(panel, button)] = (side, button)
             panel.done()
         debounce = buttons.get("debounce_ms", DEBOUNCE_MS) / 1000
+    shuffler_retry = _retry_button(buttons) if "shuffler_retry" in buttons.data else None
     buttons.done()
 
     readers = top.section("readers")
@@ -262,6 +266,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
         shuffler_pins=shuffler_pins,
         shuffler_timing=timing,
         buttons=layout,
+        shuffler_retry=shuffler_retry,
         debounce_seconds=debounce,
         zones_reader=zones_reader,
         stacker_reader=stacker_reader,
@@ -293,6 +298,15 @@ def _reader_port(section: Section, kind: str, simulated: bool, sweep: bool) -> R
     path = section.get("path", "text") if kind == "serial" else None
     baud = section.get("baud", BAUD)
     return ReaderPort(path, baud, section.get("sweep_seconds", SWEEP_SECONDS) if sweep else None)
+
+
+def _retry_button(buttons: Section) -> tuple[int, str]:
+    """[buttons] shuffler_retry = { side = "E", button = "referee" }: (side 0..3, button)."""
+    retry = buttons.section("shuffler_retry")
+    side = retry.get("side", one_of(*LETTERS))
+    button = retry.get("button", one_of(*BUTTONS))
+    retry.done()
+    return LETTERS.index(side), button
 
 
 def _antennas(section: Section) -> dict[int, str]:

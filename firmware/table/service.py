@@ -27,6 +27,8 @@ from drivers.shuffler import (
     WallsRaised,
     WallsReady,
 )
+from engine import events as ev
+from engine.seats import LETTERS
 from firmware.journal import device_key
 from firmware.journal.store import Stopped, StorageFailure
 from firmware.table.actor import Actor, Tick
@@ -227,10 +229,13 @@ class Service:
                 "call the technician if it repeats",
                 transient=True,
             )
-        elif isinstance(item, readers.SeatButton):
-            self._reader_button(t, item)
-        elif isinstance(item, ButtonPress):
-            hands.button(t, item.side, item.button)
+        elif isinstance(item, (ButtonPress, readers.SeatButton)):  # a pin's or a reader's
+            if (item.side, item.button) == self.profile.shuffler_retry and self.shuffler.fault:
+                self.retry_shuffler(t, f"{LETTERS[item.side]} {item.button}")
+            elif isinstance(item, readers.SeatButton):
+                self._reader_button(t, item)
+            else:
+                hands.button(t, item.side, item.button)
         elif isinstance(item, DiceReport):
             hands.roll(t, item.side, item.values)
         elif isinstance(item, ShufflerFault):
@@ -269,6 +274,21 @@ class Service:
                 "the technician checks the profile's [buttons] kind and the panels' wiring",
                 transient=True,
             )
+
+    def retry_shuffler(self, t, by: str) -> str | None:
+        """Start the shuffler's cycle again after its fault, the technician having put it
+        right (issue 29): asked at the desk (`by` "desk") or by the side's button the profile
+        names ("E referee"), journaled with who asked. Why it was not done, or None."""
+        fault = self.shuffler.fault
+        if fault is None:
+            return f"the shuffler has no fault to retry (it is {self.shuffler.state})"
+        if not self.shuffler.retry(t):
+            return "a stacking head is still blocked: clear the stuck tile first, then retry"
+        retried = ev.ShufflerRetried(t, None, fault.kind, by)
+        self.journal.record(retried)
+        self.out(f"{t:9.1f}  shuffler: retried after its {fault.kind} fault ({by})")
+        self.publish([retried])
+        return None
 
     def _reader(self, t, path, online: bool, reason: str) -> None:
         """A reader gone or back. Without the zone reader play stops (firmware/table/hands.py);

@@ -1,6 +1,6 @@
 """systemd's notify protocol for the table's service (SOFTWARE.md §7.2): READY=1 once the
 devices are up, then WATCHDOG=1 at half the watchdog interval for as long as the service's
-actor keeps taking its records, so a hung service is restarted; STATUS= shows the hand in
+actor keeps taking its ticks, so a hung service is restarted; STATUS= shows the hand in
 `systemctl status`; STOPPING=1 as it stops, with why ("NOT REFEREEING: disk full: ...",
 firmware/table/storage.py). Twenty lines of standard library rather than a package: the protocol
 is one datagram. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
@@ -37,8 +37,8 @@ class Notifier:
 
 
 async def keep_alive(notifier: Notifier, alive, status, sleep=asyncio.sleep) -> None:
-    """Ping at half the interval while `alive()` (the actor took a tick lately); a hung
-    actor stops the pings and systemd restarts the service."""
+    """Ping at half the interval while `alive()` (the actor took a tick since the last
+    ping); a hung actor stops the pings and systemd restarts the service."""
     while notifier.interval:
         await sleep(notifier.interval)
         if alive():

@@ -26,9 +26,9 @@ from drivers.shuffler_records import SIDES
 from firmware.table.assembly import build_devices
 
 if TYPE_CHECKING:
+    from drivers.sim.clock import SimClock
     from drivers.sim.mechanism import SimMechanism
     from drivers.sim.reader import SimReader
-    from firmware.sim.world import SimClock
 
 STEP = 0.05  # seconds of table time a simulated step advances
 REAL_STEP = 0.01  # seconds a wait on a real table (or on a pty) sleeps between two looks

@@ -14,7 +14,7 @@ from engine import events as ev
 from firmware.desk.desk import Desk
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
-from firmware.run.simulated import SimPanel
+from firmware.run.sim_panel import SimPanel
 from firmware.sim.world import Faults, SimTable
 from firmware.table.actor import TICK
 from firmware.table.profile import load_profile

@@ -299,7 +299,9 @@ function renderShuffler(s) {
     el("div", {}, tr("in play: set {set} · ready: {ready}",
       {set: s.set_in_play ?? "—", ready: tr(s.set_ready ? "yes" : "no")})),
     counts ? el("div", {class: "counts"}, counts) : null,
-    s.fault ? el("div", {class: "fault-text"}, inLanguage(s.text, s.fault)) : null);
+    s.fault ? el("div", {class: "fault-text"}, inLanguage(s.text, s.fault)) : null,
+    s.fault && !PUBLIC ? el("button", {id: "shuffler-retry", onclick: () => act("retry", {})},
+      tr("Retry: the machine is put right")) : null);
 }
 
 function renderLog(log) {

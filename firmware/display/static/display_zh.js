@@ -26,6 +26,7 @@ words({  // i18n.js: this page's Chinese (issue 16 "Every screen")
   "seen, not yet cleared": "已看到，尚未排除", "in play: set {set} · ready: {ready}":
     "使用中：第 {set} 副 · 備妥：{ready}", "yes": "是", "no": "否",
   "Pause": "暫停", "Resume": "繼續", "Accept the table as it lies": "按桌面現狀接受",
+  "Retry: the machine is put right": "重試：洗牌機已修好",
   "Throw East's second roll": "代擲東家第二次骰", "Wall head touched": "牌牆頭被觸碰",
   "Who touched the wall head? (E, S, W or N)": "誰觸碰了牌牆頭？（E、S、W 或 N）",
   "Draw seats": "執位", "Change seats": "換位",

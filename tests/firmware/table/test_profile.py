@@ -269,6 +269,30 @@ BROKEN_PROFILES = [
         '[buttons]\nkind = "bluetooth"',
         "[buttons] kind: expected one of 'gpio', 'zone_reader', got 'bluetooth'",
     ),
+    (
+        "issue 29: the retry button on no side",
+        'shuffler_retry = { side = "E", button = "referee" }',
+        'shuffler_retry = { side = "X", button = "referee" }',
+        "[buttons.shuffler_retry] side: expected one of 'E', 'S', 'W', 'N', got 'X'",
+    ),
+    (
+        "issue 29: the retry button no button",
+        'shuffler_retry = { side = "E", button = "referee" }',
+        'shuffler_retry = { side = "E", button = "reset" }',
+        "[buttons.shuffler_retry] button: expected one of 'dice', 'claim', 'win', 'referee'",
+    ),
+    (
+        "issue 29: the retry button with a key it does not read",
+        'shuffler_retry = { side = "E", button = "referee" }',
+        'shuffler_retry = { side = "E", button = "referee", held = 2 }',
+        "[buttons.shuffler_retry] held: unknown key",
+    ),
+    (
+        "issue 29: the retry button not a table",
+        'shuffler_retry = { side = "E", button = "referee" }',
+        'shuffler_retry = "E referee"',
+        "[buttons] shuffler_retry: expected a table",
+    ),
 ]
 
 
@@ -516,3 +540,15 @@ def test_issue_15_a_short_key_and_a_table_name_outside_the_topics_are_refused(tm
     Path(path).write_text(Path(path).read_text().replace('name = "sim-1"', 'name = "sim/1"'))
     with pytest.raises(ProfileError, match=re.escape("[table] name: 'sim/1': with an [uplink]")):
         load_profile(path)
+
+
+def test_issue_29_the_shipped_tables_name_east_s_referee_button_to_retry_the_shuffler(tmp_path):
+    """Issue 29: a real table's "press retry" had no input. Both shipped profiles name the
+    button that starts the shuffler again after its fault; a profile naming none has only the
+    desk's retry."""
+    for name in ("sim", "reference-pi"):
+        assert load_profile(name).shuffler_retry == (0, "referee")
+    shutil.copy(TABLES_DIR / "sim-tags.csv", tmp_path)
+    path = tmp_path / "no-retry.toml"
+    path.write_text(re.sub(r"^shuffler_retry = .*$", "", SIM_TEXT, count=1, flags=re.MULTILINE))
+    assert load_profile(path).shuffler_retry is None
