@@ -614,7 +614,8 @@ class RefereeActed(Event):
 class ShufflerRetried(Event):
     """The shuffler's cycle started again after its fault `fault` (a jam, a miscount), once
     the technician put it right (issue 29): `by` is who asked, the desk or a side's button
-    ("E referee", the profile's [buttons] shuffler_retry)."""
+    ("East referee", the profile's [buttons] shuffler_retry: a side in words, which no
+    public check mistakes for the East wind's tile)."""
 
     fault: str
     by: str

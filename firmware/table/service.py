@@ -28,7 +28,7 @@ from drivers.shuffler import (
     WallsReady,
 )
 from engine import events as ev
-from engine.seats import LETTERS
+from engine.seats import WORDS
 from firmware.journal import device_key
 from firmware.journal.store import Stopped, StorageFailure
 from firmware.table.actor import Actor, Tick
@@ -231,7 +231,7 @@ class Service:
             )
         elif isinstance(item, (ButtonPress, readers.SeatButton)):  # a pin's or a reader's
             if (item.side, item.button) == self.profile.shuffler_retry and self.shuffler.fault:
-                self.retry_shuffler(t, f"{LETTERS[item.side]} {item.button}")
+                self.retry_shuffler(t, f"{WORDS[item.side]} {item.button}")
             elif isinstance(item, readers.SeatButton):
                 self._reader_button(t, item)
             else:
@@ -278,7 +278,7 @@ class Service:
     def retry_shuffler(self, t, by: str) -> str | None:
         """Start the shuffler's cycle again after its fault, the technician having put it
         right (issue 29): asked at the desk (`by` "desk") or by the side's button the profile
-        names ("E referee"), journaled with who asked. Why it was not done, or None."""
+        names ("East referee"), journaled with who asked. Why it was not done, or None."""
         fault = self.shuffler.fault
         if fault is None:
             return f"the shuffler has no fault to retry (it is {self.shuffler.state})"

@@ -207,7 +207,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.SeatsChanged(14.0, None, 2, (3, 0, 1, 2), "table"),
         ev.ScoresAsked(15.0, 1, 2, 4, (100, 100, 100, 100), (100, 500, 500, 500)),
         ev.RefereeActed(16.0, None, "ack", "Li Wei", "2026-12-02T03:30:00.000+00:00"),
-        ev.ShufflerRetried(17.0, None, "jam", "E referee"),
+        ev.ShufflerRetried(17.0, None, "jam", "East referee"),
     ]
     assert [type(r) for r in records] == list(ev.RECORDS)
     for record in records:

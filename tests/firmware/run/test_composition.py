@@ -145,10 +145,13 @@ def test_a_jam_at_the_reference_table_is_retried_by_its_seat_button(tmp_path, ca
     rows = journal_rows(journal)
     jam = next(r for r in rows if r["type"] == "Fault" and r["kind"] == "jam")
     retried = [r for r in rows if r["type"] == "ShufflerRetried"]
-    cleared = next(r for r in rows if r["type"] == "Fault" and r["cleared"])
-    assert cleared["id"] == jam["id"] and len(retried) == 1, retried  # pressed once
-    assert (retried[0]["fault"], retried[0]["by"], retried[0]["seat"]) == ("jam", "E referee", None)
-    assert jam["t"] < retried[0]["t"] < cleared["t"]
+    # once a fault: a busy machine may see one more (a stacker read cut short: walls rejected)
+    faults = [r for r in rows if r["type"] == "Fault" and r["device"] == "shuffler"]
+    assert len(retried) == len([f for f in faults if not f["cleared"]]), retried
+    (retry,) = [r for r in retried if r["fault"] == "jam"]  # pressed once
+    cleared = next(r for r in faults if r["cleared"] and r["id"] == jam["id"])
+    assert (retry["by"], retry["seat"]) == ("East referee", None)
+    assert jam["t"] < retry["t"] < cleared["t"]
     assert not [r for r in rows if r["type"] == "Fault" and r["kind"] == "referee"]
 
 
@@ -214,7 +217,7 @@ def test_the_desk_and_the_seat_button_retry_the_shuffler_journaled(tmp_path):
         ("Fault", "timeout"),
         ("ShufflerRetried", "desk"),
         ("RefereeActed", "retry"),
-        ("ShufflerRetried", "E referee"),  # the fault again: still the open one, told once
+        ("ShufflerRetried", "East referee"),  # the fault again: still the open one, told once
         ("Fault", "referee"),
     ]
 
