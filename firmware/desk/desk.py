@@ -130,7 +130,7 @@ class Desk:
         return table_state(self.view(waits=referee), referee)
 
     def subscribe(self, referee: bool) -> asyncio.Queue:
-        queue = asyncio.Queue(maxsize=100)
+        queue: asyncio.Queue = asyncio.Queue(maxsize=100)
         self.subscribers.append((queue, referee))
         return queue
 
@@ -161,7 +161,7 @@ class Desk:
         if not self.subscribers and self.broadcast is None:
             return
         self.seq += 1
-        views = {}
+        views: dict[bool, dict] = {}
         readers = [referee for _, referee in self.subscribers]
         for referee in readers + ([True] if self.broadcast is not None else []):
             if referee not in views:
@@ -298,12 +298,11 @@ class Desk:
         and so is the break between games (issue 13: the next game may begin)."""
         table = self.service.status().table
         clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
-        hall = self.service.commands.hall_held(t)
-        answer = game_input(self, "resume", t, body) if clocks_paused or not hall else None
-        if hall:
-            lifted = self.service.commands.lift_hall(t).to_json()
-            return answer or {"done": "resume", "events": [lifted]}
-        return answer
+        if not self.service.commands.hall_held(t):
+            return game_input(self, "resume", t, body)
+        answer = game_input(self, "resume", t, body) if clocks_paused else None
+        lifted = self.service.commands.lift_hall(t).to_json()
+        return answer or {"done": "resume", "events": [lifted]}
 
     def _correct(self, t, body) -> dict:
         if body["zone"] not in ZONES or not self.service.status().in_play:
