@@ -36,7 +36,7 @@ from firmware.desk.entries import Entries
 from firmware.desk.inputs import game_input, revoke
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
-from firmware.display import ActionRefused, history
+from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state, waits_json
 from firmware.journal.store import StorageFailure
@@ -45,7 +45,7 @@ from firmware.texts.public import public_event
 LOG_LENGTH = 40
 
 
-class Desk:
+class Desk(DisplaySource):
     """`broadcast_delay` (seconds of table time): keep a broadcast feed that late; None for
     no broadcast. `wall` is the wall clock the referees' actions are journaled with."""
 
@@ -182,11 +182,10 @@ class Desk:
 
     # -- the referee's actions ------------------------------------------------------------
 
-    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
-        """Stamp the action now, and carry it out in its turn on the service's actor; `who`
-        is the referee logged in (None: the profile's PIN), journaled after the action's own
-        rows (a RefereeActed record)."""
-        perform = {
+    def handlers(self) -> dict[str, Callable[[float, dict], dict]]:
+        """Each referee action of display/actions.py's ACTIONS and what carries it out: the
+        two lists are one (a test holds them equal)."""
+        return {
             "ack": self._ack,
             "void_hand": self._void_hand,
             "redeal": partial(redeal, self.service),  # seed 000 配牌時的犯規 7
@@ -211,7 +210,13 @@ class Desk:
             "players": self.sheet.players,
             "ask_signatures": self.sheet.ask_signatures,
             "player_signs": self.sheet.player_signs,
-        }.get(action)
+        }
+
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
+        """Stamp the action now, and carry it out in its turn on the service's actor; `who`
+        is the referee logged in (None: the profile's PIN), journaled after the action's own
+        rows (a RefereeActed record)."""
+        perform = self.handlers().get(action)
         if perform is None:
             raise ActionRefused(f"unknown action {action!r}")
         try:
