@@ -50,6 +50,15 @@ def resolve(name: str) -> str | None:
     return name or None
 
 
+def imported_from(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` names, a relative one resolved within `package`."""
+    base = node.module or ""
+    if node.level:
+        anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+        base = f"{anchor}.{base}" if base else anchor
+    return base
+
+
 def imports_of(module: str) -> Iterator[Import]:
     path = MODULES[module]
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -71,10 +80,7 @@ def imports_of(module: str) -> Iterator[Import]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{anchor}.{base}" if base else anchor
+            base = imported_from(node, package)
             # `from package import module` imports the module; `from module import name` not
             names = [
                 f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names
@@ -243,10 +249,7 @@ def imported_test_modules(module: str, text: str) -> list[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{anchor}.{base}" if base else anchor
+            base = imported_from(node, package)
             names = [base] + [f"{base}.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
             ("import_module", "__import__")

@@ -36,7 +36,7 @@ from firmware.desk.entries import Entries
 from firmware.desk.inputs import game_input, revoke
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
-from firmware.display import ActionRefused, history
+from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state, waits_json
 from firmware.journal.store import StorageFailure
@@ -45,7 +45,7 @@ from firmware.texts.public import public_event
 LOG_LENGTH = 40
 
 
-class Desk:
+class Desk(DisplaySource):
     """`broadcast_delay` (seconds of table time): keep a broadcast feed that late; None for
     no broadcast. `wall` is the wall clock the referees' actions are journaled with."""
 
@@ -130,7 +130,7 @@ class Desk:
         return table_state(self.view(waits=referee), referee)
 
     def subscribe(self, referee: bool) -> asyncio.Queue:
-        queue = asyncio.Queue(maxsize=100)
+        queue: asyncio.Queue = asyncio.Queue(maxsize=100)
         self.subscribers.append((queue, referee))
         return queue
 
@@ -161,7 +161,7 @@ class Desk:
         if not self.subscribers and self.broadcast is None:
             return
         self.seq += 1
-        views = {}
+        views: dict[bool, dict] = {}
         readers = [referee for _, referee in self.subscribers]
         for referee in readers + ([True] if self.broadcast is not None else []):
             if referee not in views:
@@ -182,11 +182,10 @@ class Desk:
 
     # -- the referee's actions ------------------------------------------------------------
 
-    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
-        """Stamp the action now, and carry it out in its turn on the service's actor; `who`
-        is the referee logged in (None: the profile's PIN), journaled after the action's own
-        rows (a RefereeActed record)."""
-        perform = {
+    def handlers(self) -> dict[str, Callable[[float, dict], dict]]:
+        """Each referee action of display/actions.py's ACTIONS and what carries it out: the
+        two lists are one (a test holds them equal)."""
+        return {
             "ack": self._ack,
             "void_hand": self._void_hand,
             "redeal": partial(redeal, self.service),  # seed 000 配牌時的犯規 7
@@ -211,7 +210,13 @@ class Desk:
             "players": self.sheet.players,
             "ask_signatures": self.sheet.ask_signatures,
             "player_signs": self.sheet.player_signs,
-        }.get(action)
+        }
+
+    async def act(self, action: str, body: dict, who: str | None = None) -> dict:
+        """Stamp the action now, and carry it out in its turn on the service's actor; `who`
+        is the referee logged in (None: the profile's PIN), journaled after the action's own
+        rows (a RefereeActed record)."""
+        perform = self.handlers().get(action)
         if perform is None:
             raise ActionRefused(f"unknown action {action!r}")
         try:
@@ -298,12 +303,11 @@ class Desk:
         and so is the break between games (issue 13: the next game may begin)."""
         table = self.service.status().table
         clocks_paused = table is not None and not table.ended and table.clocks.paused_at is not None
-        hall = self.service.commands.hall_held(t)
-        answer = game_input(self, "resume", t, body) if clocks_paused or not hall else None
-        if hall:
-            lifted = self.service.commands.lift_hall(t).to_json()
-            return answer or {"done": "resume", "events": [lifted]}
-        return answer
+        if not self.service.commands.hall_held(t):
+            return game_input(self, "resume", t, body)
+        answer = game_input(self, "resume", t, body) if clocks_paused else None
+        lifted = self.service.commands.lift_hall(t).to_json()
+        return answer or {"done": "resume", "events": [lifted]}
 
     def _correct(self, t, body) -> dict:
         if body["zone"] not in ZONES or not self.service.status().in_play:

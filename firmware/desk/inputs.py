@@ -43,7 +43,7 @@ def game_input(desk, action: str, t, body) -> dict:
     refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
     if refusal is not None:
         raise ActionRefused(refusal.message)
-    if action == "rule" and body["alert"] in desk.alerts:
+    if isinstance(event, ev.Ruling) and body["alert"] in desk.alerts:
         desk.alerts[body["alert"]]["reason"] = event.reason
         desk.service.commands.publish()
     return {"done": action, "events": [o.to_json() for o in outputs]}

@@ -68,7 +68,7 @@ def follow(desk, event, dice_source: str) -> None:
         )
     elif isinstance(event, ev.PenaltyLifted) and event.alert in desk.alerts:
         desk.alerts[event.alert] |= {"state": "revoked", "revoked": event.reason}
-    elif isinstance(event, ev.WallBroken):
+    elif isinstance(event, ev.WallBroken) and event.seat is not None:  # whose wall broke
         desk.dice = {
             "dice": list(event.dice),
             "source": dice_source,

@@ -59,8 +59,8 @@ def next_move(table: Table) -> Next:
             if waiting is not None:
                 return Next("flower", waiting, flowers(table, waiting)[0])
         return Next("turn", turn)
-    robbing = state == "rob_window"
-    return Next("calls", table.added_kong[0] if robbing else table.discarder, robbing=robbing)
+    kong = table.added_kong if state == "rob_window" else None
+    return Next("calls", kong[0] if kong else table.discarder, robbing=kong is not None)
 
 
 def flowers(table: Table, seat: int) -> list[int]:

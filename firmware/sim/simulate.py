@@ -207,7 +207,7 @@ class Game:
                 self.apply(table, ev.TileDrawn(self.t, move.seat))
         elif move.what == "owed":
             self.apply(table, ev.TileDrawn(self.t, move.seat))
-        elif move.what == "flower":
+        elif move.what == "flower" and move.tile is not None:
             self.apply(table, ev.FlowerExposed(self.t, move.seat, move.tile))
         elif move.what == "turn":
             self._turn(table, seat_player[move.seat], move.seat)

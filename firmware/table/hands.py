@@ -13,6 +13,7 @@ from engine import events as ev
 from engine.moves import Interpreter, Irregular
 from engine.seats import LETTERS, zone
 from engine.session import Session
+from engine.table import Table
 from engine.tampering import Tampering
 from engine.tracking import Tracker, TrackingAlert
 from firmware.journal.device_key import DeviceKey
@@ -64,10 +65,10 @@ class Hands:
             sitting.count_games(clock)
         self.tracker = Tracker()
         self.walls = WallCheck(self.registry, shuffler, out, journal, publish)
-        self.table = None
-        self.interpreter = None
+        self.table: Table | None = None
+        self.interpreter: Interpreter | None = None
         self.recorded = False  # the hand on the table is on the score sheet
-        self.set_in_play = None
+        self.set_in_play: str | None = None  # the tile set on the table or in the machine
         self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
         self.tracked = TrackedHand(0)  # the latest hand's inferred moves and flagged tiles
         self.interruption: Interruption | None = None  # a hand taken up after a power cut
@@ -133,7 +134,8 @@ class Hands:
                 t, "table", "referee", message, "go to the table", None, True, seat=seat
             )
         elif button == "dice":
-            if self.in_play and self.table.state in ("dice", "second_roll"):
+            table = self.table
+            if table is not None and not table.ended and table.state in ("dice", "second_roll"):
                 if not isinstance(self.dice, PhysicalDice):
                     self.roll(t, side, None)
             elif self.walls.ready is not None:
@@ -158,7 +160,9 @@ class Hands:
                 t, "dice", "bad roll", f"the dice sensor read {err}", "roll again", transient=True
             )
             return
-        self.apply(ev.DiceRolled(t, self.interpreter.seat(side), roll.values, roll.source))
+        interpreter = self.interpreter
+        assert interpreter is not None  # the dice are taken only with a hand's walls up
+        self.apply(ev.DiceRolled(t, interpreter.seat(side), roll.values, roll.source))
 
     # -- the play ------------------------------------------------------------------------
 
@@ -170,7 +174,8 @@ class Hands:
 
     def sweep(self, t, zone: str, tags) -> None:
         """A zone's inventory: the tiles that moved, and what that means in the hand."""
-        if not self.in_play:
+        interpreter = self.interpreter
+        if not self.in_play or interpreter is None:
             return
         seen, unknown = set(), set()
         for tag in tags:
@@ -188,7 +193,7 @@ class Hands:
                 continue
             if not result.flagged:
                 tracked.moves[result.tile, result.source, result.target] += 1
-            for meaning in self.interpreter.move(t, result.tile, result.source, result.target):
+            for meaning in interpreter.move(t, result.tile, result.source, result.target):
                 if isinstance(meaning, Tampering):
                     self.faults.report(
                         t,
@@ -236,18 +241,19 @@ class Hands:
     def zone_reader(self, t, online: bool) -> None:
         """Without the zone reader nobody sees the tiles move: the tracking waits and the
         clocks stop until it is back."""
+        table = self.table if self.in_play else None
         if online:
             self.tracker.resume(t)
             if (
-                self.in_play
-                and self.table.clocks.paused_at is not None
+                table is not None
+                and table.clocks.paused_at is not None
                 and self.interruption is None  # the referee resumes after a power cut
                 and not self.sitting.hall_paused  # the venue, or the referee, resumes then
             ):
                 self.apply(ev.ClocksResumed(t, None))
         else:
             self.tracker.suspend(t)
-            if self.in_play and self.table.clocks.paused_at is None:
+            if table is not None and table.clocks.paused_at is None:
                 self.apply(ev.ClocksPaused(t, None))
 
     def correct(self, t, tile: int, zone: str) -> ev.TrackingCorrected:
@@ -260,7 +266,7 @@ class Hands:
     def accept_table(self, t) -> list[ev.Event] | None:
         """The referee accepts the table as it lies: the hand goes on from where the tracking
         has each tile (issue 20), a journaled input. None if no hand is in play."""
-        if not self.in_play:
+        if not self.in_play or self.interpreter is None:
             return None
         return self.apply(self.interpreter.accept(t, self.tracker.layout()))
 
@@ -270,11 +276,12 @@ class Hands:
 
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Journal the input (committed), apply it, journal and show what it did."""
-        table = self.table
+        table, interpreter = self.table, self.interpreter
+        assert table is not None and interpreter is not None  # inputs come with a hand dealt
         self.journal.input(event)
         outputs = table.apply(event)
         self.journal.outputs(outputs)
-        self.interpreter.outputs(event.t, outputs)
+        interpreter.outputs(event.t, outputs)
         self.counts["events"] += 1 + len(outputs)
         for out in outputs:
             self.counts["alerts"] += isinstance(out, ev.Alert)
@@ -302,9 +309,10 @@ class Hands:
     def _interruption_over(self, t) -> None:
         """Play goes on after a power cut: the referee resumed the clocks, or the hand ended."""
         if self.interruption is not None:
-            opened = self.interpreter.window_opened if self.interpreter else None
-            if opened is not None:  # the calls keep the time they had left at the cut
-                self.interpreter.window_opened = opened + t - self.interruption.t
+            interpreter = self.interpreter
+            opened = interpreter.window_opened if interpreter else None
+            if interpreter is not None and opened is not None:  # the calls keep their time
+                interpreter.window_opened = opened + t - self.interruption.t
             self.interruption = None
             self.faults.clear(t, "table", "interrupted")
 

@@ -115,7 +115,8 @@ class Service:
         )
         self.registries = RegistryGuard(journal, profile.tags, profile.registry, self.clock())
         paths = reader_paths or (profile.zones_reader.path, profile.stacker_reader.path)
-        self.zones_path, self.stacker_path = paths
+        self.zones_path: str = paths[0]
+        self.stacker_path: str = paths[1]
         self.readers_online = dict.fromkeys(paths, True)
         self.feed = feed or ReaderFeed(actor)
         self.heartbeats = self.feed.heartbeats

@@ -117,7 +117,7 @@ class WallCheck:
     def seal_json(self) -> dict:
         """What both views show of the seals: the hand's walls' ("sealed" until the hand is
         over, then "revealed" with whether the reveal gives the digest) and the next walls'."""
-        hand = None
+        hand: dict | None = None
         if self.dealt is not None:
             hand = {"state": "sealed", "digest": self.dealt.digest}
         elif self.revealed is not None:

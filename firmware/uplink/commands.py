@@ -80,7 +80,7 @@ class VenueCommands:
             if row.kind != "device" or '"VenueCommand"' not in row.json:
                 continue
             record = row.event()
-            if isinstance(record, ev.VenueCommand) and record.refused is None:
+            if isinstance(record, ev.VenueCommand) and record.refused is None and record.id:
                 self._remember(record.id)
 
     # -- checks --------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from drivers.readers import BUTTON_CODES
 from engine import events as ev
 from engine import tiles
 from firmware.display import ActionRefused
+from firmware.display.actions import ACTIONS
 from tests.support.servicekit import act
 
 
@@ -104,6 +105,13 @@ def test_score_confirmation_and_signature_need_hands_on_the_sheet(desk):
         act(desk, "confirm_score", {"hand": 1})
     with pytest.raises(ActionRefused, match="no hand to sign"):
         act(desk, "sign_sheet", {"hand": 1, "referee": "Ref A"})
+
+
+def test_every_action_the_display_takes_has_its_handler_at_the_desk_and_no_other(desk):
+    """Issue 29 (../shared/LAYOUT.md §4.2): display/actions.py's ACTIONS, the actions the page
+    may post, and the desk's handlers are one list: an action added to one and not the other
+    is either refused as unknown after the display accepted it, or never reachable."""
+    assert set(desk.handlers()) == set(ACTIONS)
 
 
 def test_buttons_agree_with_the_frame_codes():
