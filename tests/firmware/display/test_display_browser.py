@@ -417,13 +417,13 @@ def test_issue_20_item_7_a_table_that_stopped_refereeing_says_so_over_the_page(p
     source.view.not_refereeing = Stopped(30.0, "disk full", "disk full: 40 MB free for the journal")
     source.publish()
     banner = page.locator("#not-refereeing")
-    banner.wait_for(timeout=2000)
+    banner.wait_for(timeout=30_000)
     assert banner.locator(".headline").inner_text() == "NOT REFEREEING"
     assert "40 MB free" in banner.inner_text() and "call the technician" in banner.inner_text()
     assert page.locator("#pause").is_hidden() and page.locator("#alerts button").count() > 0
     assert not any(button.is_visible() for button in page.locator("#alerts button").all())
     page.goto(base + "/table")
-    page.locator("#not-refereeing").wait_for(timeout=2000)
+    page.locator("#not-refereeing").wait_for(timeout=30_000)
     assert NOT_REFEREEING["disk full"] in page.locator("#not-refereeing").inner_text()
 
 
@@ -441,7 +441,7 @@ def test_issue_15_both_pages_show_the_venues_message_seating_and_referee_on_the_
     for visit in (lambda: page.goto(base + "/table"), lambda: log_in(page, base)):
         visit()
         page.locator("#centre .venue-message", has_text="Round 2 starts at 14:00").wait_for(
-            timeout=2000
+            timeout=30_000
         )
         assert page.locator("#centre .on-way").inner_text() == "Chen Jun is on the way"
         call = page.locator("#faults [data-fault-id='1'] .on-way")
@@ -470,7 +470,7 @@ def test_issue_17_both_pages_show_the_seal_then_the_reveal(page, display):
         for view in ("/table", "/"):  # the public page, the referee's (logged in)
             page.goto(base + view)
             seal = page.locator(f"#centre .seal-hand[data-state='{state}']")
-            seal.wait_for(timeout=2000)
+            seal.wait_for(timeout=30_000)
             assert seal.inner_text().startswith(text)
     assert "matches the seal" in seal.inner_text()
 

@@ -176,16 +176,16 @@ def test_the_grid_shows_every_table_on_one_screen(page, hall, browser):
     assert on_screen(board, "#grid .tile") == []
 
 
-def test_a_call_for_the_referee_appears_within_two_seconds_with_its_cue(page, hall):
-    """Issue 15: a player at T7 calls the referee: within 2 s the table flashes on the grid,
-    the alert is on the pager and the sound's cue shows (its beep counted)."""
+def test_a_call_for_the_referee_flashes_the_table_and_rings_the_pager(page, hall):
+    """Issue 15: a player at T7 calls the referee: the table flashes on the grid, the alert
+    is on the pager and the sound's cue shows (its beep counted). How soon is a figure for
+    `mjtable bench venue`, not this test (the guide: tests never assert a time); its waits
+    only catch a call that never comes."""
     _, tables = hall
     assert page.locator("#pager-cue").is_hidden()
-    began = time.monotonic()
     tables.send("T7", "alerts", alert("T7", 4, 40))
-    page.wait_for_selector("#grid .tile.calling[data-table='T7']", timeout=2000)
-    page.wait_for_selector("#pager-cue.ringing", state="visible", timeout=2000)
-    assert time.monotonic() - began < 2.0
+    page.wait_for_selector("#grid .tile.calling[data-table='T7']", timeout=30_000)
+    page.wait_for_selector("#pager-cue.ringing", state="visible", timeout=30_000)
     item = page.locator("#pager li.alert[data-table='T7']")
     assert "West calls the referee" in item.inner_text()
     assert int(page.locator("#pager-cue").get_attribute("data-beeps")) >= 1
@@ -198,7 +198,7 @@ def test_on_my_way_publishes_the_signed_acknowledge(page, hall):
     _, tables = hall
     tables.send("T9", "alerts", alert("T9", 3, 41))
     button = page.locator("#pager li.alert[data-table='T9'] button.on-my-way")
-    button.wait_for(timeout=2000)
+    button.wait_for(timeout=30_000)
     page.fill("#referee-name", "Ana Ruiz")
     button.click()
     name, command = tables.command()
@@ -206,7 +206,7 @@ def test_on_my_way_publishes_the_signed_acknowledge(page, hall):
     assert signed_by(command, KEY)
     assert (command["venue"], command["table"], command["command"]) == (VENUE, "T9", "acknowledge")
     assert command["args"] == {"alert": 3, "of": "fault", "referee": "Ana Ruiz"}
-    page.wait_for_selector("#pager li.alert[data-table='T9'] .ack", timeout=2000)
+    page.wait_for_selector("#pager li.alert[data-table='T9'] .ack", timeout=30_000)
     assert "Ana Ruiz on the way" in page.inner_text("#pager li.alert[data-table='T9'] .ack")
 
 
