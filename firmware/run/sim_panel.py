@@ -22,8 +22,9 @@ class SimPanel:
     def walls_ready(self) -> bool:
         return self.service.status().walls_ready
 
-    def machine_fault(self) -> bool:
-        return self.shuffler.state == "fault"
+    def machine_fault(self) -> object | None:
+        """The machine's open fault (the same object until it is retried), or None."""
+        return self.shuffler.fault
 
     def readers_online(self) -> bool:
         return all(self.service.status().readers_online.values())

@@ -32,7 +32,6 @@ from firmware.sim.script import SimHand
 # Every zone, area by area (all walls first, not engine.seats.ZONES's side by side): the
 # simulated table's order of looking for a tile, kept so that a seed plays the same game.
 ZONES = [zone(area, side) for area in AREAS for side in range(4)]
-RETRY_TAKEN = 10  # half-seconds the technician waits for the machine to take his retry
 
 
 @dataclass
@@ -64,7 +63,7 @@ class Panel(Protocol):
 
     def walls_ready(self) -> bool: ...
     def hand_over(self) -> bool: ...
-    def machine_fault(self) -> bool: ...
+    def machine_fault(self) -> object | None: ...
     def readers_online(self) -> bool: ...
     def retry(self) -> None: ...
     def press(self, side: int, button: str) -> None: ...
@@ -238,11 +237,13 @@ class SimTable:
 
     def _technician(self):
         """The venue's technician: when the machine reports a fault he comes over, puts
-        right what was planned to go wrong, and presses retry; once, until the machine has
-        had time to take the press (a button on the reader's board reaches it a sweep or
-        two later), then again if it did not."""
+        right what was planned to go wrong, and presses retry once for that fault, then waits
+        for the machine to take it: a button on the reader's board reaches the service a
+        sweep or more later (later still on a busy machine), and a second press reaching it
+        after the retry would be a call for the referee."""
         while True:
-            if self.panel.machine_fault():
+            fault = self.panel.machine_fault()
+            if fault is not None:
                 yield 4.0
                 if self.repair == "jam":
                     self.mechanism.clear_jam()
@@ -250,10 +251,8 @@ class SimTable:
                     self.mechanism.return_tile()
                 self.repair = None
                 self.panel.retry()
-                for _ in range(RETRY_TAKEN):
+                while self.panel.machine_fault() is fault:
                     yield 0.5
-                    if not self.panel.machine_fault():
-                        break
             yield 0.5
 
     def _referee(self):
