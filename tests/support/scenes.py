@@ -15,10 +15,8 @@ from tests.support.followkit import turn
 from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, of, stacked_walls
 
 
-def wsom_scene(wsom) -> Game:
-    """East konges four 7p (concealed) and discards 9s; South pungs it and discards N; West's
-    empty call is penalised with two penalty tiles (RULES.md 3.11, 3.9); play goes on to the
-    13th discard, then a wrong call of two of a seat's tiles awaits the referee's ruling."""
+def kong_and_pung(wsom) -> Game:
+    """A WSOM hand's opening: East konges four 7p (concealed) and discards 9s, South pungs it."""
     game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
     game.start()
     game.kong(E, "7p 7p 7p 7p")
@@ -26,6 +24,14 @@ def wsom_scene(wsom) -> Game:
     game.discard(E, "9s")
     game.claim(S, "pung", "9s 9s")
     game.close()
+    return game
+
+
+def wsom_scene(wsom) -> Game:
+    """East konges four 7p (concealed) and discards 9s; South pungs it and discards N; West's
+    empty call is penalised with two penalty tiles (RULES.md 3.11, 3.9); play goes on to the
+    13th discard, then a wrong call of two of a seat's tiles awaits the referee's ruling."""
+    game = kong_and_pung(wsom)
     game.discard(S, "N")
     empty = game.refused(ev.ClaimDeclared, W, claim="pung", tiles=())
     game.apply(ev.Ruling, None, alert=empty.id, apply=True)

@@ -9,8 +9,8 @@ from engine import events as ev
 from firmware.display.app import create_app
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
-from tests.support.scenes import view_of
-from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S
+from tests.support.scenes import kong_and_pung, view_of
+from tests.support.tablekit import CCM_DICE, E, Game, N, S
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
@@ -20,13 +20,7 @@ BUSY = 64  # discards: rivers of 15 or 16 tiles on every side, three rows of 6
 
 def busy_wsom(wsom) -> Game:
     """East's concealed kong and South's pung (tests/support/scenes.py's scene), then play on."""
-    game = Game(wsom, WSOM_DICE, hands=["7p 7p 7p 7p 9s", "9s 9s N", "", ""], replacements=["C"])
-    game.start()
-    game.kong(E, "7p 7p 7p 7p")
-    game.draw(E)
-    game.discard(E, "9s")
-    game.claim(S, "pung", "9s 9s")
-    game.close()
+    game = kong_and_pung(wsom)
     game.play_through(until=lambda g: len(g.table.discards) >= BUSY)
     return game
 
