@@ -41,9 +41,9 @@ def wsom_scene(wsom) -> Game:
     return game
 
 
-def ccm_scene(ccm) -> Game:
-    """South exposes a flower at the deal and draws its replacement (RULES.md 4.5); East
-    discards, North pungs; play goes on, and a wrong call awaits the referee's ruling."""
+def flower_and_pung(ccm) -> Game:
+    """A CCM hand's opening: South exposes a flower at the deal and draws its replacement
+    (RULES.md 4.5); East discards 5s, North pungs it."""
     game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
     game.start()
     game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
@@ -51,6 +51,13 @@ def ccm_scene(ccm) -> Game:
     game.discard(E, "5s")
     game.claim(N, "pung", "5s 5s")
     game.close()
+    return game
+
+
+def ccm_scene(ccm) -> Game:
+    """South exposes a flower at the deal and draws its replacement (RULES.md 4.5); East
+    discards, North pungs; play goes on, and a wrong call awaits the referee's ruling."""
+    game = flower_and_pung(ccm)
     game.play_through(until=lambda g: len(g.table.discards) >= 9)
     _wrong_call(game)
     return game

@@ -5,12 +5,11 @@ and the seats and the centre do not overlap. A screenshot of each goes to tmp_pa
 
 import pytest
 
-from engine import events as ev
 from firmware.display.app import create_app
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
-from tests.support.scenes import kong_and_pung, view_of
-from tests.support.tablekit import CCM_DICE, E, Game, N, S
+from tests.support.scenes import flower_and_pung, kong_and_pung, view_of
+from tests.support.tablekit import Game
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
@@ -28,13 +27,7 @@ def busy_wsom(wsom) -> Game:
 def busy_ccm(ccm) -> Game:
     """South's flower at the deal and North's pung (tests/support/scenes.py's scene), then play on,
     the flowers drawn later exposed too."""
-    game = Game(ccm, CCM_DICE, hands=["5s", "1f", "", "5s 5s"], replacements=["C"])
-    game.start()
-    game.ok(ev.FlowerExposed, S, tile=game.own(S, "1f")[0])
-    game.draw(S)
-    game.discard(E, "5s")
-    game.claim(N, "pung", "5s 5s")
-    game.close()
+    game = flower_and_pung(ccm)
     game.play_through(until=lambda g: len(g.table.discards) >= BUSY)
     return game
 
