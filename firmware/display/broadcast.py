@@ -147,8 +147,12 @@ def broadcast_routes(source, token: str, streams: set[asyncio.Event]) -> list[Ba
             return refusal
         response = FileResponse(STATIC / "broadcast.html")
         if "token" in request.query_params:
-            response.set_cookie(
-                COOKIE, request.query_params["token"], httponly=True, samesite="strict"
+            response.set_cookie(  # Secure over TLS, as the referee's (issue 32 item 9)
+                COOKIE,
+                request.query_params["token"],
+                httponly=True,
+                samesite="strict",
+                secure=request.url.scheme == "https",
             )
         return response
 

@@ -247,6 +247,16 @@ def test_issue_18_the_page_sets_a_cookie_from_the_token(client):
     assert client.get("/api/broadcast/state").status_code == 200
 
 
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_issue_32_item_9_the_broadcast_cookie_is_secure_over_tls(desk, scheme):
+    """Issue 32 item 9 "the broadcast cookie lacks Secure over TLS": served over TLS, the
+    cookie the page's answer sets from the token is Secure, as the referee's session's is
+    (a browser never sends it in clear); over plain HTTP (the table itself) it is not."""
+    client = TestClient(create_app(desk, PIN, TOKEN), base_url=f"{scheme}://127.0.0.1:8080")
+    cookie = client.get("/broadcast", params={"token": TOKEN}).headers["set-cookie"].lower()
+    assert "httponly" in cookie and ("; secure" in cookie) == (scheme == "https")
+
+
 def test_issue_18_the_shipped_token_opens_the_broadcast_only_on_the_table(desk):
     """The token the profiles ship with is known to everyone: from another machine it is
     refused (403, saying which key to set); from the table itself it works."""
