@@ -8,9 +8,11 @@ power mid-write keeps the old file whole; written by root, it is given to the da
 owner, the service's user). A secret is a PIN of 6 digits or more or a
 passphrase of 10 characters or more (display/auth.py's secret_problem), never the shipped PIN.
 
-The display (display/auth.py) accepts any enrolled referee's secret and names him on his
-session; with no referee enrolled, the profile's [display] referee_pin, as before. It reads
-the file at each login, so a referee added or removed counts without a restart.
+The display (firmware/web/auth.py) lets an enrolled referee in by his name and his secret,
+one hash a try (issue 32 item 3: a try against every record cost one hash per referee), and
+names him on his session; with no referee enrolled, the profile's [display] referee_pin, as
+before. It reads the file again whenever it changed, so a referee added or removed, or a
+new secret, counts without a restart: his sessions and their open streams end.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # scrypt paper: interactive logins (16 Mi
 SALT_BYTES = 16
 KEY_BYTES = 32
 NAME = re.compile(r"[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]{0,39}")  # printable, 1..40, no lead space
+# Hashed for a name nobody has, so that a try costs the same whether the name is enrolled.
+DECOY = {"scheme": "scrypt", **SCRYPT, "salt": "00" * SALT_BYTES, "hash": "00" * KEY_BYTES}
 
 
 class RefereeError(ValueError):
@@ -88,13 +92,28 @@ def _check(entry: dict) -> None:
 
 
 class Referees:
-    """The referees file at `path`; every method reads it afresh."""
+    """The referees file at `path`, read again whenever it changed."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self._read: tuple[tuple, dict[str, dict]] | None = None  # (file version, referees)
 
     def load(self) -> dict[str, dict]:
-        """name -> {"set": when, "secret": the hashed record}; {} without a file."""
+        """name -> {"set": when, "secret": the hashed record}; {} without a file. Read again
+        only when the file changed (another inode, size or time: `add` and `remove` replace
+        it), as sessions are checked at every update of a stream."""
+        try:
+            seen = self.path.stat()
+        except FileNotFoundError:
+            return {}
+        except OSError as err:
+            raise RefereeError(f"{self.path}: {err.strerror}") from None
+        version = (seen.st_ino, seen.st_size, seen.st_mtime_ns)
+        if self._read is None or self._read[0] != version:
+            self._read = (version, self._parsed())
+        return dict(self._read[1])
+
+    def _parsed(self) -> dict[str, dict]:
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -110,15 +129,12 @@ class Referees:
             raise RefereeError(f"{self.path}: not a referees file ({err!r})") from None
         return referees
 
-    def who(self, secret: str, enrolled: dict[str, dict] | None = None) -> str | None:
-        """The enrolled referee whose secret this is, or None (of `enrolled`, as load gave
-        it, or of the file). Every record is tried, so the time taken does not tell which
-        one (or whether any) matched."""
-        found = None
-        for name, entry in (self.load() if enrolled is None else enrolled).items():
-            if matches(entry["secret"], secret) and found is None:
-                found = name
-        return found
+    def is_secret_of(self, name: str, secret: str, enrolled: dict[str, dict]) -> bool:
+        """Whether `secret` is the enrolled referee `name`'s (of `enrolled`, as load gave it):
+        one hash, a decoy's for a name not enrolled, so the time taken does not tell."""
+        entry = enrolled.get(name)
+        right = matches(entry["secret"] if entry else DECOY, secret)
+        return right and entry is not None
 
     def add(self, name: str, secret: str) -> None:
         """Set `name`'s secret (a new referee, or a new secret for one already enrolled)."""

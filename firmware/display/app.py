@@ -83,20 +83,21 @@ def create_app(
         return stream(request, False)
 
     async def referee_state(request: Request) -> JSONResponse:
-        return refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
+        return await refused_credentials(request) or JSONResponse(source.snapshot(referee=True))
 
     async def referee_stream(request: Request):
-        return refused_credentials(request) or stream(request, True)
+        refusal = await refused_credentials(request)
+        return refusal or login.streaming(request, stream(request, True))
 
     async def referee_offences(request: Request) -> JSONResponse:
         """The rule book's offences for the page's report form (issue 12)."""
-        return refused_credentials(request) or JSONResponse(source.offences())
+        return await refused_credentials(request) or JSONResponse(source.offences())
 
     async def referee_sheet(request: Request) -> Response:
         """The session's score sheet to download (issue 16): what `mjtable export sheet`
         makes of the journal, built off the event loop."""
         fmt = request.path_params["format"]
-        refusal = refused_credentials(request)
+        refusal = await refused_credentials(request)
         if refusal or fmt not in export_sheet.MEDIA:
             return refusal or error(404, f"no sheet.{fmt} (formats: csv, json, pdf)")
         try:
@@ -130,10 +131,10 @@ def create_app(
         return await hand_history(request, False)
 
     async def referee_hands(request: Request) -> Response:
-        return refused_credentials(request) or await hand_history(request, True)
+        return await refused_credentials(request) or await hand_history(request, True)
 
     async def action(request: Request) -> JSONResponse:
-        refusal = refused_credentials(request)
+        refusal = await refused_credentials(request)
         if refusal:
             return refusal
         name = request.path_params["action"]
@@ -144,7 +145,7 @@ def create_app(
         if problem:
             return error(422, problem[1], field=problem[0])
         if name == "sign_sheet":  # the referee's PIN typed again (issue 16 "The score sheet")
-            body, refusal = login.signature(request, body)
+            body, refusal = await login.signature(request, body)
             if refusal:
                 return refusal
         try:

@@ -96,10 +96,11 @@ def create_app(
         return FileResponse(STATIC / "board.html")
 
     async def venue_state(request: Request) -> JSONResponse:
-        return refused(request) or JSONResponse(organiser())
+        return await refused(request) or JSONResponse(organiser())
 
     async def venue_stream(request: Request):
-        return refused(request) or stream(board, organiser, streams)
+        refusal = await refused(request)
+        return refusal or login.streaming(request, stream(board, organiser, streams))
 
     async def board_state(request: Request) -> JSONResponse:
         return JSONResponse(public())
@@ -108,7 +109,7 @@ def create_app(
         return stream(board, public, streams)
 
     async def table(request: Request) -> JSONResponse:
-        refusal = refused(request)
+        refusal = await refused(request)
         if refusal:
             return refusal
         found = board.tables.get(request.path_params["table"])
@@ -118,7 +119,7 @@ def create_app(
 
     async def table_sheet(request: Request) -> JSONResponse:
         """The score sheet the table's current session published last (docs/uplink.md)."""
-        refusal = refused(request)
+        refusal = await refused(request)
         if refusal:
             return refusal
         name = request.path_params["table"]
@@ -137,7 +138,7 @@ def create_app(
         return JSONResponse({"sent": command["id"], "command": name, "table": table})
 
     async def acknowledge(request: Request) -> JSONResponse:
-        refusal = refused(request)
+        refusal = await refused(request)
         if refusal:
             return refusal
         name, key = request.path_params["table"], request.path_params["key"]
@@ -159,7 +160,7 @@ def create_app(
         return answer
 
     async def message(request: Request) -> JSONResponse:
-        refusal = refused(request)
+        refusal = await refused(request)
         if refusal:
             return refusal
         name = request.path_params["table"]
@@ -174,13 +175,13 @@ def create_app(
 
     def every_table(command: str):
         async def endpoint(request: Request) -> JSONResponse:
-            return refused(request) or await send("*", command, {})
+            return await refused(request) or await send("*", command, {})
 
         return endpoint
 
     async def release(request: Request) -> JSONResponse:
         """The organiser lets the standings out before every table has finished."""
-        refusal = refused(request)
+        refusal = await refused(request)
         if refusal:
             return refusal
         if not standings_doc()["hidden"]:
@@ -202,8 +203,8 @@ def create_app(
         board.version += 1  # the streams send the standings, the board its scores
         return JSONResponse({"released": True, "not_finished": waiting})
 
-    def report(request: Request) -> dict | JSONResponse:
-        refusal = refused(request)
+    async def report(request: Request) -> dict | JSONResponse:
+        refusal = await refused(request)
         if refusal:
             return refusal
         if standings_doc()["hidden"]:
@@ -211,13 +212,13 @@ def create_app(
         return round_report(board, stage)
 
     async def round_json(request: Request) -> Response:
-        document = report(request)
+        document = await report(request)
         if isinstance(document, Response):
             return document
         return JSONResponse(document, headers=_attachment(board.venue, "json"))
 
     async def round_csv_file(request: Request) -> Response:
-        document = report(request)
+        document = await report(request)
         if isinstance(document, Response):
             return document
         return Response(

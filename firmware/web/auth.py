@@ -1,32 +1,22 @@
 """Who may act as the referee: whoever knows the referee's secret (a PIN or a passphrase); who
 may watch the delayed broadcast: whoever has its token.
 
-A PIN is short, so wrong guesses are slowed, per client (issue 20): the address the connection
-comes from (the ASGI scope's client, never a header, which anyone can write). A client's first
-FREE wrong PINs in a row cost nothing (a referee's typo); each one after doubles the time that
-client must wait before its next try, from 1 s up to MAX_WAIT (the lock-out). Until then its
-PINs are refused (HTTP 429) without being compared; its right PIN clears the count. No other
-client is ever held up: one stranger's wrong PINs leave the referee's tablet and the table's
-own screen as they were. An IPv6 client counts by its /64, whose addresses any host there
-may take at will. The clients held are at most CLIENTS (the one whose last wrong PIN is
-oldest forgotten first), so a flood of addresses costs no more memory. A right secret
-opens a session: a signed token in an HttpOnly, SameSite=Strict cookie (Secure over TLS), so
-the page's later requests need no PIN; cross-site requests are guard.py's.
-The referees enrolled at the table (firmware/desk/referees.py, issue 19) each have their own
-secret: any of them opens a session, which remembers whose it is (the name the desk journals);
-the profile's referee_pin then opens nothing. With none enrolled, the profile's PIN, as before.
-Times are passed in (`t`, seconds on a monotonic clock).
+Wrong guesses are slowed per client (issue 20): the address the connection comes from (the
+ASGI scope's, never a header), an IPv6 one by its /64. A client's first FREE wrong tries in a
+row cost nothing (a typo); each one after doubles its wait before the next, from 1 s up to
+MAX_WAIT; meanwhile its tries are refused (429) uncompared. A try counts wrong from the moment
+it is admitted, so tries sent at once wait in turn; a right one clears the count. No other
+client is held up; at most CLIENTS are held. A right secret opens a session: a signed token
+in an HttpOnly, SameSite=Strict cookie (Secure over TLS); cross-site requests are guard.py's.
+Each referee enrolled at the table (firmware/desk/referees.py, issue 19) logs in with his name
+and his own secret, one hash a try, off the loop under a cap for the whole process
+(hashing.py, issue 32 item 3); his session names him, for the desk's journal. With none
+enrolled, the profile's PIN. Times are passed in (`t`, seconds on a monotonic clock).
 
-A session survives a restart of the service (issue 16): its token holds whose it is, when it
-was issued and when it expires (SESSION_SECONDS on the wall clock, a session of play), and an
-HMAC-SHA256 over that with a key kept in the data directory (SESSION_KEY, mode 0600, made from
-`secrets` on first use), so nothing of it is kept in memory but the logouts. It also holds a
-digest of the secret's record (the referee's salted hash, or the profile's PIN), so a
-new secret ends the sessions the old one opened, and a referee removed has none. A logout
-ends its token in this process only (the revoked ones are kept in memory until they expire):
-after a restart a token logged out before opens again until its expiry, though its page has
-deleted the cookie. Without a key folder (the venue's dashboard), the key lives in memory and
-sessions end with the process.
+A session's token (issue 16) holds whose it is, when it expires (SESSION_SECONDS on the wall
+clock) and a digest of the secret's record, under an HMAC with the data directory's key
+(revocation.py), so it outlives a restart; a new secret or the referee's removal ends it, a
+new key ends them all, a logout its own, kept across restarts (issue 32 item 6).
 
 The broadcast token is typed once into a stream's URL (OBS cannot type a PIN); it is long
 (BROADCAST_TOKEN_LENGTH, the profile refuses less), so it is not throttled. The token the
@@ -38,14 +28,16 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import os
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+from firmware.web.hashing import HASHING, Busy
+from firmware.web.revocation import Logouts, SessionKey
 
 FREE = 3  # wrong PINs in a row that cost a client nothing
 MAX_WAIT = 900.0  # seconds: a client's longest wait between two tries (the lock-out)
@@ -55,10 +47,9 @@ PASSPHRASE_LENGTH = 10  # ... and a passphrase (anything not all digits) this ma
 SHIPPED_REFEREE_PIN = "246810"  # in config/tables/*.toml: known to everyone
 OK, WRONG, THROTTLED = 200, 403, 429
 MISSING = 401
+NAMELESS = 422  # referees are enrolled: a try names whose secret it is
 BROADCAST_TOKEN_LENGTH = 16
 SESSION_SECONDS = 12 * 3600.0  # a referee's session lasts a session of play
-SESSION_KEY = "session.key"  # in the data directory (firmware/table/sessions.py data_dir)
-KEY_BYTES = 32
 SHIPPED_BROADCAST_TOKEN = "change-this-broadcast-token"  # in config/tables/*.toml
 
 
@@ -104,7 +95,17 @@ class Enrolled(Protocol):
 
     def load(self) -> dict[str, dict]: ...
 
-    def who(self, secret: str, enrolled: dict[str, dict] | None = None) -> str | None: ...
+    def is_secret_of(self, name: str, secret: str, enrolled: dict[str, dict]) -> bool: ...
+
+
+class Verdict(NamedTuple):
+    """A try's status, the seconds before this client's next try, the referee let in (None:
+    the profile's PIN); `busy`: THROTTLED uncompared, hashing.ADMITTED being under way."""
+
+    status: int
+    wait: float
+    referee: str | None = None
+    busy: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,34 +114,6 @@ class Session:
 
     referee: str | None
     expires: float  # wall clock, seconds since the epoch
-
-
-def session_key(folder: Path | None) -> bytes:
-    """The key that signs the sessions: SESSION_KEY in `folder`, made on first use (mode
-    0600, written beside it and renamed: whole or not at all); one that is not KEY_BYTES in
-    hex is replaced (its sessions end). Without a folder, a new one in memory."""
-    if folder is None:
-        return secrets.token_bytes(KEY_BYTES)
-    path = Path(folder) / SESSION_KEY
-    try:
-        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
-        if len(key) == KEY_BYTES:
-            return key
-    except (FileNotFoundError, ValueError):
-        pass
-    key = secrets.token_bytes(KEY_BYTES)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{SESSION_KEY}.{secrets.token_hex(4)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as out:
-        out.write(key.hex() + "\n")
-        out.flush()
-        os.fsync(out.fileno())
-    if os.geteuid() == 0:  # made by root (a trial run): the service's user reads it
-        folder_stat = path.parent.stat()
-        os.chown(temporary, folder_stat.st_uid, folder_stat.st_gid)
-    os.replace(temporary, path)
-    return key
 
 
 def _b64(raw: bytes) -> str:
@@ -152,14 +125,15 @@ def _unb64(text: str) -> bytes:
 
 
 class RefereeAuth:
-    """`pin` is the profile's; `referees`, when any are enrolled, stand in for it. `key`
-    signs the sessions (session_key); `wall` is the wall clock their expiry is on."""
+    """`pin` is the profile's; `referees`, when any are enrolled, stand in for it. The key
+    that signs the sessions and the logouts are kept in `key_folder` (revocation.py; None:
+    in memory); `wall` is the wall clock the sessions' expiry is on."""
 
     def __init__(
         self,
         pin: str,
         referees: Enrolled | None = None,
-        key: bytes | None = None,
+        key_folder: Path | None = None,
         wall: Callable[[], float] = time.time,
     ):
         if not isinstance(pin, str) or not pin.strip():
@@ -167,10 +141,11 @@ class RefereeAuth:
         problem = secret_problem(pin)
         if problem:
             raise ValueError(problem)
-        self._pin, self.referees = pin.encode(), referees
-        self._key, self.wall = key or session_key(None), wall
+        self._pin, self.referees, self.wall = pin.encode(), referees, wall
+        self._key, self._logouts = SessionKey(key_folder), Logouts(key_folder)
+        # logouts unreadable: none of the sessions opened before this start is trusted
+        self._not_before = wall() if self._logouts.unreadable else 0.0
         self._wrong: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (n, last)
-        self._revoked: dict[str, float] = {}  # nonce -> expiry: logged out in this process
 
     @property
     def tracked(self) -> int:
@@ -178,36 +153,60 @@ class RefereeAuth:
         return len(self._wrong)
 
     def check_pin(self, pin: str, t: float, client: str | None) -> tuple[int, float]:
-        """(OK, 0), (WRONG, seconds before this client's next try) or (THROTTLED, seconds
-        left to wait; the PIN is not even compared) for a PIN from `client` (its address)."""
-        status, wait, _ = self.check(pin, t, client)
-        return status, wait
+        """The profile's PIN from `client` (its address): (OK, 0), (WRONG, seconds before
+        this client's next try) or (THROTTLED, seconds left to wait; not even compared).
+        Compared at once: no hash to wait for."""
+        key, wrong, left = self._admitted(t, client)
+        if left > 0:
+            return THROTTLED, left
+        pin_bytes = pin.encode("utf-8", "surrogatepass")  # JSON's text may hold a lone one
+        return self._settled(key, wrong, t, hmac.compare_digest(pin_bytes, self._pin))
 
-    def check(self, pin: str, t: float, client: str | None) -> tuple[int, float, str | None]:
-        """check_pin's answer and, on OK, the enrolled referee whose secret it is (None: the
-        profile's PIN). An unreadable referees file raises (firmware/desk/referees.py's
-        RefereeError, a ValueError): nobody is let in by the profile's PIN instead."""
+    async def check(
+        self, secret: str, t: float, client: str | None, name: str | None = None
+    ) -> Verdict:
+        """A try from `client`: with referees enrolled, the referee `name`'s secret, hashed
+        off the loop (hashing.py: one hash; `busy` past the cap); else the profile's PIN.
+        An unreadable referees file raises (RefereeError, a ValueError): nobody is let in."""
+        enrolled = self._enrolled()
+        if not enrolled or self.referees is None:
+            return Verdict(*self.check_pin(secret, t, client))
+        key, wrong, left = self._admitted(t, client)
+        if left > 0:
+            return Verdict(THROTTLED, left)
+        if name is None:
+            return Verdict(NAMELESS, 0.0)
+        held = self._wrong.get(key)
+        self._count(key, wrong + 1, t)  # wrong until found right: tries at once wait in turn
+        try:
+            right = await HASHING.run(self.referees.is_secret_of, name, secret, enrolled)
+        except Busy:
+            if held is None:
+                self._wrong.pop(key, None)
+            else:
+                self._wrong[key] = held
+            return Verdict(THROTTLED, 1.0, busy=True)
+        status, wait = self._settled(key, wrong, t, right)
+        return Verdict(status, wait, name if right else None)
+
+    def _admitted(self, t: float, client: str | None) -> tuple[str, int, float]:
+        """(the client's key, its wrong tries in a row, the seconds it must still wait)."""
         key = client_key(client)
         wrong, last = self._wrong.get(key, (0, t))
-        left = last + wait_after(wrong) - t
-        if left > 0:
-            return THROTTLED, left, None
-        referees = self.referees
-        enrolled = referees.load() if referees is not None else {}
-        # a text from JSON may hold a lone surrogate: it passes encoding and matches nothing
-        if referees is not None and enrolled:
-            who = referees.who(pin, enrolled)
-            right = who is not None
-        else:
-            who, right = None, hmac.compare_digest(pin.encode("utf-8", "surrogatepass"), self._pin)
+        return key, wrong, last + wait_after(wrong) - t
+
+    def _settled(self, key: str, wrong: int, t: float, right: bool) -> tuple[int, float]:
         if right:
             self._wrong.pop(key, None)
-            return OK, 0.0, who
+            return OK, 0.0
+        self._count(key, wrong + 1, t)
+        return WRONG, wait_after(wrong + 1)
+
+    def _count(self, key: str, wrong: int, t: float) -> None:
         self._wrong.pop(key, None)
-        self._wrong[key] = (wrong + 1, t)  # the most recent last: the oldest is forgotten
+        self._wrong[key] = (wrong, t)  # the most recent last: the oldest is forgotten
         if len(self._wrong) > CLIENTS:
             self._wrong.popitem(last=False)
-        return WRONG, wait_after(wrong + 1), None
 
     def open_session(self, who: str | None = None) -> str:
         """A signed token for the referee `who` (None: opened by the profile's PIN)."""
@@ -223,10 +222,9 @@ class RefereeAuth:
         return f"{text}.{self._sign(text)}"
 
     def session(self, token: str | None) -> Session | None:
-        """The session `token` opens, or None: not signed with this table's key, expired,
-        logged out, or opened by a secret that is no longer the one (a new one set, the
-        referee removed, referees enrolled since a PIN's session). An unreadable referees
-        file raises, as in check."""
+        """The session `token` opens, or None: not signed with this table's current key,
+        expired, logged out, or opened by a secret no longer the one (a new one, the referee
+        removed, referees enrolled since a PIN's session). Raises as check does."""
         payload = self._payload(token)
         if payload is None or self.wall() >= payload["expires"]:
             return None
@@ -237,13 +235,13 @@ class RefereeAuth:
             return None
         return Session(who, payload["expires"])
 
-    def close_session(self, token: str | None) -> None:
-        """The referee logs out: the token opens nothing any more (in this process)."""
-        now = self.wall()
-        self._revoked = {n: e for n, e in self._revoked.items() if e > now}
+    def close_session(self, token: str | None) -> str | None:
+        """The referee logs out: the token opens nothing any more, after a restart too. None,
+        or why the logout is not kept on disk. Blocking (a file written): off the loop."""
         payload = self._payload(token)
-        if payload is not None:
-            self._revoked[payload["nonce"]] = payload["expires"]
+        if payload is None:
+            return None
+        return self._logouts.add(payload["nonce"], payload["expires"], self.wall())
 
     def _payload(self, token: str | None) -> dict | None:
         """What a token signed with this table's key says, unless logged out; else None."""
@@ -252,13 +250,16 @@ class RefereeAuth:
         if not hmac.compare_digest(given, self._sign(text).encode()):
             return None
         payload = json.loads(_unb64(text))
-        return None if payload["nonce"] in self._revoked else payload
+        if payload["nonce"] in self._logouts or payload["issued"] < self._not_before:
+            return None
+        return payload
 
     def _enrolled(self) -> dict[str, dict]:
         return self.referees.load() if self.referees is not None else {}
 
     def _sign(self, text: str) -> str:
-        signed = hmac.new(self._key, text.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        key = self._key.current()
+        signed = hmac.new(key, text.encode("utf-8", "surrogatepass"), hashlib.sha256)
         return _b64(signed.digest())
 
     def _digest(self, who: str | None, enrolled: dict[str, dict]) -> str:
@@ -268,7 +269,8 @@ class RefereeAuth:
         else:
             record = json.dumps([who, enrolled.get(who, {}).get("secret")], sort_keys=True)
             material = b"referee\0" + record.encode("utf-8", "surrogatepass")
-        return _b64(hmac.new(self._key, material, hashlib.sha256).digest()[:16])
+        digest = hmac.new(self._key.current(), material, hashlib.sha256).digest()
+        return _b64(digest[:16])
 
 
 class BroadcastAuth:

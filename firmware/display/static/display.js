@@ -534,13 +534,17 @@ async function start() {
 document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
   const pin = document.getElementById("pin");
+  const name = document.getElementById("referee-name").value.trim();
+  const body = name ? {pin: pin.value, referee: name} : {pin: pin.value};
   const response = await fetch("/api/referee/login", {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: JSON.stringify({pin: pin.value})});
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   pin.value = "";
   if (response.ok) return connect();
   const reply = await response.json().catch(() => ({}));
   document.getElementById("login-error").textContent = response.status === 429
-    ? reply.error || tr("Too many wrong PINs: wait and try again.") : tr("Wrong PIN.");
+    ? reply.error || tr("Too many wrong PINs: wait and try again.")
+    : response.status === 422 ? tr("Type your name too: referees are enrolled here.")
+    : tr("Wrong PIN.");
 });
 
 translateStatic();  // i18n.js: the fixed labels in the remembered language

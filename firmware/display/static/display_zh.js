@@ -54,6 +54,8 @@ words({  // i18n.js: this page's Chinese (issue 16 "Every screen")
   "correct": "更正",
   "Too many wrong PINs: wait and try again.": "PIN 錯誤次數過多：請稍候再試。",
   "Wrong PIN.": "PIN 錯誤。", "Referee": "裁判", "PIN": "PIN", "Log in": "登入",
+  "Name (an enrolled referee)": "姓名（已登記的裁判）",
+  "Type your name too: referees are enrolled here.": "請同時輸入姓名：本桌已登記裁判。",
   "The table's public view": "本桌公開畫面", "Alerts": "警示", "Penalties": "罰分",
   "Faults": "故障", "Shuffler": "洗牌機", "Events": "事件", "Score sheet:": "計分表：",
 });

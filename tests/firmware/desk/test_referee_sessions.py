@@ -20,7 +20,8 @@ from firmware.display import ActionRefused
 from firmware.display.app import COOKIE, create_app
 from firmware.journal.store import Journal
 from firmware.web import sse
-from firmware.web.auth import SESSION_KEY, SESSION_SECONDS
+from firmware.web.auth import SESSION_SECONDS
+from firmware.web.revocation import SESSION_KEY
 from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource, read_event, running_server
@@ -61,8 +62,10 @@ def app_of(source, tmp_path, referees=None, wall=None):
 
 
 def logged_in(app, secret: str) -> TestClient:
+    """Logged in as Alice (her name is not asked while no referee is enrolled)."""
     client = TestClient(app, base_url=BASE)
-    assert client.post("/api/referee/login", json={"pin": secret}, headers=OWN_PAGE).is_success
+    body = {"pin": secret, "referee": ALICE}
+    assert client.post("/api/referee/login", json=body, headers=OWN_PAGE).is_success
     return client
 
 
@@ -175,7 +178,9 @@ def test_issue_16_a_session_expires_and_a_logout_ends_it(source, tmp_path, enrol
     wall = Wall()
     app = app_of(source, tmp_path, enrolled, wall)
     client = TestClient(app, base_url=BASE)
-    login = client.post("/api/referee/login", json={"pin": ALICE_SECRET}, headers=OWN_PAGE)
+    login = client.post(
+        "/api/referee/login", json={"pin": ALICE_SECRET, "referee": ALICE}, headers=OWN_PAGE
+    )
     assert f"Max-Age={int(SESSION_SECONDS)}" in login.headers["set-cookie"]
     token = client.cookies[COOKIE]
     wall.t = NOON + SESSION_SECONDS - 1

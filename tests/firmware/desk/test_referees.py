@@ -4,6 +4,7 @@ the referee display lets an enrolled referee in by his secret and names him on h
 with none enrolled, the profile's referee_pin, as before. The display's clock stands still.
 """
 
+import asyncio
 import hashlib
 import io
 import json
@@ -76,7 +77,8 @@ def test_issue_19_referee_add_asks_twice_and_refuses_two_different_secrets(
     assert not (tmp_path / FILE).exists()
     monkeypatch.setattr("getpass.getpass", lambda prompt: ALICE_SECRET)
     assert referee("add", ALICE, "--data-dir", str(tmp_path), monkeypatch=monkeypatch) == 0
-    assert Referees(tmp_path / FILE).who(ALICE_SECRET) == ALICE
+    referees = Referees(tmp_path / FILE)
+    assert referees.is_secret_of(ALICE, ALICE_SECRET, referees.load())
 
 
 @pytest.mark.parametrize(
@@ -132,9 +134,15 @@ def app_of(wsom, referees):
     )
 
 
-def log_in(client: TestClient, secret: str):
+def log_in(client: TestClient, secret: str, name: str | None = None):
     """The login as the table's own page sends it (guard.py wants its Origin)."""
-    return client.post("/api/referee/login", json={"pin": secret}, headers=OWN_PAGE)
+    body = {"pin": secret} | ({"referee": name} if name else {})
+    return client.post("/api/referee/login", json=body, headers=OWN_PAGE)
+
+
+def check(auth: RefereeAuth, secret: str, t: float, client: str, name: str | None = None):
+    """auth.check's verdict, as the login awaits it."""
+    return asyncio.run(auth.check(secret, t, client, name))
 
 
 def test_issue_19_the_display_lets_an_enrolled_referee_in_and_names_him(wsom, enrolled):
@@ -143,18 +151,18 @@ def test_issue_19_the_display_lets_an_enrolled_referee_in_and_names_him(wsom, en
     profile's PIN opens nothing once referees are enrolled."""
     app = app_of(wsom, enrolled)
     client = TestClient(app, base_url=BASE, client=TABLET)
-    answer = log_in(client, BOB_SECRET)
+    answer = log_in(client, BOB_SECRET, BOB)
     assert answer.status_code == 200 and answer.json() == {"ok": True, "referee": BOB}
     assert client.get("/api/referee/state").status_code == 200
     other = TestClient(app, base_url=BASE, client=STRANGER)
-    refused = log_in(other, PIN)
+    refused = log_in(other, PIN, BOB)
     assert refused.status_code == 403 and refused.json() == {"error": "wrong PIN"}
     auth = RefereeAuth(PIN, enrolled)
-    assert auth.check(ALICE_SECRET, 0.0, TABLET[0]) == (OK, 0.0, ALICE)
+    assert check(auth, ALICE_SECRET, 0.0, TABLET[0], ALICE)[:3] == (OK, 0.0, ALICE)
     token = auth.open_session(ALICE)
     session = auth.session(token)
     assert session is not None and session.referee == ALICE
-    assert auth.check(PIN, 0.0, TABLET[0])[0] != OK
+    assert check(auth, PIN, 0.0, TABLET[0], ALICE).status != OK
 
 
 def test_issue_19_the_profile_pin_works_while_no_referee_is_enrolled(wsom, tmp_path):
@@ -165,7 +173,7 @@ def test_issue_19_the_profile_pin_works_while_no_referee_is_enrolled(wsom, tmp_p
     answer = log_in(client, PIN)
     assert answer.status_code == 200 and answer.json() == {"ok": True}
     referees.add(ALICE, ALICE_SECRET)
-    refused = log_in(client, PIN)
+    refused = log_in(client, PIN, ALICE)
     assert refused.status_code == 403 and refused.json() == {"error": "wrong PIN"}
     referees.remove(ALICE)  # read at each login: no restart
     assert log_in(client, PIN).status_code == 200
@@ -175,16 +183,14 @@ def test_issue_19_enrolled_secrets_keep_the_throttle_per_device(enrolled, monkey
     """Issue 20 item 1 with enrolled referees: a stranger's wrong secrets hold only him up,
     and while he waits his tries are not even hashed; the referee's tablet is let in."""
     auth, hashed = RefereeAuth(PIN, enrolled), []
-    who = enrolled.who
-    monkeypatch.setattr(
-        enrolled, "who", lambda secret, known: hashed.append(1) or who(secret, known)
-    )
+    real = enrolled.is_secret_of
+    monkeypatch.setattr(enrolled, "is_secret_of", lambda *args: hashed.append(1) or real(*args))
     for t in range(FREE + 1):
-        auth.check("00000000", float(t), STRANGER[0])
+        check(auth, "00000000", float(t), STRANGER[0], ALICE)
     assert len(hashed) == FREE + 1
-    assert auth.check(ALICE_SECRET, FREE + 1.0, STRANGER[0])[0] == THROTTLED
+    assert check(auth, ALICE_SECRET, FREE + 1.0, STRANGER[0], ALICE).status == THROTTLED
     assert len(hashed) == FREE + 1
-    assert auth.check(ALICE_SECRET, FREE + 1.0, TABLET[0]) == (OK, 0.0, ALICE)
+    assert check(auth, ALICE_SECRET, FREE + 1.0, TABLET[0], ALICE)[:3] == (OK, 0.0, ALICE)
 
 
 def test_issue_19_an_unreadable_referees_file_lets_no_one_in_and_says_so(

@@ -8,6 +8,7 @@ tests/support/deskkit.py's
 DeskedTable); the browser test serves the same desk to Debian's chromium.
 """
 
+import base64
 import csv
 import io
 import json
@@ -58,6 +59,11 @@ def client_of(desk, referees=None) -> TestClient:
 
 def bearer(secret: str = PIN) -> dict:
     return {"Authorization": f"Bearer {secret}"}
+
+
+def basic(name: str, secret: str) -> dict:
+    """An enrolled referee's name and secret, as a script sends them (HTTP Basic)."""
+    return {"Authorization": "Basic " + base64.b64encode(f"{name}:{secret}".encode()).decode()}
 
 
 def test_issue_16_players_entered_at_the_desk_name_the_seats_the_sheet_and_the_export(tmp_path):
@@ -192,10 +198,14 @@ def test_issue_16_an_enrolled_referee_signs_with_his_own_secret_only(tmp_path, w
     source = FakeSource(view_of(wsom_scene(wsom)))
     client = client_of(source, referees)
     body = {"hand": 1, "pin": "bob-secret-22", "referee": "Mallory"}
-    answer = client.post("/api/referee/sign_sheet", json=body, headers=bearer("alice-secret-1"))
+    answer = client.post(
+        "/api/referee/sign_sheet", json=body, headers=basic("Alice", "alice-secret-1")
+    )
     assert answer.status_code == 403 and "his own" in answer.json()["error"]
     body["pin"] = "alice-secret-1"
-    answer = client.post("/api/referee/sign_sheet", json=body, headers=bearer("alice-secret-1"))
+    answer = client.post(
+        "/api/referee/sign_sheet", json=body, headers=basic("Alice", "alice-secret-1")
+    )
     assert answer.status_code == 200 and answer.json()["by"] == "Alice"
     assert source.acts == [("sign_sheet", {"hand": 1, "referee": "Alice"})]
 
