@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from engine import events as ev
 from firmware.desk.referees import FILE, Referees
 from firmware.display.app import COOKIE, create_app
+from firmware.venue.board import VenueBoard
 from firmware.web.revocation import LOGOUTS, SESSION_KEY
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import (
@@ -25,6 +26,8 @@ from tests.support.displaykit import (
     running_server,
 )
 from tests.support.scenes import view_of, wsom_scene
+from tests.support.venuekit import PIN as ORGANISER_PIN
+from tests.support.venuekit import VENUE, organiser_client
 
 ALICE, ALICE_SECRET = "Alice Wong", "east wind rises"
 NOON = 1_796_212_800.0  # 2026-12-02 12:00:00 UTC
@@ -127,6 +130,19 @@ def test_issue_32_item_6_a_logout_ends_its_open_streams_at_once(source, tmp_path
             source.publish([concealed_draw(3)])
             assert json.loads(next_event(others)["data"])["events"][0]["tile"] == 3
         assert len(source.subscribers) == 1  # the view's backlog: the tablet's queue closed
+
+
+def test_issue_32_item_6_the_organisers_logout_ends_his_dashboards_stream():
+    """Issue 32 item 6 at the venue (the same login, firmware/web/login.py): the organiser's
+    logout ends his dashboard's open stream at once."""
+    with organiser_client(VenueBoard(VENUE)) as client:
+        body = {"pin": ORGANISER_PIN}
+        assert client.post("/api/login", json=body, headers=OWN_PAGE).is_success
+        with client.stream("GET", "/api/stream") as response:
+            lines = response.iter_lines()
+            assert next_event(lines) is not None  # every table, at once
+            assert client.post("/api/logout", json={}, headers=OWN_PAGE).is_success
+            assert next_event(lines) is None
 
 
 def test_issue_32_item_6_a_logout_outlives_a_restart(source, tmp_path, enrolled):
