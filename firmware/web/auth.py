@@ -181,9 +181,8 @@ class RefereeAuth:
         try:
             right = await HASHING.run(self.referees.is_secret_of, name, secret, enrolled)
         except Busy:
-            if held is None:
-                self._wrong.pop(key, None)
-            else:
+            self._wrong.pop(key, None)
+            if held is not None:
                 self._wrong[key] = held
             return Verdict(THROTTLED, 1.0, busy=True)
         status, wait = self._settled(key, wrong, t, right)
@@ -199,8 +198,9 @@ class RefereeAuth:
         if right:
             self._wrong.pop(key, None)
             return OK, 0.0
-        self._count(key, wrong + 1, t)
-        return WRONG, wait_after(wrong + 1)
+        counted = max(wrong + 1, self._wrong.get(key, (0, t))[0])  # tries since admitted
+        self._count(key, counted, t)
+        return WRONG, wait_after(counted)
 
     def _count(self, key: str, wrong: int, t: float) -> None:
         self._wrong.pop(key, None)

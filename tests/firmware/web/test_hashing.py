@@ -18,7 +18,7 @@ from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from firmware.table.actor import TICK, Tick
 from firmware.web import hashing
-from firmware.web.auth import OK, THROTTLED, WRONG, RefereeAuth
+from firmware.web.auth import FREE, OK, THROTTLED, WRONG, RefereeAuth
 from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, dealt_service
@@ -93,6 +93,33 @@ def test_issue_32_item_3_tries_past_the_cap_are_answered_429_unhashed(enrolled, 
     assert auth.tracked == hashing.ADMITTED  # the busy client holds no wrong try
     later = asyncio.run(auth.check("00000009", 0.0, "10.0.2.1", "Bob"))
     assert later.status == WRONG and len(started) == hashing.ADMITTED + 1
+
+
+def test_issue_32_item_3_tries_sent_at_once_from_one_address_wait_in_turn(enrolled, monkeypatch):
+    """Issue 32 item 3 with issue 20's throttle: tries sent at once from one address, while
+    the hashes are under way, are counted as one after another; past the FREE ones the
+    next is throttled uncompared, as it would be had he waited for each answer."""
+    release, started = threading.Event(), []
+    monkeypatch.setattr(
+        referees_module,
+        "matches",
+        lambda record, secret: started.append(1) or not release.wait(PATIENCE),
+    )
+    auth = RefereeAuth(PIN, enrolled)
+
+    async def at_once():
+        tries = [
+            asyncio.ensure_future(auth.check(f"0000000{n}", 0.0, "10.0.3.1", "Bob"))
+            for n in range(FREE)
+        ]
+        await asyncio.sleep(0)
+        one_more = await auth.check("00000009", 0.0, "10.0.3.1", "Bob")
+        release.set()
+        return one_more, await asyncio.gather(*tries)
+
+    one_more, verdicts = asyncio.run(at_once())
+    assert one_more.status == THROTTLED and not one_more.busy and one_more.wait == 1.0
+    assert [v.status for v in verdicts] == [WRONG] * FREE and len(started) == FREE
 
 
 class Device:
