@@ -48,6 +48,9 @@ class TableRules:
     start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False  # A-C14
     chipless_win_fine_each: int = 0  # A-C14: the fine for winning off him anyway
+    # seed 004 §38 一 5 「罰分和牌得分」: the fine pays him T times this, (a discard win, a robbed
+    # kong): the win's score as paid (2T, 3T), or (1, 1) for the hand's total T alone
+    chipless_win_fine_times: tuple[int, int] = (1, 1)
     # seed 000 配牌時的犯規 3 做錯莊: a wrong dealer found late keeps the deal (DealerKept)
     wrong_dealer_keeps_deal: bool = False
     # A-C4, seed 004 §32: the flower that makes a flower kong whose payment would end the game

@@ -40,7 +40,9 @@ class WinRules:
         if refusal is not None:
             return refusal
         chips, doubling = self.chips_now(), self.hand.doubling
-        return chipless.fine_for(chips, doubling, self.rules, self.referee, seat, from_seat, score)
+        return chipless.fine_for(
+            chips, doubling, self.rules, self.referee, seat, from_seat, score, robbing
+        )
 
     def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
         seat, hand = seated(event), self.hand

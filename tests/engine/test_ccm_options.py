@@ -38,6 +38,9 @@ PROVEN_ELSEWHERE = {
     "block_win_from_chipless": (
         "firmware.desk.test_ccm_chipless_win::test_a_c14_option_off_the_win_off_a_chipless_player_stands"
     ),
+    "chipless_win_fine_score": (
+        "firmware.desk.test_ccm_chipless_win::test_option_chipless_win_fine_score_total_pays_t_alone"
+    ),
     "discard_flower_kong_at_game_end": (
         "engine.test_ccm_spot_payments::test_seed_004_elsewhere_discarding_a_flower_makes_a_dead_hand"
     ),

@@ -104,6 +104,11 @@ class Ccm2012:
             start_chips=config["chips"]["start"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
             chipless_win_fine_each=self.rates.chipless_win_fine_each,
+            chipless_win_fine_times=(
+                (self.rates.discard, self.rates.robbed_kong)
+                if self.options["chipless_win_fine_score"] == "paid"
+                else (1, 1)
+            ),
             discard_flower_kong_at_game_end=self.options["discard_flower_kong_at_game_end"],
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,

@@ -58,6 +58,7 @@ SCHEMA: Schema = {
         "doubling_factor": whole(1, 4),
         "cap_payments_at_chips": "bool",
         "block_win_from_chipless": "bool",
+        "chipless_win_fine_score": one_of("paid", "total"),
         "multiple_winners": "bool",
         "liability_streak": whole(2, 8),
         "penalty_step": whole(1, 100),
