@@ -57,6 +57,9 @@ class TableRules:
     # with its maker not first may be discarded instead (「允許花槓牌不槓而打出」)
     discard_flower_kong_at_game_end: bool = False
     doubling_factor: int = 1  # A-C13: score changes while he continues
+    # A-C10: how many of the wall's last live tiles are last tiles (海底撈月 / 妙手回春): 1, the
+    # final tile; 4, the final go-around, each player's last draw (本盤最後各人一張牌)
+    last_tiles: int = 1
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
     # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner

@@ -151,7 +151,7 @@ class Turns:
         tile, warning = self._take(event, hand.turn, due, take_due)
         hand.hands[hand.turn].append(tile)
         hand.last_draw = "live"
-        hand.seabed_drawn = wall.live_count == 0
+        hand.last_tile_drawn = wall.live_count < self.rules.last_tiles
         return [ev.Drew(event.t, hand.turn, tile, False), *warning]
 
     def take_replacement(self, event: ev.TileDrawn) -> list[ev.Event]:
@@ -162,7 +162,7 @@ class Turns:
         hand.hands[seat].append(tile)
         hand.owes[seat] -= 1
         hand.last_draw = hand.owed_for[seat]
-        hand.seabed_drawn = wall.live_count == 0
+        hand.last_tile_drawn = wall.live_count < self.rules.last_tiles
         if hand.last_draw == "kong":
             self.clocks.start(seat, event.t)  # a kong's replacement: a new turn
         elif not hand.discards and seat == hand.east:
