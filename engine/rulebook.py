@@ -53,6 +53,9 @@ class TableRules:
     chipless_win_fine_times: tuple[int, int] = (1, 1)
     # seed 000 配牌時的犯規 3 做錯莊: a wrong dealer found late keeps the deal (DealerKept)
     wrong_dealer_keeps_deal: bool = False
+    # seed 000 配牌時的犯規 2 開錯門: once all four have taken 4 tiles the break made stands and
+    # the hand goes on from it (BreakMade)
+    wrong_break_stands: bool = False
     # A-C4, seed 004 §32: the flower that makes a flower kong whose payment would end the game
     # with its maker not first may be discarded instead (「允許花槓牌不槓而打出」)
     discard_flower_kong_at_game_end: bool = False
