@@ -18,7 +18,7 @@ from firmware.journal.store import Journal
 from tests.conftest import REPO
 from tests.support.deskkit import HANDS, SOUTH_WAITS_9P, START, DeskGame
 from tests.support.servicekit import act
-from tests.support.tablekit import CCM_DICE, E, Game, S, W, of, stacked_walls
+from tests.support.tablekit import CCM_DICE, E, Game, N, S, W, of, stacked_walls
 
 
 def session_game(ccm, scores=START) -> tuple[Session, Game]:
@@ -98,6 +98,40 @@ def test_option_chipless_win_fine_score_total_pays_t_alone():
     assert alert.penalty is not None
     assert alert.penalty["payments"] == [t + 10, -(t + 30), 10, 10]
     assert f"win's score {t} and" in alert.message
+
+
+def test_issue_30_item_11_off_a_robbed_kong_the_fine_pays_3t(ccm):
+    """Issue 30 item 11 (seed 004 §38 一 5 「罰分和牌得分」; 第一條二十一 「因槓牌點炮，槓牌者一家
+    支付和牌者三倍分」): robbing the added kong of a chip-less konger, the win's score is 3T."""
+    session = Session(ccm, scores=list(START))
+    game = Game(ccm, CCM_DICE)
+    hands = ["C 9p 9p", "123m 456m 789m 78p 55s", "", "9p"]
+    game.table = session.new_table(stacked_walls(ccm, CCM_DICE, hands, draws={6: "9p"}))
+    game.start()
+
+    def turn(seat: int) -> None:
+        game.draw(seat)
+        game.ok(ev.TileDiscarded, seat, tile=game.table.hands[seat][-1])
+        game.close()
+
+    game.discard(E, "C")
+    game.close()
+    turn(S)
+    turn(W)
+    game.draw(N)
+    game.discard(N, "9p")
+    game.claim(E, "pung", "9p 9p")
+    game.close()
+    game.ok(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
+    game.close()
+    for seat in (S, W, N):
+        turn(seat)
+    added = game.draw(E).tile
+    game.kong(E, "9p")
+    [alert] = of(game.apply(ev.ClaimDeclared, S, claim="win"), ev.Alert)
+    t = game.table.score_for(S, E, added, robbing=True).total
+    assert t and alert.penalty is not None
+    assert alert.penalty["payments"] == [3 * t + 10, -(3 * t + 30), 10, 10]
 
 
 def test_seed_004_the_fine_applied_moves_the_chips_at_once_and_conserves_them(ccm):
