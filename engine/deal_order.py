@@ -115,6 +115,19 @@ class DealOrder:
             return notes
         return tampering.seen(t, table, his, seat, tile, self.side_of) + notes
 
+    def put_back(self, tile: int, to_deal: list[set[int]]) -> bool:
+        """A tile of the deal back in a wall before the break stands: the error put right
+        (配牌時的犯規 2 如果立即發覺便應更正, 4 可以免罰更正), the tile to come again; False
+        when it is no such tile."""
+        if tile not in self.taken or self._break_stands():
+            return False
+        self.taken.discard(tile)
+        self.wrong.put_back(tile)
+        if tile in self.of_block:
+            to_deal[self.blocks[self.of_block[tile]].seat].add(tile)
+        self.begun = {n: b for n, b in self.begun.items() if self.blocks[n].tiles & self.taken}
+        return True
+
     def _explained(self, seat: int, tile: int) -> bool:
         """The dice's deal explains the take: a tile of it, the seat's to take (or the first
         take of all, by whoever begins the deal: 做錯莊's first case)."""

@@ -126,6 +126,9 @@ class Interpreter:
             self.latest = (seat, False, t)
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
             return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
+        order = self.deal_order
+        if src == "hand" and dst == "wall" and order and order.put_back(tile, self.to_deal):
+            return []  # the deal's error put right before the break stands
         if src == "hand" and dst == "wall" and self.waiting.drop_draw(tile):
             return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:

@@ -33,16 +33,26 @@ class WrongBreak:
     def __init__(self, deals: dict[Break, list]):
         self.deals = deals
         self.fitting = set(deals)  # the breaks every take so far fits
+        self.takes: dict[int, int] = {}  # tile -> the seat that took it
         self.told = False  # the referee has been told
 
+    def _fits(self, brk: Break, seat: int, tile: int) -> bool:
+        """The break's deal gives `tile` to `seat` (the jump as its block's seat)."""
+        return any(tile in block.tiles and block.seat == seat for block in self.deals[brk])
+
     def narrow(self, seat: int, tile: int) -> None:
-        """`seat` took `tile`: the breaks whose deal gives it him (the jump as its block's
-        seat) still fit."""
+        """`seat` took `tile`: the breaks whose deal gives it him still fit."""
+        self.takes[tile] = seat
+        self.fitting = {brk for brk in self.fitting if self._fits(brk, seat, tile)}
+
+    def put_back(self, tile: int) -> None:
+        """A tile taken is back in the wall (the error put right): the breaks that fit the
+        takes left; none left, a wrong break taken again is told again."""
+        self.takes.pop(tile, None)
         self.fitting = {
-            brk
-            for brk in self.fitting
-            if any(tile in block.tiles and block.seat == seat for block in self.deals[brk])
+            brk for brk in self.deals if all(self._fits(brk, s, x) for x, s in self.takes.items())
         }
+        self.told = self.told and bool(self.takes)
 
     def standing(self, taken: set[int]) -> Break | None:
         """The break made, once it alone fits and all four have their first four tiles

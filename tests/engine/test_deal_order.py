@@ -234,3 +234,26 @@ def test_seed_004_has_no_wrong_break_standing(ccm):
     assert not [m for m in meant if isinstance(m, (Tampering, ev.BreakMade))]
     (alert,) = of(deal.table.apply(ev.BreakMade(1.0, W, 9)), ev.Alert)
     assert "no wrong break standing" in alert.message and "redeal" in alert.message
+
+
+def test_seed_000_開錯門_put_right_at_once_the_hand_goes_on_from_the_dices_break(wsom):
+    """Seed 000 配牌時的犯規 2 「如果立即發覺便應更正」: East takes his first four tiles two
+    stacks past the break (told once, 開錯門), puts them back in the wall, and the deal is
+    taken again from the dice's break: no other note, no BreakMade, the hands as dealt."""
+    deal = Deal(wsom)
+    dealt = [list(h) for h in deal.table.hands]
+    wrong = blocks(Wall(deal.table.walls, made_break(deal, 2), 14).deal(0))[0]
+    (note,) = irregular(deal.take_block_of(wrong))
+    assert "開錯門" in note.message
+    for tile in sorted(wrong.tiles):
+        wall = next(s for s in range(4) if tile in deal.table.walls[s])
+        back = deal.interp.move(
+            deal.t,
+            tile,
+            zone("hand", side_of(E, DEALER_SIDE)),
+            zone("wall", side_of(wall, DEALER_SIDE)),
+        )
+        assert back == []
+    meant = [m for block in deal.blocks for m in deal.take_block_of(block)]
+    assert meant == [] and deal.table.hands == dealt
+    assert deal.interp.to_deal == [set(), set(), set(), set()]
