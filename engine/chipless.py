@@ -1,12 +1,13 @@
 """Winning off a player who has no chips left (seed 004 §35, §38 一 5 付分; RULES.md 4.11, A-C14).
 
 「盤面無分者點炮，禁止和牌」: the win is not allowed. 「出現對無分者和牌，應向無分者罰分和牌得分，
-並向三家各賠付10分」: a player who wins off him anyway pays him the hand score and 10 to each of
-the three. The table does not refuse in silence: the referee is asked, the fine proposed;
-applied, it is paid at once out of the chips as they are (capped at the winner's chips, A-C14)
-and every later check in the hand sees the chips after it, as after the kongs and 追牌 paid on
-the spot (engine/rulesets/ccm2012/ledger.py); waived, nothing is paid. Either way the hand goes
-on (the call stays refused).
+並向三家各賠付10分」: a player who wins off him anyway pays him the win's score (a discard win's
+is double, 第九條二: 2T, by the rule book's option) and 10 to each of the three. The table
+does not refuse in silence: the referee is asked, the fine proposed; applied, it is paid at
+once out of the chips as they are (capped at the winner's chips, A-C14) and every later check
+in the hand sees the chips after it, as after the kongs and 追牌 paid on the spot
+(engine/rulesets/ccm2012/ledger.py); waived, nothing is paid. Either way the hand goes on (the
+call stays refused).
 """
 
 from typing import TYPE_CHECKING, NamedTuple
@@ -53,15 +54,19 @@ def propose(chips, winner: int, chipless: int, hand_score: int, each: int, facto
     return ChiplessFine(winner, chipless, factor * hand_score, factor * each, tuple(moved))
 
 
-def fine_for(chips, doubling: bool, rules, referee, winner: int, from_seat: int, score):
-    """The refusal of a win that would stand but for the discarder (or robbed konger) having
-    no chips left now (`chips`: after what the hand paid on the spot), its fine held on the
-    referee for the alert (Referee.offence); or None."""
+def fine_for(
+    chips, doubling: bool, rules, referee, winner: int, from_seat: int, score, robbing: bool
+):
+    """The refusal of a win that would stand but for the discarder (or `robbing`, the konger)
+    having no chips left now (`chips`: after what the hand paid on the spot), its fine held on
+    the referee for the alert (Referee.offence); or None. The fine's hand score is the win's:
+    T times the rule book's multiple for a discard win or a robbed kong."""
     if not forbids(chips, rules, from_seat):
         return None
     factor = rules.doubling_factor if doubling else 1
-    each = rules.chipless_win_fine_each
-    referee.fine_called = propose(chips, winner, from_seat, score.total or 0, each, factor)
+    each, (discard, robbed) = rules.chipless_win_fine_each, rules.chipless_win_fine_times
+    won = (score.total or 0) * (robbed if robbing else discard)
+    referee.fine_called = propose(chips, winner, from_seat, won, each, factor)
     return Refusal("chips", "a win off a player with no chips left", True, OFFENCE)
 
 
@@ -78,7 +83,7 @@ def message(fine: ChiplessFine) -> str:
     w, c = letter(fine.winner), letter(fine.chipless)
     return (
         f"{w} may not win on the tile of {c}, who has no chips left (seed 004 盤面無分者點炮，"
-        f"禁止和牌): proposed fine, {w} pays {c} the hand score {fine.hand_score} and "
+        f"禁止和牌): proposed fine, {w} pays {c} the win's score {fine.hand_score} and "
         f"{fine.each} to each of the three (對無分者和牌 ... 罰分): 'apply' to fine him, 'waive' "
         "to let the hand go on without it"
     )

@@ -7,19 +7,24 @@ West and North, three times round (12 each), then the jump (跳牌): East the 1s
 from the head, South, West and North one each. `DealOrder` checks each take the interpreter
 (engine/moves.py) sees against that sequence: out of turn, another seat's tiles taken (拿錯牌),
 the deal begun by a seat not East (做錯莊), a tile not of the deal taken while the break may
-still be put right (開錯門). Each is a note for the referee (`Irregular`) naming the seed's
-rule in public words: a tile taken from the wall is concealed, so none is named (the tile
-goes in the note's hidden field, as engine/moves.py's `Irregular` has it). The referee
-moves the hand on by accepting the table as it lies, or by a re-deal (`redeal_refusal`).
+still be put right (開錯門). A deal taken whole from a break near the dice's is 開錯門 alone,
+told once, and gives the hand a BreakMade once it stands (engine/wrong_break.py). Each is a
+note for the referee (`Irregular`) naming the seed's rule in public words: a tile taken from
+the wall is concealed, so none is named (the tile goes in the note's hidden field, as
+engine/moves.py's `Irregular` has it). The referee moves the hand on by accepting the table
+as it lies, or by a re-deal (`redeal_refusal`).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import events as ev
 from engine import tampering
 from engine.ordering import HOLD
 from engine.seats import WORDS
+from engine.wall import Break
+from engine.wrong_break import WrongBreak, deals_near
 
 if TYPE_CHECKING:
     from engine.table import Table
@@ -50,18 +55,35 @@ def blocks(hands) -> list[Block]:
 class DealOrder:
     """The deal of one hand as the players take it. `side_of` turns a seat into the side of
     the table it sits on; `ref` is the rule book's reference for the wall and the deal;
-    `note(t, side, message, tile)` makes the interpreter's note for the referee."""
+    `note(t, side, message, tile)` makes the interpreter's note for the referee; `near`, the
+    deals of the breaks near the dice's (engine/wrong_break.py `deals_near`); `stands`, the
+    rule book lets a wrong break stand once all four have their first four tiles."""
 
-    def __init__(self, hands, side_of: Callable[[int], int], ref: str, note: Note):
-        self.blocks = blocks(hands)
-        self.side_of, self.ref, self.note = side_of, ref, note
-        self.of_block = {tile: n for n, block in enumerate(self.blocks) for tile in block.tiles}
+    def __init__(
+        self,
+        hands,
+        side_of: Callable[[int], int],
+        ref: str,
+        note: Note,
+        near: dict[Break, list[list[int]]] | None = None,
+        stands: bool = False,
+    ):
+        self.side_of, self.ref, self.note, self.stands = side_of, ref, note, stands
+        self.rebase(hands)
+        self.wrong = WrongBreak({brk: blocks(dealt) for brk, dealt in (near or {}).items()})
         self.taken: set[int] = set()
-        self.begun: dict[int, tuple[float, int]] = {}  # block -> when, by whom it was begun
         self.dealer = 0  # the seat dealing as East: another after 做錯莊
         self.east_took = 0  # tiles of the deal the right East has taken
         self.cases_told: set[int] = set()  # 做錯莊's cases told the referee
         self.out_of_turn: set[int] = set()  # blocks told as taken out of turn
+
+    def rebase(self, hands) -> None:
+        """The deal to judge the takes by: the dice's, or the break made's once it stands
+        (a Rebased output); no other break is looked for after it."""
+        self.blocks = blocks(hands)
+        self.of_block = {tile: n for n, block in enumerate(self.blocks) for tile in block.tiles}
+        self.begun: dict[int, tuple[float, int]] = {}  # block -> when, by whom it was begun
+        self.wrong = WrongBreak({})
 
     @property
     def started(self) -> bool:
@@ -85,10 +107,46 @@ class DealOrder:
         explain may be a tile swapped in the wall too: the tampering note comes first, with
         the tiles that were his to take (issue 17)."""
         his = set(to_deal[seat])
+        self.wrong.narrow(seat, tile)
+        if self.wrong.fitting and (self.wrong.told or not self._explained(seat, tile)):
+            return self._off_break(t, seat, tile, to_deal)
         notes, explained = self._judged(t, seat, tile, to_deal)
         if explained:
             return notes
         return tampering.seen(t, table, his, seat, tile, self.side_of) + notes
+
+    def put_back(self, tile: int, to_deal: list[set[int]]) -> bool:
+        """A tile of the deal back in a wall before the break stands: the error put right
+        (配牌時的犯規 2 如果立即發覺便應更正, 4 可以免罰更正), the tile to come again; False
+        when it is no such tile."""
+        if tile not in self.taken or self._break_stands():
+            return False
+        self.taken.discard(tile)
+        self.wrong.put_back(tile)
+        if tile in self.of_block:
+            to_deal[self.blocks[self.of_block[tile]].seat].add(tile)
+        self.begun = {n: b for n, b in self.begun.items() if self.blocks[n].tiles & self.taken}
+        return True
+
+    def _explained(self, seat: int, tile: int) -> bool:
+        """The dice's deal explains the take: a tile of it, the seat's to take (or the first
+        take of all, by whoever begins the deal: 做錯莊's first case)."""
+        n = self.of_block.get(tile)
+        return n is not None and ((not self.taken and n == 0) or seat in self._takers(n))
+
+    def _off_break(self, t: float, seat: int, tile: int, to_deal: list[set[int]]) -> list[Any]:
+        """A take of the deal of a break near the dice's, which alone explains every take:
+        開錯門, told once; once that break stands, the hand's BreakMade, once."""
+        for waiting in to_deal:
+            waiting.discard(tile)
+        self.taken.add(tile)
+        notes = [] if self.wrong.told else [self._note(t, seat, None, self._break_made(seat))]
+        self.wrong.told = True
+        made = self.wrong.standing(self.taken) if self.stands else None
+        if made is None:
+            return notes
+        self.stands = False  # given once: the Rebased output rebases the order
+        return [*notes, ev.BreakMade(t, made.seat, made.stacks)]
 
     def _judged(
         self, t: float, seat: int, tile: int, to_deal: list[set[int]]
@@ -193,11 +251,35 @@ class DealOrder:
             f"配牌時的犯規 2 開錯門, {self.ref}); re-deal (redeal) or accept the table as it lies"
         )
 
+    def _break_made(self, seat: int) -> str:
+        """Seed 000 配牌時的犯規 2 (開錯門): the deal taken whole from a break near the dice's."""
+        who = f"the {WORDS[seat]} player ({self._side(seat)})"
+        if not self.stands:
+            return (
+                f"{who} took the deal from a break other than the dice's (開錯門; {self.ref} "
+                "has no rule letting it stand): put it right now, or re-deal (redeal)"
+            )
+        return (
+            f"{who} took the deal from a break other than the dice's (seed 000 配牌時的犯規 2 "
+            f"開錯門, {self.ref}): put it right now if found at once; once all four have "
+            "taken their first 4 tiles the break made stands, no penalty, and the hand goes on "
+            "from it (its wall head, kong tail and 14 dead tiles)"
+        )
+
     def _side(self, seat: int) -> str:
         return f"on the {WORDS[self.side_of(seat)]} side"
 
     def _note(self, t: float, seat: int, tile: int | None, message: str) -> Any:
         return self.note(t, self.side_of(seat), message, tile)
+
+
+def order_of(table: "Table", broken: Break | None, hands, side_of, note: Note) -> DealOrder:
+    """The order of the deal `hands` at the dice's break `broken`, with the deals of the
+    breaks near it that a deal taken from the wrong place may follow (engine/wrong_break.py)."""
+    rules = table.rules
+    near = deals_near(table.walls, broken, rules.dead_wall) if broken is not None else {}
+    ref = rules.refs.get("wall", "")
+    return DealOrder(hands, side_of, ref, note, near, rules.wrong_break_stands)
 
 
 def redeal_refusal(discards) -> str | None:

@@ -241,6 +241,18 @@ class DealerKept(Event):
     and the next hand passes from the right East as usual."""
 
 
+@_event
+class BreakMade(Event):
+    """The deal was taken whole from a break other than the dice's, and that break stands
+    (seed 000 配牌時的犯規 2 開錯門: once all four have taken their first 4 tiles): the hand
+    goes on from it, its head, kong tail and 14 dead tiles counted from it (開門 3, 王牌與海底牌
+    1). `seat` is the wall counted from (the dice's 開門人) and `stacks` the tail stacks the
+    break made leaves before the head, as WallBroken's. The interpreter gives it when it sees
+    the break stand; the referee may enter it at the desk."""
+
+    stacks: int = 0
+
+
 INPUTS = (
     DiceRolled,
     TileDrawn,
@@ -258,6 +270,7 @@ INPUTS = (
     WallTouched,
     DealerKept,
     PenaltyRevoked,
+    BreakMade,
 )
 
 
@@ -274,6 +287,16 @@ class WallBroken(Event):
 
 @_event
 class Dealt(Event):
+    hands: tuple[tuple[int, ...], ...] = ()
+    HIDDEN = ("hands",)
+
+
+@_event
+class Rebased(Event):
+    """The wall re-based on the break made (BreakMade): whose wall and how many tail stacks,
+    as WallBroken says; `hands` are those its deal gave, the players' tiles from now on."""
+
+    stacks: int = 0
     hands: tuple[tuple[int, ...], ...] = ()
     HIDDEN = ("hands",)
 

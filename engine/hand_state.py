@@ -110,7 +110,9 @@ class HandState:
     first_dice: tuple[int, ...] = ()
     calls_made: bool = False  # any call or kong yet (A-W9)
     last_draw: str = "deal"  # deal, live, kong, flower, claim
-    seabed_drawn: bool = False  # the last live tile has been drawn
+    # the turn's draw was a last tile (海底): the final live tile, or under CCM's go-around
+    # reading (A-C10, 本盤最後各人一張牌) one of the last four, each player's last
+    last_tile_drawn: bool = False
     wrong_draw: tuple[int, int] | None = None  # (seat, tile): his latest draw, from elsewhere
     results: list[WinResult] = field(default_factory=list)
     # What the settlement needs beyond the wins (CCM 4.10, 4.12).

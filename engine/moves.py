@@ -16,7 +16,7 @@ from itertools import count
 
 from engine import events as ev
 from engine import resync, tampering, tiles
-from engine.deal_order import DealOrder
+from engine.deal_order import DealOrder, order_of
 from engine.hand import CHOW
 from engine.hand_state import seated
 from engine.laying import (
@@ -30,6 +30,7 @@ from engine.laying import (
 from engine.ordering import HOLD, WAIT, Step, Waiting
 from engine.seats import LETTERS, letter, seat_at, side_of, zone, zone_side, zone_words
 from engine.table import WINDOWS, Table
+from engine.wall import Break
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Interpreter:
         self.settle = settle
         self.to_deal: list[set[int]] = [set(), set(), set(), set()]
         self.deal_order: DealOrder | None = None  # the deal as the players take it
+        self.broken: Break | None = None  # the dice's break
         self.exposing: list[list[int]] = [[], [], [], []]  # tiles laid out, not yet an input
         self.window_opened: float | None = None
         self.held_wins: dict[int, float] = {}  # seat -> when he pressed win
@@ -87,10 +89,14 @@ class Interpreter:
     def outputs(self, t: float, outputs) -> None:
         """Follow the engine: the deal to expect, when calls opened, which exposures it used."""
         for out in outputs:
-            if isinstance(out, ev.Dealt):
+            if isinstance(out, ev.WallBroken) and out.seat is not None:
+                self.broken = Break(out.seat, out.stacks)
+            elif isinstance(out, ev.Dealt):
                 self.to_deal = [set(h) for h in out.hands]
-                ref = self.table.rules.refs.get("wall", "")
-                self.deal_order = DealOrder(out.hands, self.side, ref, Irregular)
+                self.deal_order = order_of(self.table, self.broken, out.hands, self.side, Irregular)
+            elif isinstance(out, ev.Rebased) and self.deal_order is not None:
+                self.deal_order.rebase(out.hands)  # the break made stands (開錯門)
+                self.to_deal = [set(h) - self.deal_order.taken for h in out.hands]
             elif isinstance(out, (ev.Claimed, ev.Konged)):
                 seat = seated(out)
                 self.exposing[seat] = [x for x in self.exposing[seat] if x not in out.tiles]
@@ -120,6 +126,9 @@ class Interpreter:
             self.latest = (seat, False, t)
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
             return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
+        order = self.deal_order
+        if src == "hand" and dst == "wall" and order and order.put_back(tile, self.to_deal):
+            return []  # the deal's error put right before the break stands
         if src == "hand" and dst == "wall" and self.waiting.drop_draw(tile):
             return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:

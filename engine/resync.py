@@ -61,7 +61,7 @@ def accept(table: "Table", event: ev.TableAccepted) -> list[ev.Event]:
     if why is not None:
         refs = table.rules.refs.get("turn", "")
         return [table.referee.alert(event.t, event.seat, refs, why, False)]
-    state, outputs = _realign(table, table.clocks, event)
+    state, outputs = _realign(table, table.clocks, event, table.rules.last_tiles)
     table.machine.set_state(state)
     table.out_of_step = False
     return outputs
@@ -92,9 +92,10 @@ def _problem(hand: HandState, event: ev.TableAccepted) -> str | None:
 
 
 def _realign(
-    hand: HandState, clocks: Clocks, event: ev.TableAccepted
+    hand: HandState, clocks: Clocks, event: ev.TableAccepted, last_tiles: int
 ) -> tuple[str, list[ev.Event]]:
-    """Make the hand the table as it lies; the machine's new state and the outputs."""
+    """Make the hand the table as it lies; the machine's new state and the outputs
+    (`last_tiles`: the rule book's count of the wall's last tiles, A-C10)."""
     before, wall, seat = _places(hand), hand.broken_wall, seated(event)
     wall.realign(set(event.wall))
     known = set(hand.discards)
@@ -131,7 +132,7 @@ def _realign(
                 hand.owes[s] = due
                 hand.owed_for[s] = "flower" if _new_flower(before, hand, s) else "kong"
         clocks.start(hand.turn, event.t, first=opening)
-    hand.seabed_drawn = wall.live_count == 0
+    hand.last_tile_drawn = wall.live_count < last_tiles
     after = _places(hand)
     moved = sum(1 for tile, place in after.items() if before.get(tile) != place)
     return state, [ev.HandRealigned(event.t, hand.turn, state, moved)]

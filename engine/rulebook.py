@@ -48,12 +48,21 @@ class TableRules:
     start_chips: int | None = None  # CCM 4.13: chips each player starts a game with
     block_win_from_chipless: bool = False  # A-C14
     chipless_win_fine_each: int = 0  # A-C14: the fine for winning off him anyway
+    # seed 004 §38 一 5 「罰分和牌得分」: the fine pays him T times this, (a discard win, a robbed
+    # kong): the win's score as paid (2T, 3T), or (1, 1) for the hand's total T alone
+    chipless_win_fine_times: tuple[int, int] = (1, 1)
     # seed 000 配牌時的犯規 3 做錯莊: a wrong dealer found late keeps the deal (DealerKept)
     wrong_dealer_keeps_deal: bool = False
+    # seed 000 配牌時的犯規 2 開錯門: once all four have taken 4 tiles the break made stands and
+    # the hand goes on from it (BreakMade)
+    wrong_break_stands: bool = False
     # A-C4, seed 004 §32: the flower that makes a flower kong whose payment would end the game
     # with its maker not first may be discarded instead (「允許花槓牌不槓而打出」)
     discard_flower_kong_at_game_end: bool = False
     doubling_factor: int = 1  # A-C13: score changes while he continues
+    # A-C10: how many of the wall's last live tiles are last tiles (海底撈月 / 妙手回春): 1, the
+    # final tile; 4, the final go-around, each player's last draw (本盤最後各人一張牌)
+    last_tiles: int = 1
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
     # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner

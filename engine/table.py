@@ -61,6 +61,7 @@ REFEREE_INPUTS = (
     ev.ViolationReported,
     ev.DealerKept,
     ev.PenaltyRevoked,
+    ev.BreakMade,  # the interpreter's too, as WallTouched is (engine/deal_order.py)
 )
 
 Check = Callable[[Any], Refusal | None]  # an input's event -> why a rule refuses it, or None
@@ -228,7 +229,7 @@ class Table(HandState):
 
     def _referee_input(self, event: ev.Event) -> list[ev.Event]:
         """Pause and resume the clocks, rule on a proposed penalty or revoke one, report an
-        offence."""
+        offence, keep a wrong dealer or a wrong break."""
         if isinstance(event, ev.Ruling):
             if event.alert in self.referee.rescorings:
                 return self.winning.rescore(event)
@@ -237,6 +238,8 @@ class Table(HandState):
             return self.referee.revoke(event)
         if isinstance(event, ev.DealerKept):
             return self.turns.keep_dealer(event, self.ended, self.state)
+        if isinstance(event, ev.BreakMade):
+            return self.turns.break_made(event, self.state)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]

@@ -15,7 +15,7 @@ from engine.hand_state import HandState, Refusal, Spot, seated
 from engine.referee import Referee
 from engine.rulebook import TableRules
 from engine.seats import letter
-from engine.wall import Position, Wall, wsom_break
+from engine.wall import Break, Position, Wall, wsom_break
 from engine.wall_touch import Touches
 
 REFEREE_ROLL = "referee"  # DiceRolled.source of a roll the referee throws
@@ -101,6 +101,28 @@ class Turns:
             self.clocks.start(seat, event.t, first=True)
         return []
 
+    def break_made(self, event: ev.BreakMade, state: str) -> list[ev.Event]:
+        """The break the deal was taken from stands (seed 000 配牌時的犯規 2 開錯門): the wall
+        is re-based on it, its head, kong tail and dead wall counted from it (開門 3, 王牌與
+        海底牌 1), and the hands are its deal's. Refused, with the reason, where the rule book
+        has no such rule, once a tile beyond the deal has moved, or for a break off the table."""
+        hand, ref = self.hand, self.rules.refs.get("wall", "")
+        ring = 4 * self.rules.stacks_per_side
+        why = ""
+        if not self.rules.wrong_break_stands:
+            why = "this rule book has no wrong break standing: the referee re-deals (redeal)"
+        elif state != "discard" or hand.discards or hand.last_draw != "deal" or any(hand.owes):
+            why = "a tile beyond the deal has moved: accept the table as it lies"
+        elif event.seat not in range(4) or not 0 <= event.stacks < ring:
+            why = f"a break is a wall (seat 0..3) and 0..{ring - 1} tail stacks"
+        if why or event.seat is None:
+            refused = f"break made refused (seed 000 配牌時的犯規 2 開錯門): {why}"
+            return [self.referee.alert(event.t, event.seat, ref, refused)]
+        brk = Break(event.seat, event.stacks)
+        hand.wall = Wall(hand.walls, brk, self.rules.dead_wall)
+        hand.hands = hand.wall.deal(0)
+        return [ev.Rebased(event.t, brk.seat, brk.stacks, tuple(tuple(h) for h in hand.hands))]
+
     # -- drawing -------------------------------------------------------------------------
 
     def live_draw(self, event: ev.TileDrawn) -> Refusal | None:
@@ -151,7 +173,7 @@ class Turns:
         tile, warning = self._take(event, hand.turn, due, take_due)
         hand.hands[hand.turn].append(tile)
         hand.last_draw = "live"
-        hand.seabed_drawn = wall.live_count == 0
+        hand.last_tile_drawn = wall.live_count < self.rules.last_tiles
         return [ev.Drew(event.t, hand.turn, tile, False), *warning]
 
     def take_replacement(self, event: ev.TileDrawn) -> list[ev.Event]:
@@ -162,7 +184,7 @@ class Turns:
         hand.hands[seat].append(tile)
         hand.owes[seat] -= 1
         hand.last_draw = hand.owed_for[seat]
-        hand.seabed_drawn = wall.live_count == 0
+        hand.last_tile_drawn = wall.live_count < self.rules.last_tiles
         if hand.last_draw == "kong":
             self.clocks.start(seat, event.t)  # a kong's replacement: a new turn
         elif not hand.discards and seat == hand.east:

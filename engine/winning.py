@@ -40,7 +40,9 @@ class WinRules:
         if refusal is not None:
             return refusal
         chips, doubling = self.chips_now(), self.hand.doubling
-        return chipless.fine_for(chips, doubling, self.rules, self.referee, seat, from_seat, score)
+        return chipless.fine_for(
+            chips, doubling, self.rules, self.referee, seat, from_seat, score, robbing
+        )
 
     def self_draw(self, event: ev.WinDeclared) -> Refusal | None:
         seat, hand = seated(event), self.hand
@@ -189,7 +191,7 @@ class WinRules:
         if from_seat is None:
             if hand.last_draw in ("kong", "flower"):
                 situations.add(f"{hand.last_draw}_replacement")
-            if hand.seabed_drawn and (
+            if hand.last_tile_drawn and (
                 hand.last_draw != "kong" or rules.final_draw_with_win_on_kong
             ):
                 situations.add("last_tile_draw")  # A-W10
@@ -202,8 +204,8 @@ class WinRules:
         else:
             if robbing:
                 situations.add("robbing_kong")
-            elif hand.broken_wall.live_count == 0:
-                situations.add("last_tile_discard")
+            elif hand.broken_wall.live_count < rules.last_tiles and hand.last_draw != "claim":
+                situations.add("last_tile_discard")  # his discard after drawing a last tile
             if (
                 len(hand.discards) == 1
                 and from_seat == hand.east

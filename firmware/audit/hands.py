@@ -23,7 +23,7 @@ from firmware.journal.store import Journal, JournalError, canonical
 FORMATS = ("jsonl", "mjai")
 RIICHI_TILES = 136
 CALLS = {"chow": "chi", "pung": "pon", "kong": "daiminkan"}
-FOLDED = ("WallBroken", "Dealt")  # said by start_kyoku
+FOLDED = ("WallBroken", "Dealt", "Rebased")  # said by start_kyoku
 NO_DORA = {
     "type": "mjtable_note",
     "note": "WSOM 2006: no dora (dora_marker '?'), no riichi, no honba; penalties are notes",
@@ -100,6 +100,7 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
     dealt = next((o for o in outputs if o["type"] == "Dealt"), None)
     if dealt is None:
         return [{"type": "mjtable_note", "hand": number, "note": "voided before the deal"}]
+    dealt = next((o for o in outputs if o["type"] == "Rebased"), dealt)  # 開錯門: the break made
     tehais = by_actor([[pai(t) for t in tiles[:13]] for tiles in dealt["hands"]])
     out: list[dict] = [
         {

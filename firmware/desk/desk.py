@@ -199,6 +199,7 @@ class Desk(DisplaySource):
             "roll": partial(game_input, self, "roll"),
             "wall_touched": partial(game_input, self, "wall_touched"),
             "dealer_kept": partial(game_input, self, "dealer_kept"),  # seed 000 做錯莊 3
+            "break_made": partial(game_input, self, "break_made"),  # seed 000 開錯門
             "draw_seats": self._draw_seats,
             "change_seats": partial(stage_desk.change_seats, self.service),  # seed 004 換位
             "ask_scores": partial(stage_desk.ask_scores, self.service),  # seed 004 三十三 問分

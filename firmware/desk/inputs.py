@@ -1,8 +1,8 @@
 """The referee's inputs to the game at the desk (firmware/desk/desk.py): rulings with their written
 reason (issue 16), a penalty revoked, the clocks paused and resumed, East's second roll thrown
 by the referee (seed 000 開門 6), the wall head touched (摸打規條 2), the wrong dealer kept
-(做錯莊 3). Each is an engine input, journaled and applied like any other; what the engine
-refuses comes back as the desk's answer.
+(做錯莊 3), the wrong break standing (開錯門, 配牌時的犯規 2). Each is an engine input,
+journaled and applied like any other; what the engine refuses comes back as the desk's answer.
 """
 
 from drivers.dice import ElectronicDice
@@ -15,8 +15,8 @@ from firmware.display import ActionRefused
 
 def game_input(desk, action: str, t, body) -> dict:
     """A referee's input to the game (the desk's `rule`, `revoke`, `pause`, `roll`,
-    `resume`, `wall_touched`, `dealer_kept`): journaled and applied as any input; an Alert
-    among its outputs is the engine's refusal, the desk's answer."""
+    `resume`, `wall_touched`, `dealer_kept`, `break_made`): journaled and applied as any
+    input; an Alert among its outputs is the engine's refusal, the desk's answer."""
     if desk.service.status().table is None:
         raise ActionRefused("no hand is on the table")
     if action == "roll":
@@ -38,6 +38,7 @@ def game_input(desk, action: str, t, body) -> dict:
         "resume": lambda: ev.ClocksResumed(t, None),
         "wall_touched": lambda: ev.WallTouched(t, body["seat"]),
         "dealer_kept": lambda: ev.DealerKept(t, body["seat"]),
+        "break_made": lambda: ev.BreakMade(t, body["seat"], body["stacks"]),
     }[action]()
     outputs = desk.service.commands.apply(event)
     refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)

@@ -74,3 +74,5 @@ def follow(desk, event, dice_source: str) -> None:
             "source": dice_source,
             "break": {"seat": LETTERS[event.seat], "stacks": event.stacks},
         }
+    elif isinstance(event, ev.Rebased) and event.seat is not None and desk.dice:  # 開錯門
+        desk.dice["break"] = {"seat": LETTERS[event.seat], "stacks": event.stacks}

@@ -57,6 +57,10 @@ FIELDS = {  # what each field must be, and how a wrong one is named
         lambda v: _text(v) and v.isidentifier() and v.isascii(),
         "the name of an offence of the rule book's [penalties], e.g. 'timeout'",
     ),
+    "stacks": (
+        lambda v: _count(v) and v < 72,
+        "the tail stacks before the head, counted from the right end of the seat's wall, 0..71",
+    ),
     "seconds": (lambda v: _count(v) and 1 <= v <= MAX_SECONDS, f"whole seconds 1..{MAX_SECONDS}"),
     "dice": (
         lambda v: isinstance(v, list) and len(v) == 2 and all(_count(d) and 1 <= d <= 6 for d in v),
@@ -102,6 +106,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "wall_touched": ("seat",),  # the next player touched the wall head (seed 000 摸打規條 2)
     "new_session": (),  # issue 19: the next session of the data directory, between hands
     "dealer_kept": ("seat",),  # the wrong dealer keeps the deal (seed 000 做錯莊, case 3)
+    "break_made": ("seat", "stacks"),  # the wrong break stands (seed 000 開錯門)
     "pause": (),
     "resume": (),
     "correct": ("tile", "zone"),

@@ -56,7 +56,7 @@ def add_parser(commands) -> None:
         default=Faults(),
         metavar="SPEC",
         help="inject faults, e.g. drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,slow=S,"
-        "rigged=S:medium",
+        "wrong_break=1,rigged=S:medium",
     )
     p.add_argument(
         "--seed", type=cli_args.seed, default=1, help="seed of the simulated table (default 1)"
@@ -113,7 +113,7 @@ def _faults(text: str) -> Faults:
             if not 0 <= rate < 1:
                 raise ValueError(f"{name} is a rate from 0 to below 1, not {value}")
             setattr(faults, name, rate)
-        elif name in ("jam", "lost", "foreign", "unplug", "moved"):
+        elif name in ("jam", "lost", "foreign", "unplug", "moved", "wrong_break"):
             if not value:
                 count = 1
             elif value.isascii() and value.isdigit() and len(value) <= 4:
@@ -132,7 +132,8 @@ def _faults(text: str) -> Faults:
         else:
             raise ValueError(
                 f"unknown fault {item!r} (drop=RATE, ghost=RATE, jam=N, lost=N, "
-                "foreign=N, unplug=N, slow=E|S|W|N, moved=N, rigged=E|S|W|N:STRENGTH)"
+                "foreign=N, unplug=N, slow=E|S|W|N, moved=N, wrong_break=N, "
+                "rigged=E|S|W|N:STRENGTH)"
             )
     return faults
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 PACE = 1.2  # seconds between two moves at the table: a brisk human pace
 CALL_DELAY = 0.8  # a caller lays out his tiles this long after the discard
 REFEREE = 3.0  # seconds the referee takes to come and look at the table
+PLAY_FAULTS = ("foreign", "unplug")  # the faults that come at a random turn of the play
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,17 @@ class SimHand:
         truth = self.truth
         fault_turn = self.table.rng.randint(4, 20)
         yield PACE
+        broken: list[ev.Event] = []
         while (move := next_move(truth)).what == "roll":
             roller = move.seat
             self.table.panel.press(self.side(roller), "dice")
             yield 0.5
             values = self.table.roll()
             self.table.panel.dice(self.side(roller), values)
-            self.apply(ev.DiceRolled(self.t, roller, values, "physical"))
+            broken = self.apply(ev.DiceRolled(self.t, roller, values, "physical"))
             yield PACE
+        if fault == "wrong_break":
+            self._break_made(broken)
         for start in range(0, 16, 4):  # blocks of four, then the last tiles
             for seat in range(4):
                 block = (
@@ -109,7 +113,7 @@ class SimHand:
             if truth.state in ("draw", "discard"):  # calls on the last discard are made
                 yield from self._halted()
             turns += 1
-            if fault and turns == fault_turn:
+            if fault in PLAY_FAULTS and turns == fault_turn:
                 yield from self._play_fault(fault)
             if self.table.panel.out_of_step():
                 yield from self._referee()
@@ -118,6 +122,15 @@ class SimHand:
             yield from self._referee()
             for result in truth.results:  # declared again
                 self.table.panel.press(self.side(result.winner), "win")
+
+    def _break_made(self, outputs: list[ev.Event]) -> None:
+        """East begins the deal two stacks past the dice's break and the others follow him
+        (seed 000 開錯門): the players' copy of the hand goes on from the break made, as the
+        table's must once all four have their first four tiles."""
+        self.table.faults.count("wrong_break")
+        broken = next(o for o in outputs if isinstance(o, ev.WallBroken))
+        ring = 4 * self.truth.rules.stacks_per_side
+        self.apply(ev.BreakMade(self.t, broken.seat, (broken.stacks + 2) % ring))
 
     def _referee(self):
         """The display says the hand refused a move the players made: they wait for the

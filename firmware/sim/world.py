@@ -37,10 +37,12 @@ ZONES = [zone(area, side) for area in AREAS for side in range(4)]
 @dataclass
 class Faults:
     """What to break, from `--faults drop=0.05,ghost=0.01,jam=1,lost=1,foreign=1,unplug=1,
-    slow=S,moved=1,rigged=S:medium`: rates per read for drop and ghost, how many times for
-    the others, a side for slow; `moved`: a player lifts a tile off the table while a power
-    cut has the table off, and puts it back when the referee's list shows it (issue 14);
-    `rigged`: the machine's walls favour a side (issue 17)."""
+    slow=S,moved=1,wrong_break=1,rigged=S:medium`: rates per read for drop and ghost, how many
+    times for the others, a side for slow; `moved`: a player lifts a tile off the table while
+    a power cut has the table off, and puts it back when the referee's list shows it (issue
+    14); `wrong_break`: East takes the deal two stacks past the dice's break and the others
+    follow him (seed 000 開錯門, issue 30); `rigged`: the machine's walls favour a side (issue
+    17)."""
 
     drop: float = 0.0
     ghost: float = 0.0
@@ -50,6 +52,7 @@ class Faults:
     unplug: int = 0
     slow: str = ""
     moved: int = 0
+    wrong_break: int = 0
     rigged: Rigging | None = None
     injected: dict = field(default_factory=dict)
 
@@ -219,7 +222,9 @@ class SimTable:
         """Machine faults in the cycles after the first; play faults in the first hands."""
         f = self.faults
         self.cycle_faults = [None] + ["jam"] * f.jam + ["lost"] * f.lost
-        self.play_faults = ["foreign"] * f.foreign + ["unplug"] * f.unplug
+        self.play_faults = (
+            ["wrong_break"] * f.wrong_break + ["foreign"] * f.foreign + ["unplug"] * f.unplug
+        )
 
     # -- the players ---------------------------------------------------------------------
 

@@ -28,6 +28,10 @@ def describe(event, ruleset=None) -> str:
         )
     if kind == "Dealt":
         return "the deal"
+    if kind == "Rebased":
+        return (
+            f"the break made stands (開錯門): the {who} wall, {e['stacks']} stacks on the tail side"
+        )
     if kind == "Drew":
         return f"{who} draws" + (" a replacement" if e["replacement"] else "")
     if kind == "Discarded":

@@ -38,6 +38,9 @@ PROVEN_ELSEWHERE = {
     "block_win_from_chipless": (
         "firmware.desk.test_ccm_chipless_win::test_a_c14_option_off_the_win_off_a_chipless_player_stands"
     ),
+    "chipless_win_fine_score": (
+        "firmware.desk.test_ccm_chipless_win::test_option_chipless_win_fine_score_total_pays_t_alone"
+    ),
     "discard_flower_kong_at_game_end": (
         "engine.test_ccm_spot_payments::test_seed_004_elsewhere_discarding_a_flower_makes_a_dead_hand"
     ),
@@ -56,13 +59,13 @@ PROVEN_HERE = {
     "added_kong_each_pays",
     "doubling_factor",
     "cap_payments_at_chips",
+    "last_tile",
     "liability_streak",
     "penalty_step",
     "penalty_cap_per_recipient",
 }
 UNPLAYED = {  # for each option of PLAYED_ONLY, a value the rule book accepts and the table not
     "intentional_false_win_tiles_short": 3,
-    "last_tile": "go-around",
     "record_hands_from_sensors": False,
     "log_earth_announcement": True,
 }
@@ -82,8 +85,7 @@ def test_every_option_is_proven_or_refused():
 
 @pytest.mark.parametrize("option, value", sorted(UNPLAYED.items()))
 def test_an_option_the_table_cannot_play_is_refused_at_start_up(option, value):
-    """A-C10 (last_tile "go-around": 海底撈月/妙手回春 on each player's last tile, seed 004
-    「本盤最後各人一張牌」), A-C19, A-C20, A-C21: a value the table does not play is refused
+    """A-C19, A-C20, A-C21: a value the table does not play is refused
     when the rule book is built, naming the option, never silently ignored."""
     with pytest.raises(ConfigError, match=f"options.{option}: only .* is supported: .*A-C"):
         with_options(**{option: value})
@@ -117,6 +119,35 @@ def test_multiple_winners_option(allowed, winners):
     game.claim(N, "win")
     game.claim(S, "win")
     assert [w.seat for w in of(game.close(), ev.Won)] == winners
+
+
+def last_tile_flags(ruleset, live_left: int) -> tuple[bool, bool, int]:
+    """Play a CCM hand through until a draw leaves at most `live_left` live tiles: whether a
+    self-drawn win by the drawer would be a last tile's (妙手回春), whether a discard win on
+    his discard would (海底撈月), and the live tiles left."""
+    game = ccm_game(ruleset)
+    game.play_through(until=lambda g: g.table.wall.live_count <= live_left)
+    table, seat = game.table, game.table.turn
+    drawn = "last_tile" in table.winning.flags(seat, None, False)
+    game.discard(seat, tiles.NAMES[tiles.kind_of(table.hands[seat][-1])])
+    discarded = "last_tile" in table.winning.flags((seat + 1) % 4, seat, False)
+    return drawn, discarded, table.wall.live_count
+
+
+@pytest.mark.parametrize("reading", ["final", "go-around"])
+def test_issue_30_item_13_seed_004_last_tile_each_players_last_draw(reading):
+    """Issue 30 item 13, seed 004 第一條三十八(一)3(4) 「海底撈月（本盤最後各人一張牌的點炮和牌）、
+    妙手回春（本盤最後各人一張牌的自摸和牌）」, A-C10: under "go-around" each player's last draw,
+    one of the last four live tiles, is a last tile: a self-drawn win on it is 妙手回春 and a
+    win on its drawer's discard after it 海底撈月; under "final" (the default) only the final
+    tile is. A draw before the last four is none under either."""
+    ruleset = with_options(last_tile=reading)
+    go_around = reading == "go-around"
+    drawn, discarded, left = last_tile_flags(ruleset, 2)
+    assert 0 < left <= 2 and (drawn, discarded) == (go_around, go_around)
+    assert last_tile_flags(ruleset, 0)[:2] == (True, True)  # the final tile: both readings
+    drawn, discarded, left = last_tile_flags(ruleset, 5)
+    assert left >= 4 and (drawn, discarded) == (False, False)
 
 
 # --- the scorer (RULES.md 4.7) -----------------------------------------------------------------

@@ -8,13 +8,16 @@ the engine's outputs handed back. East sits on the South side of the table.
 
 import re
 
+import pytest
+
 from engine import events as ev
 from engine import tiles
-from engine.deal_order import READ_LAG, redeal_refusal
+from engine.deal_order import READ_LAG, blocks, redeal_refusal
 from engine.seats import side_of, zone
 from engine.tampering import Tampering
+from engine.wall import Break, Wall
 from tests.support.moveskit import DEALER_SIDE, Deal, irregular
-from tests.support.tablekit import E, N, S, W
+from tests.support.tablekit import CCM_DICE, E, N, S, W, of, wsom_game
 
 
 def names_no_tile(message: str) -> bool:
@@ -147,3 +150,110 @@ def test_seed_000_配牌時的犯規_6_short_at_the_deal_tops_up_before_his_firs
     head = wall.tile_at(wall.next_draw_position)
     assert [type(m) for m in deal.take(S, head)] == [ev.ClaimWindowClosed, ev.TileDrawn]
     assert deal.table.hands[S][-1] == head and deal.table.referee.alerts == 0
+
+
+def made_break(deal: Deal, stacks: int) -> Break:
+    """The break `stacks` stacks past (or, negative, short of) the dice's, on the same wall."""
+    wall = deal.table.wall
+    broken = next(o for o in deal.game.log if isinstance(o, ev.WallBroken))
+    ring = 4 * deal.table.rules.stacks_per_side
+    assert wall is not None and broken.seat is not None
+    return Break(broken.seat, (broken.stacks + stacks) % ring)
+
+
+def take_from(deal: Deal, brk: Break) -> list:
+    """The four take the whole deal, in the right order, from the break `brk`: what it meant."""
+    dealt = Wall(deal.table.walls, brk, deal.table.rules.dead_wall).deal(0)
+    return [m for n, block in enumerate(blocks(dealt)) for m in deal.take_block_of(block)]
+
+
+@pytest.mark.parametrize("stacks", [1, 2, -1])
+def test_seed_000_配牌時的犯規_2_a_deal_taken_off_the_break_is_開錯門_alone(wsom, stacks):
+    """Issue 30 item 3, seed 000 配牌時的犯規 2 (開錯門: 「如果立即發覺便應更正。一旦四家均已各取
+    四張牌，已開了的門便當作有效」): the deal taken whole, in the right order, a stack or two off
+    the dice's break is one note naming 開錯門, in public words, on the side of the first player
+    whose take showed it; no 拿錯牌 (rule 4), no tampering, no input but the BreakMade once
+    all four have their first four tiles."""
+    deal = Deal(wsom)
+    brk = made_break(deal, stacks)
+    meant = take_from(deal, brk)
+    (note,) = irregular(meant)
+    assert "配牌時的犯規 2 開錯門" in note.message and "the break made stands" in note.message
+    assert "配牌時的犯規 4" not in note.message and names_no_tile(note.message)
+    assert note.tile is None
+    assert not [m for m in meant if isinstance(m, Tampering)]
+    assert [m for m in meant if isinstance(m, ev.Event)] == [
+        ev.BreakMade(m.t, brk.seat, brk.stacks) for m in meant if isinstance(m, ev.BreakMade)
+    ]
+    assert len([m for m in meant if isinstance(m, ev.BreakMade)]) == 1
+
+
+@pytest.mark.parametrize("stacks", [2, -1])
+def test_seed_000_開門_3_王牌與海底牌_1_the_hand_goes_on_from_the_break_made(wsom, stacks):
+    """Issue 30 item 4, seed 000 開門 3 and 王牌與海底牌 1: once the wrong break stands, the
+    wall's head, kong tail and 14 dead tiles are the break made's: the hands are its deal
+    (every tile each player holds), East's discard and South's draw from the head made stand
+    with no wrong-draw note, a replacement comes from the tail made, and the dead wall is 14."""
+    deal = Deal(wsom)
+    brk = made_break(deal, stacks)
+    take_from(deal, brk)
+    made = Wall(deal.table.walls, brk, deal.table.rules.dead_wall)
+    assert [sorted(h) for h in deal.table.hands] == [sorted(h) for h in made.deal(0)]
+    assert deal.interp.to_deal == [set(), set(), set(), set()]
+    wall = deal.table.wall
+    assert wall.next_draw_position == made.next_draw_position
+    assert wall.next_replacement_position == made.next_replacement_position
+    assert wall.dead_wall_tiles == made.dead_wall_tiles and len(wall.dead_wall_tiles) == 14
+    out = deal.table.apply(ev.TileDiscarded(9.0, E, deal.table.hands[E][-1]))
+    assert of(out, ev.Discarded)
+    head = wall.tile_at(wall.next_draw_position)
+    drawn = [ev.ClaimWindowClosed(deal.t + 0.1, None), ev.TileDrawn(deal.t + 0.1, S, head)]
+    assert deal.take(S, head) == drawn  # no tampering, no note
+    assert deal.table.hands[S][-1] == head and deal.table.referee.alerts == 0
+
+
+def test_seed_000_開錯門_the_break_made_is_refused_after_the_first_discard(wsom):
+    """Seed 000 配牌時的犯規 2: the break stands at the deal; once a tile beyond it has moved
+    (East's discard) a BreakMade is refused, saying why, and the wall is left as it was."""
+    game = wsom_game(wsom)
+    head = game.table.wall.next_draw_position
+    game.discard(E, tiles.NAMES[tiles.kind_of(game.table.hands[E][-1])])
+    (alert,) = of(game.table.apply(ev.BreakMade(5.0, W, 14)), ev.Alert)
+    assert "開錯門" in alert.message and "beyond the deal" in alert.message
+    assert game.table.wall.next_draw_position == head
+
+
+def test_seed_004_has_no_wrong_break_standing(ccm):
+    """Seed 004 has no rule letting a wrong break stand: a deal taken a stack off the break
+    is told once, without 拿錯牌 or tampering, to be put right or re-dealt, and gives no
+    BreakMade; one entered is refused (the referee re-deals)."""
+    deal = Deal(ccm, CCM_DICE)
+    meant = take_from(deal, made_break(deal, 1))
+    (note,) = irregular(meant)
+    assert "開錯門" in note.message and "redeal" in note.message
+    assert not [m for m in meant if isinstance(m, (Tampering, ev.BreakMade))]
+    (alert,) = of(deal.table.apply(ev.BreakMade(1.0, W, 9)), ev.Alert)
+    assert "no wrong break standing" in alert.message and "redeal" in alert.message
+
+
+def test_seed_000_開錯門_put_right_at_once_the_hand_goes_on_from_the_dices_break(wsom):
+    """Seed 000 配牌時的犯規 2 「如果立即發覺便應更正」: East takes his first four tiles two
+    stacks past the break (told once, 開錯門), puts them back in the wall, and the deal is
+    taken again from the dice's break: no other note, no BreakMade, the hands as dealt."""
+    deal = Deal(wsom)
+    dealt = [list(h) for h in deal.table.hands]
+    wrong = blocks(Wall(deal.table.walls, made_break(deal, 2), 14).deal(0))[0]
+    (note,) = irregular(deal.take_block_of(wrong))
+    assert "開錯門" in note.message
+    for tile in sorted(wrong.tiles):
+        wall = next(s for s in range(4) if tile in deal.table.walls[s])
+        back = deal.interp.move(
+            deal.t,
+            tile,
+            zone("hand", side_of(E, DEALER_SIDE)),
+            zone("wall", side_of(wall, DEALER_SIDE)),
+        )
+        assert back == []
+    meant = [m for block in deal.blocks for m in deal.take_block_of(block)]
+    assert meant == [] and deal.table.hands == dealt
+    assert deal.interp.to_deal == [set(), set(), set(), set()]

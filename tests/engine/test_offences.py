@@ -263,7 +263,7 @@ def test_win_on_a_kong_replacement_that_is_the_seabed(wsom):
     ):
         game = wsom_game(ruleset)
         table = game.table
-        table.seabed_drawn, table.last_draw, table.calls_made = True, "kong", True
+        table.last_tile_drawn, table.last_draw, table.calls_made = True, "kong", True
         assert table.winning.flags(E, None, False) == flags
 
 

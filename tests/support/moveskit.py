@@ -106,8 +106,8 @@ DEALER_SIDE = 1
 class Deal:
     """A hand broken and dealt by the engine, its tiles still in the walls."""
 
-    def __init__(self, ruleset):
-        self.game = Game(ruleset, WSOM_DICE)
+    def __init__(self, ruleset, dice=WSOM_DICE):
+        self.game = Game(ruleset, dice)
         self.table = self.game.table
         self.interp = Interpreter(self.table, DEALER_SIDE, claim_window=2.0)
         self.interp.outputs(0.0, self.game.start())
@@ -126,7 +126,12 @@ class Deal:
         return meant
 
     def take_block(self, seat: int, n: int) -> list:
-        return [m for tile in sorted(self.blocks[n].tiles) for m in self.take(seat, tile)]
+        return self.take_block_of(self.blocks[n], seat)
+
+    def take_block_of(self, block, seat: int | None = None) -> list:
+        """The block's tiles taken by its seat (or `seat`): what they meant."""
+        taker = block.seat if seat is None else seat
+        return [m for tile in sorted(block.tiles) for m in self.take(taker, tile)]
 
 
 def irregular(meant) -> list[Irregular]:

@@ -46,12 +46,12 @@ SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)  # 夾, 邊張, 單吊 (seed §17)
 class Ccm2012:
     """The CCM 2012 scorer; values and options from config/rules/ccm2012.toml.
 
-    Flags of a win: kong_replacement (槓上開花), flower_replacement (補花和牌), last_tile (the
-    final tile, A-C10: 妙手回春 drawn, 海底撈月 on its discard), robbing_kong (the discarder is
-    the konger, whose pung holds the other three: a last copy too), last_copy (絕張: the table
-    saw the other three as options.last_copy_from says; the scorer also sees it when the pung
-    is the winner's own). `responsible` is WSOM's and is not read: 包付 is settled by
-    `liability`.
+    Flags of a win: kong_replacement (槓上開花), flower_replacement (補花和牌), last_tile (a
+    last tile, A-C10, options.last_tile: 妙手回春 drawn, 海底撈月 on its discard), robbing_kong
+    (the discarder is the konger, whose pung holds the other three: a last copy too), last_copy
+    (絕張: the table saw the other three as options.last_copy_from says; the scorer also sees
+    it when the pung is the winner's own). `responsible` is WSOM's and is not read: 包付 is
+    settled by `liability`.
     """
 
     name = "ccm2012"
@@ -101,9 +101,15 @@ class Ccm2012:
             auto_exemption=None,
             dealer_repeats=True,
             doubling_factor=self.options["doubling_factor"],
+            last_tiles={"final": 1, "go-around": 4}[self.options["last_tile"]],
             start_chips=config["chips"]["start"],
             block_win_from_chipless=self.options["block_win_from_chipless"],
             chipless_win_fine_each=self.rates.chipless_win_fine_each,
+            chipless_win_fine_times=(
+                (self.rates.discard, self.rates.robbed_kong)
+                if self.options["chipless_win_fine_score"] == "paid"
+                else (1, 1)
+            ),
             discard_flower_kong_at_game_end=self.options["discard_flower_kong_at_game_end"],
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,

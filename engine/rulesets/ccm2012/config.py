@@ -15,11 +15,6 @@ PLAYED_ONLY = {
         2,
         "the table tells one tile short from two or more (A-C19)",
     ),
-    "last_tile": (
-        "final",
-        "海底撈月 and 妙手回春 are marked on the final live tile; each player's last draw "
-        "of the final go-around is not wired (A-C10)",
-    ),
     "record_hands_from_sensors": (
         True,
         "the table records hands from its sensors; it has no camera to record from (A-C20)",
@@ -58,6 +53,7 @@ SCHEMA: Schema = {
         "doubling_factor": whole(1, 4),
         "cap_payments_at_chips": "bool",
         "block_win_from_chipless": "bool",
+        "chipless_win_fine_score": one_of("paid", "total"),
         "multiple_winners": "bool",
         "liability_streak": whole(2, 8),
         "penalty_step": whole(1, 100),

@@ -135,6 +135,7 @@ class Wsom2006:
             heaven_cancelled_by_kong=options["heaven_cancelled_by_kong"],
             earth_cancelled_by_call=options["earth_cancelled_by_call"],
             wrong_dealer_keeps_deal=True,
+            wrong_break_stands=True,
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
             chow_call_wait=timing["chow_call_seconds"],

@@ -2,9 +2,10 @@
 
 Seed 004: 「盤面無分者點炮，禁止和牌」 and 「出現對無分者和牌，應向無分者罰分和牌得分，
 並向三家各賠付10分」. The win is refused and the referee is asked, the fine proposed:
-applied, the winner pays the chip-less player the hand score and 10 to each of the three, at
-once; waived, nothing is paid; either way the hand goes on. `block_win_from_chipless = false`
-lets the win stand.
+applied, the winner pays the chip-less player the win's score (和牌得分: a discard win's is
+double, 第九條二 「其中點炮得分為雙份」, issue 30 item 11) and 10 to each of the three, at once;
+waived, nothing is paid; either way the hand goes on. `block_win_from_chipless = false` lets
+the win stand; `chipless_win_fine_score = "total"` pays T alone.
 """
 
 import tomllib
@@ -17,7 +18,7 @@ from firmware.journal.store import Journal
 from tests.conftest import REPO
 from tests.support.deskkit import HANDS, SOUTH_WAITS_9P, START, DeskGame
 from tests.support.servicekit import act
-from tests.support.tablekit import CCM_DICE, E, Game, S, W, of, stacked_walls
+from tests.support.tablekit import CCM_DICE, E, Game, N, S, W, of, stacked_walls
 
 
 def session_game(ccm, scores=START) -> tuple[Session, Game]:
@@ -35,11 +36,23 @@ def south_calls_on_east(game: Game) -> list[ev.Alert]:
     return of(game.apply(ev.ClaimDeclared, S, claim="win"), ev.Alert)
 
 
-def hand_score(game: Game) -> int:
+def hand_total(game: Game) -> int:
+    """T: South's win's fans and additional points on East's latest discard."""
     discard = game.table.discards[-1][1]
     total = game.table.score_for(S, E, discard).total
     assert total
     return total
+
+
+def hand_score(game: Game) -> int:
+    """The win's score the fine pays: a discard win's is double (seed 004 第九條二)."""
+    return 2 * hand_total(game)
+
+
+def with_fine_score(reading: str):
+    config = tomllib.loads((REPO / "config" / "rules" / "ccm2012.toml").read_text("utf-8"))
+    config["options"]["chipless_win_fine_score"] = reading
+    return build(config)
 
 
 def rule(game: Game, alert: int, apply: bool = True) -> list[ev.Event]:
@@ -61,9 +74,64 @@ def test_seed_004_no_win_off_a_chipless_player_the_referee_is_asked_the_fine_pro
     assert alert.needs_ruling and alert.rule == "RULES.md 4.11 (A-C14)" and alert.seat == S
     assert alert.penalty is not None
     assert alert.penalty["payments"] == [total + 10, -(total + 30), 10, 10]
-    assert f"hand score {total} and 10 to each of the three" in alert.message
+    assert f"win's score {total} and 10 to each of the three" in alert.message
     assert "9p" not in alert.message  # the public alert names no tile
     assert game.table.state == "claim_window" and not of(game.log, ev.Won)
+
+
+def test_issue_30_item_11_seed_004_the_fine_pays_the_discard_wins_score_2t(ccm):
+    """Issue 30 item 11, seed 004 §38 一 5 「應向無分者罰分和牌得分」 with 第九條二 「其中點炮得分
+    為雙份」: the chip-less discarder is paid the discard win's score, 2T, not T."""
+    _, game = session_game(ccm)
+    [alert] = south_calls_on_east(game)
+    t = hand_total(game)
+    assert alert.penalty is not None
+    assert alert.penalty["payments"] == [2 * t + 10, -(2 * t + 30), 10, 10]
+
+
+def test_option_chipless_win_fine_score_total_pays_t_alone():
+    """The other reading of 「罰分和牌得分」 (chipless_win_fine_score = "total", the hand's
+    total 本盤和牌總分): the chip-less player is paid T."""
+    _, game = session_game(with_fine_score("total"))
+    [alert] = south_calls_on_east(game)
+    t = hand_total(game)
+    assert alert.penalty is not None
+    assert alert.penalty["payments"] == [t + 10, -(t + 30), 10, 10]
+    assert f"win's score {t} and" in alert.message
+
+
+def test_issue_30_item_11_off_a_robbed_kong_the_fine_pays_3t(ccm):
+    """Issue 30 item 11 (seed 004 §38 一 5 「罰分和牌得分」; 第一條二十一 「因槓牌點炮，槓牌者一家
+    支付和牌者三倍分」): robbing the added kong of a chip-less konger, the win's score is 3T."""
+    session = Session(ccm, scores=list(START))
+    game = Game(ccm, CCM_DICE)
+    hands = ["C 9p 9p", "123m 456m 789m 78p 55s", "", "9p"]
+    game.table = session.new_table(stacked_walls(ccm, CCM_DICE, hands, draws={6: "9p"}))
+    game.start()
+
+    def turn(seat: int) -> None:
+        game.draw(seat)
+        game.ok(ev.TileDiscarded, seat, tile=game.table.hands[seat][-1])
+        game.close()
+
+    game.discard(E, "C")
+    game.close()
+    turn(S)
+    turn(W)
+    game.draw(N)
+    game.discard(N, "9p")
+    game.claim(E, "pung", "9p 9p")
+    game.close()
+    game.ok(ev.TileDiscarded, E, tile=game.table.hands[E][-1])
+    game.close()
+    for seat in (S, W, N):
+        turn(seat)
+    added = game.draw(E).tile
+    game.kong(E, "9p")
+    [alert] = of(game.apply(ev.ClaimDeclared, S, claim="win"), ev.Alert)
+    t = game.table.score_for(S, E, added, robbing=True).total
+    assert t and alert.penalty is not None
+    assert alert.penalty["payments"] == [3 * t + 10, -(3 * t + 30), 10, 10]
 
 
 def test_seed_004_the_fine_applied_moves_the_chips_at_once_and_conserves_them(ccm):
