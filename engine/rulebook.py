@@ -56,6 +56,9 @@ class TableRules:
     doubling_factor: int = 1  # A-C13: score changes while he continues
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
+    # A-W12 "strict", seed 000 錯鳴 6, 7: a complete hand that may not win, called before it
+    # was shown, is 空和 (3 tiles): 錯和's whole hand is the tiles exposed (issue 30 item 1)
+    unshown_false_win_is_empty: bool = False
     # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner
     # than this many seconds after it (吃牌 5: 約一秒); None: the rule book has no such rule (CCM)
     chow_call_wait: float | None = None

@@ -98,8 +98,10 @@ class WinRules:
     def _false_win_kind(self, seat: int, tile: int, shown: bool = False) -> str:
         """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
         詐和: one tile short or the wrong tile; two or more short: intentional (A-C19). Where
-        the rule book has 空和 (WSOM, seed 000 錯鳴 7), a shape that is no win called before
-        the hand was shown is that: 3 penalty tiles, not the whole hand (錯和, 錯鳴 6)."""
+        the rule book has 空和 (WSOM, seed 000 錯鳴 7), a win called before the hand was shown
+        is that: 3 penalty tiles, for 錯鳴 6's whole hand is the tiles exposed; a complete hand
+        without a pattern too (issue 30 item 1) where the rule book says so (A-W12 "strict";
+        "whole_hand" keeps it 錯和, "assisted" refuses it quietly)."""
         held = list(self.hand.hands[seat])
         if tile in held:
             held.remove(tile)
@@ -107,11 +109,16 @@ class WinRules:
             counts(tiles.kind_of(t) for t in held if not tiles.is_flower(tiles.kind_of(t))),
             len(self.hand.melds[seat]),
         )
-        if tiles.kind_of(tile) in hand_waits:
-            return "false_win"
+        complete = tiles.kind_of(tile) in hand_waits
         offences = self.rules.penalties.offences if self.rules.penalties else {}
-        if not shown and "empty_win" in offences:
+        if (
+            not shown
+            and "empty_win" in offences
+            and (not complete or self.rules.unshown_false_win_is_empty)
+        ):
             return "empty_win"
+        if complete:
+            return "false_win"
         if hand_waits or "intentional_false_win" not in offences:
             return "incomplete_win"
         return "intentional_false_win"

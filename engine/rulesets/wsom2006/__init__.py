@@ -45,7 +45,7 @@ SCHEMA: Schema = {
         "concealed_hand_on_irregular": "bool",
         "heaven_cancelled_by_kong": "bool",
         "earth_cancelled_by_call": "bool",
-        "chicken_declaration": one_of("strict", "assisted"),
+        "chicken_declaration": one_of("strict", "whole_hand", "assisted"),
         "break_mode": one_of("manual", "table"),
         "multiple_winners": "bool",
     },
@@ -137,6 +137,7 @@ class Wsom2006:
             wrong_dealer_keeps_deal=True,
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
+            unshown_false_win_is_empty=options["chicken_declaration"] == "strict",
             chow_call_wait=timing["chow_call_seconds"],
             timing=Timing(
                 discard_limit=timing["discard_seconds"],
