@@ -14,7 +14,13 @@ from engine import seats, tiles
 from engine.clocks import Timing
 from engine.hand_state import Spot
 from engine.penalties import COMMON, Catalogue
-from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
+from engine.rulebook import (
+    WIN_UNTIL_A_LATER_WINS,
+    HandOutcome,
+    Settlement,
+    TableRules,
+    check_walls,
+)
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
@@ -105,6 +111,7 @@ class Ccm2012:
             block_win_from_chipless=self.options["block_win_from_chipless"],
             chipless_win_fine_each=self.rates.chipless_win_fine_each,
             discard_flower_kong_at_game_end=self.options["discard_flower_kong_at_game_end"],
+            touch_and_win=WIN_UNTIL_A_LATER_WINS,  # 第一條三十五: 此時第一家反悔和牌無效
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,
             win_flags={
