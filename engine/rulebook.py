@@ -64,6 +64,12 @@ class TableRules:
     # WIN_UNLESS_CALLED (seed 000 摸打規條 2: given up, unless another player calls that
     # discard) or WIN_UNTIL_A_LATER_WINS (seed 004 第一條三十五: void once a later player wins)
     touch_and_win: str = WIN_UNLESS_CALLED
+    # The seed's rule that a self-drawn tile be kept apart until the win is shown, else the
+    # win loses what the scorer's drawn_tile_mixed flag takes (seed 000 九蓮寶燈自摸規條; seed
+    # 004 單放: 單張和牌); "": none. `drawn_tile_in_rack_mixed`: the rack reader seeing the drawn
+    # tile in his rack before the call is that tile put into the hand; else the referee rules.
+    drawn_tile_rule: str = ""
+    drawn_tile_in_rack_mixed: bool = False
     # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner
     # than this many seconds after it (吃牌 5: 約一秒); None: the rule book has no such rule (CCM)
     chow_call_wait: float | None = None

@@ -9,9 +9,9 @@ from engine import chipless, tiles
 from engine import events as ev
 from engine.hand import counts, waits
 from engine.hand_state import HandState, Refusal, Spot, WinResult, seated
-from engine.referee import MIXED, Referee, Rescoring
+from engine.referee import Referee, Rescoring
 from engine.rulebook import HandOutcome, Ruleset
-from engine.scoring import Score, Win, WinError, check
+from engine.scoring import MIXED, Score, Win, WinError, check
 from engine.seats import letter
 
 
@@ -152,15 +152,29 @@ class WinRules:
                     )
                 )
             score = self.score_for(winner, from_seat, tile, robbing)
+            asked: list[ev.Alert] = []
+            if from_seat is None and self.rules.drawn_tile_rule:
+                seen = isinstance(event, ev.WinDeclared) and event.mixed_in
+                score, asked = self._drawn_tile(now, winner, tile, score, seen)
             hung = hand.hung.get(winner)
             hand.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing, hung))
             flags = tuple(sorted(self.flags(winner, from_seat, robbing, tile)))
-            out.append(ev.Won(now, winner, from_seat, tile, flags, score.to_json()))
-            if from_seat is None and MIXED in self.ruleset.flags:  # 九蓮寶燈自摸規條
-                mixed = Rescoring(len(hand.results) - 1, None, "", frozenset({MIXED}))
-                again = self.score_for(winner, None, tile, ruled=mixed)
-                out += self.referee.drawn_tile_apart(now, winner, score, again, mixed)
+            out += [ev.Won(now, winner, from_seat, tile, flags, score.to_json()), *asked]
         return out
+
+    def _drawn_tile(
+        self, t: float, winner: int, tile: int, score: Score, seen_in_hand: bool
+    ) -> tuple[Score, list[ev.Alert]]:
+        """A self-drawn win whose drawn tile had to stay apart until it was shown (seed 000
+        九蓮寶燈自摸規條; seed 004 單放): seen joining the hand, where the rule book reads the
+        rack so, it is scored without what that loses; else the referee is asked (the
+        score as it is, and the alert)."""
+        mixed = Rescoring(len(self.hand.results), None, "", frozenset({MIXED}))
+        again = self.score_for(winner, None, tile, ruled=mixed)
+        rule = self.rules.drawn_tile_rule
+        if seen_in_hand and self.rules.drawn_tile_in_rack_mixed:
+            return again, self.referee.drawn_tile_seen(t, winner, score, again, rule)
+        return score, self.referee.drawn_tile_apart(t, winner, score, again, mixed, rule)
 
     def rescore(self, ruling: ev.Ruling) -> list[ev.Event]:
         """The referee's Ruling on an alert proposing to score a win again: applied, it is
