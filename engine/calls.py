@@ -91,11 +91,11 @@ class CallRules:
                 )
             return self.wins.call(seat, konger, tile, robbing=True, shown=event.shown)
         discarder, tile = hand.discards[-1]
+        forfeited = self.touches.forfeits(seat, event.claim)
         if event.claim == "win":
-            return self.wins.call(seat, discarder, tile, robbing=False, shown=event.shown)
+            return forfeited or self.wins.call(seat, discarder, tile, False, event.shown)
         if self.referee.no_calls[seat]:
             return Refusal("claim", f"{letter(seat)} has lost the right to call this hand")
-        forfeited = self.touches.forfeits(seat, event.claim)
         if forfeited:
             return forfeited
         if hand.broken_wall.live_count == 0:
@@ -146,7 +146,7 @@ class CallRules:
         self.hand.calls[seat] = Call(
             seat, event.claim, event.tiles, event.t if event.shown else None
         )
-        return []
+        return self.touches.later_win(event.t, seat, event.claim)
 
     def has_winners(self) -> bool:
         return any(c.claim == "win" for c in self.hand.calls.values())

@@ -159,10 +159,13 @@ class WallTouched(Event):
 @_event
 class WinDeclared(Event):
     """A win on one's own draw (self-draw). `shown`: the player had laid his hand out when he
-    declared it (a wrong win then is 錯和, else 空和, seed 000 錯鳴 6, 7)."""
+    declared it (a wrong win then is 錯和, else 空和, seed 000 錯鳴 6, 7). `mixed_in`: the rack
+    reader saw the drawn tile join his hand before he declared it (seed 004 單放; false: not
+    seen, the referee rules where it matters)."""
 
     shown: bool = False
-    ADDED = ("shown",)
+    mixed_in: bool = False
+    ADDED = ("shown", "mixed_in")
 
 
 # Referee inputs: valid in any state, from the referee's screen (credentials checked there).

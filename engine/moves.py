@@ -67,6 +67,7 @@ class Interpreter:
         self.waiting = Waiting(table)  # draws, discards and flowers seen early
         self.laid_at: dict[int, float] = {}  # seat -> when his first tile was laid out
         self.declared: set[tuple[int, ...]] = set()  # the kongs declared, each once
+        self.racked: dict[int, int] = {}  # seat -> his latest draw read in his rack (單放)
         self.latest = (0, False, 0.0)  # (seat, into his river?, when) of the latest move read
         self.arrived: dict[int, int] = {}  # river tile -> when it came, in order
         self._arrivals = count()
@@ -123,7 +124,7 @@ class Interpreter:
         if src == "wall" and dst == "hand":
             if self.deal_order is not None and self.deal_order.concerns(tile, seat, table):
                 return self.deal_order.take(t, seat, tile, table, self.to_deal)
-            self.latest = (seat, False, t)
+            self.latest, self.racked[seat] = (seat, False, t), tile
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
             return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
         order = self.deal_order
@@ -159,6 +160,7 @@ class Interpreter:
         if src == "wall" and dst in ("river", "melds") and self._his_to_draw(seat, tile):
             rack = zone("hand", dst_side)  # the rack's reads were dropped in between
             drawn, then = self.move(t, tile, source, rack), self.move(t, tile, rack, target)
+            self.racked.pop(seat, None)  # never read in his rack: kept apart, or not seen
             if drawn and not then:  # the draw goes now: what followed it, right after it
                 then = self.waiting.following(tile)
             return drawn + then
@@ -213,7 +215,8 @@ class Interpreter:
 
     def _held_wins(self, t: float) -> list:
         """The win presses read now. A press with the hand laid out (all his concealed tiles
-        but one, at least one) is a win shown: wrong, it is 錯和; else 空和 (seed 000 錯鳴 6, 7)."""
+        but one, at least one) is a win shown: wrong, it is 錯和; else 空和 (seed 000 錯鳴 6, 7).
+        A self-drawn win whose drawn tile was read in his rack joined his hand (seed 004 單放)."""
         table = self.table
         inputs: list[ev.Event] = []
         for seat, pressed in sorted(self.held_wins.items()):
@@ -221,12 +224,11 @@ class Interpreter:
                 continue
             laid = len(self.exposing[seat])
             shown = laid >= max(1, len(table.hands[seat]) - 1)
+            mixed_in = bool(table.hands[seat]) and self.racked.get(seat) == table.hands[seat][-1]
             if table.state in ("claim_window", "rob_window"):
                 inputs.append(ev.ClaimDeclared(t, seat, "win", shown=shown))
-            elif table.in_turn(seat):
-                inputs.append(ev.WinDeclared(t, seat, shown))
-            elif t - pressed >= HOLD:
-                inputs.append(ev.WinDeclared(t, seat, shown))  # the engine says why it is wrong
+            elif table.in_turn(seat) or t - pressed >= HOLD:  # else the engine says why not
+                inputs.append(ev.WinDeclared(t, seat, shown, mixed_in))
             else:
                 continue
             del self.held_wins[seat]

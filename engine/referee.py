@@ -18,10 +18,8 @@ from engine import events as ev
 from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
 from engine.hand_state import HandState
 from engine.penalties import EFFECTS, MUST_DISCARD, Catalogue, Penalty
-from engine.scoring import Score
+from engine.scoring import Pattern, Score
 from engine.seats import letter
-
-MIXED = "drawn_tile_mixed"  # a scorer's flag: the drawn tile mixed in (九蓮寶燈自摸規條)
 
 
 class Rescoring(NamedTuple):
@@ -33,6 +31,13 @@ class Rescoring(NamedTuple):
     payer: int | None  # who pays for the win scored again (None: nobody, each pays)
     rule: str  # the rule the alert names
     flags: frozenset[str] = frozenset()  # the scorer's flags the ruling adds
+
+
+def lost_patterns(score: Score, mixed: Score) -> list[Pattern]:
+    """The patterns a win would lose scored with its drawn tile mixed in; none if that would
+    be no win at all."""
+    kept = {p.id for p in mixed.patterns}
+    return [p for p in score.patterns if p.id not in kept] if mixed.legal else []
 
 
 class Referee:
@@ -74,21 +79,35 @@ class Referee:
         return alert
 
     def drawn_tile_apart(
-        self, t, winner: int, score: Score, mixed: Score, rescoring: Rescoring
+        self, t, winner: int, score: Score, mixed: Score, rescoring: Rescoring, rule: str
     ) -> list[ev.Alert]:
-        """Seed 000 九蓮寶燈自摸規條: a self-drawn Nine Gates stands only if the drawn tile was
-        kept apart until shown, which no rack reader sees: where the win scored with the tile
-        mixed in (`mixed`) would lose a pattern, the referee is asked."""
-        lost = [p for p in score.patterns if p.id not in {q.id for q in mixed.patterns}]
-        if not (mixed.legal and lost):
+        """The seed's `rule` (九蓮寶燈自摸規條, 單放): a self-drawn win keeps a pattern only if
+        the drawn tile was kept apart until shown, which the table did not see: where the win
+        scored with the tile mixed in (`mixed`) would lose one, the referee is asked."""
+        lost = lost_patterns(score, mixed)
+        if not lost:
             return []
         message = (
             f"{letter(winner)}'s self-drawn {lost[0].name} stands only if the drawn tile was "
-            "kept apart until the hand was shown (seed 000 九蓮寶燈自摸規條): rule 'apply' if it "
+            f"kept apart until the hand was shown ({rule}): rule 'apply' if it "
             "was mixed into the hand, to score the win without it; 'waive' if it was kept apart"
         )
-        rule = f"RULES.md {lost[0].id}"  # a pattern's id is its RULES.md section
-        return [self.propose_rescoring(t, message, rescoring._replace(rule=rule))]
+        section = f"RULES.md {lost[0].id}"  # a pattern's id is its RULES.md section
+        return [self.propose_rescoring(t, message, rescoring._replace(rule=section))]
+
+    def drawn_tile_seen(
+        self, t, winner: int, score: Score, mixed: Score, rule: str
+    ) -> list[ev.Alert]:
+        """The seed's `rule`: the rack reader saw the drawn tile join the hand before the win
+        was declared: the win is scored without what that loses, and the referee told why."""
+        lost = lost_patterns(score, mixed)
+        if not lost:
+            return []
+        message = (
+            f"{letter(winner)}'s drawn tile joined his hand before he declared the win: no "
+            f"{lost[0].name} ({rule})"
+        )
+        return [self.alert(t, winner, f"RULES.md {lost[0].id}", message)]
 
     def offence(
         self,

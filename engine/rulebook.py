@@ -14,6 +14,7 @@ from engine.penalties import Catalogue, Penalty
 from engine.schema import Section, whole
 from engine.scoring import Score, Win
 
+WIN_UNLESS_CALLED, WIN_UNTIL_A_LATER_WINS = "unless_called", "until_a_later_wins"  # touch_and_win
 STACKS_PER_SIDE = whole(17, 18)  # four walls of stacks of two: 136 tiles, 144 with flowers
 DEAD_WALL = whole(0, 16)  # up to eight stacks never drawn (WSOM's 14 tiles, CCM's none)
 
@@ -65,6 +66,19 @@ class TableRules:
     last_tiles: int = 1
     final_draw_with_win_on_kong: bool = True  # A-W10
     refuse_false_win_quietly: bool = False  # A-W12 "assisted"
+    # A-W12 "strict", seed 000 錯鳴 6, 7: a complete hand that may not win, called before it
+    # was shown, is 空和 (3 tiles): 錯和's whole hand is the tiles exposed (issue 30 item 1)
+    unshown_false_win_is_empty: bool = False
+    # What the next player's touch of the wall head does to his win on the open discard:
+    # WIN_UNLESS_CALLED (seed 000 摸打規條 2: given up, unless another player calls that
+    # discard) or WIN_UNTIL_A_LATER_WINS (seed 004 第一條三十五: void once a later player wins)
+    touch_and_win: str = WIN_UNLESS_CALLED
+    # The seed's rule that a self-drawn tile be kept apart until the win is shown, else the
+    # win loses what the scorer's drawn_tile_mixed flag takes (seed 000 九蓮寶燈自摸規條; seed
+    # 004 單放: 單張和牌); "": none. `drawn_tile_in_rack_mixed`: the rack reader seeing the drawn
+    # tile in his rack before the call is that tile put into the hand; else the referee rules.
+    drawn_tile_rule: str = ""
+    drawn_tile_in_rack_mixed: bool = False
     # Seed 000 鳴牌優先規條 4: a chow shown ends pung/kong rights on its discard, never sooner
     # than this many seconds after it (吃牌 5: 約一秒); None: the rule book has no such rule (CCM)
     chow_call_wait: float | None = None

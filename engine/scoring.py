@@ -11,6 +11,10 @@ from engine import tiles
 from engine.hand import CHOW, KONG, PUNG, HandError, Meld
 from engine.seats import LETTERS
 
+# A win's flag: the self-drawn tile was put into the hand before the win was shown, which each
+# rule book's scorer honours (seed 000 九蓮寶燈自摸規條; seed 004 第一條二十四 單放)
+MIXED = "drawn_tile_mixed"
+
 
 class WinError(ValueError):
     """A win description that cannot be scored; the message names the problem."""

@@ -94,7 +94,7 @@ class Table(HandState):
         self.ruleset, self.rules = ruleset, ruleset.table_rules
         self.clocks = Clocks(self.rules.timing or UNTIMED)
         self.referee = Referee(self.rules.penalties, self, self.rules.forfeit_threshold)
-        self.touches = Touches(self, self.referee, self.rules.refs.get("wall", ""))
+        self.touches = Touches(self, self.referee, self.rules)
         self.winning = WinRules(self, ruleset, self.referee)
         self.turns = Turns(
             self, self.rules, self.referee, self.clocks, self.touches, self.winning.held_now

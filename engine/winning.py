@@ -9,9 +9,9 @@ from engine import chipless, tiles
 from engine import events as ev
 from engine.hand import counts, waits
 from engine.hand_state import HandState, Refusal, Spot, WinResult, seated
-from engine.referee import MIXED, Referee, Rescoring
+from engine.referee import Referee, Rescoring
 from engine.rulebook import HandOutcome, Ruleset
-from engine.scoring import Score, Win, WinError, check
+from engine.scoring import MIXED, Score, Win, WinError, check
 from engine.seats import letter
 
 
@@ -100,8 +100,10 @@ class WinRules:
     def _false_win_kind(self, seat: int, tile: int, shown: bool = False) -> str:
         """錯和: the tiles make a winning shape that breaks a condition (no pattern, no fan);
         詐和: one tile short or the wrong tile; two or more short: intentional (A-C19). Where
-        the rule book has 空和 (WSOM, seed 000 錯鳴 7), a shape that is no win called before
-        the hand was shown is that: 3 penalty tiles, not the whole hand (錯和, 錯鳴 6)."""
+        the rule book has 空和 (WSOM, seed 000 錯鳴 7), a win called before the hand was shown
+        is that: 3 penalty tiles, for 錯鳴 6's whole hand is the tiles exposed; a complete hand
+        without a pattern too (issue 30 item 1) where the rule book says so (A-W12 "strict";
+        "whole_hand" keeps it 錯和, "assisted" refuses it quietly)."""
         held = list(self.hand.hands[seat])
         if tile in held:
             held.remove(tile)
@@ -109,11 +111,16 @@ class WinRules:
             counts(tiles.kind_of(t) for t in held if not tiles.is_flower(tiles.kind_of(t))),
             len(self.hand.melds[seat]),
         )
-        if tiles.kind_of(tile) in hand_waits:
-            return "false_win"
+        complete = tiles.kind_of(tile) in hand_waits
         offences = self.rules.penalties.offences if self.rules.penalties else {}
-        if not shown and "empty_win" in offences:
+        if (
+            not shown
+            and "empty_win" in offences
+            and (not complete or self.rules.unshown_false_win_is_empty)
+        ):
             return "empty_win"
+        if complete:
+            return "false_win"
         if hand_waits or "intentional_false_win" not in offences:
             return "incomplete_win"
         return "intentional_false_win"
@@ -147,15 +154,29 @@ class WinRules:
                     )
                 )
             score = self.score_for(winner, from_seat, tile, robbing)
+            asked: list[ev.Alert] = []
+            if from_seat is None and self.rules.drawn_tile_rule:
+                seen = isinstance(event, ev.WinDeclared) and event.mixed_in
+                score, asked = self._drawn_tile(now, winner, tile, score, seen)
             hung = hand.hung.get(winner)
             hand.results.append(WinResult(winner, from_seat, score.to_json(), tile, robbing, hung))
             flags = tuple(sorted(self.flags(winner, from_seat, robbing, tile)))
-            out.append(ev.Won(now, winner, from_seat, tile, flags, score.to_json()))
-            if from_seat is None and MIXED in self.ruleset.flags:  # 九蓮寶燈自摸規條
-                mixed = Rescoring(len(hand.results) - 1, None, "", frozenset({MIXED}))
-                again = self.score_for(winner, None, tile, ruled=mixed)
-                out += self.referee.drawn_tile_apart(now, winner, score, again, mixed)
+            out += [ev.Won(now, winner, from_seat, tile, flags, score.to_json()), *asked]
         return out
+
+    def _drawn_tile(
+        self, t: float, winner: int, tile: int, score: Score, seen_in_hand: bool
+    ) -> tuple[Score, list[ev.Alert]]:
+        """A self-drawn win whose drawn tile had to stay apart until it was shown (seed 000
+        九蓮寶燈自摸規條; seed 004 單放): seen joining the hand, where the rule book reads the
+        rack so, it is scored without what that loses; else the referee is asked (the
+        score as it is, and the alert)."""
+        mixed = Rescoring(len(self.hand.results), None, "", frozenset({MIXED}))
+        again = self.score_for(winner, None, tile, ruled=mixed)
+        rule = self.rules.drawn_tile_rule
+        if seen_in_hand and self.rules.drawn_tile_in_rack_mixed:
+            return again, self.referee.drawn_tile_seen(t, winner, score, again, rule)
+        return score, self.referee.drawn_tile_apart(t, winner, score, again, mixed, rule)
 
     def rescore(self, ruling: ev.Ruling) -> list[ev.Event]:
         """The referee's Ruling on an alert proposing to score a win again: applied, it is

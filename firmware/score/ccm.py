@@ -27,6 +27,7 @@ FLAG_WORDS = {  # each flag of Ccm2012.flags as the referee reads it in --help
     "last_tile": "the final tile: 妙手回春 drawn, 海底撈月 on its discard (4.9, A-C10)",
     "robbing_kong": "搶槓和牌: the konger pays 3T (4.11); or --robbed-kong SEAT",
     "last_copy": "絕張: the other three of the winning tile lie in an exposed pung (4.8.8)",
+    "drawn_tile_mixed": "單放: the drawn tile put into the hand before the win call, no 4.9.2",
 }
 # 4.8.9 全大／全中／全小 by the lowest rank of its three chows (seed 004 第九條三 9)
 BIG_MIDDLE_SMALL = {0: ("All Small", "全小", "123"), 3: ("All Middle", "全中", "456")}

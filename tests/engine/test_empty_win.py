@@ -2,14 +2,15 @@
 
 A win called and withdrawn before the hand is shown (空和) exposes 3 penalty tiles, all of them
 if the hand holds fewer, the referee may name which; a wrong win with the whole hand shown is
-錯和: every tile shown becomes a penalty tile. A no-pattern (chicken) hand is 錯和 whatever was
-shown (和牌的計分 5: 當作「錯和」處理). On the sensed table, a win press with the hand not laid out
-is the form 空和 takes.
+錯和: every tile shown becomes a penalty tile. A no-pattern (chicken) hand is 錯和 (基本規則 5:
+當作「錯和」處理), whose penalty is the tiles exposed: called before it is shown, 空和's three
+(issue 30 item 1). On the sensed table, a win press with the hand not laid out is the form 空和
+takes.
 """
 
 from engine import events as ev
 from tests.support.moveskit import Hand
-from tests.support.tablekit import WSOM_DICE, E, Game, S, W, chicken_game, of, wsom_game
+from tests.support.tablekit import WSOM_DICE, E, Game, S, W, chicken_game, of, wsom_game, wsom_with
 
 ODD_SOUTH = ["C", "147m 258p 369s ESWN", "", ""]  # South's thirteen tiles make no win on C
 
@@ -81,11 +82,10 @@ def test_seed_000_empty_win_with_fewer_than_three_tiles_exposes_them_all(wsom):
     assert alert.penalty["penalty_tiles"] == list(game.own(S, "9s")) == game.table.hands[S]
 
 
-def test_seed_000_wrong_win_is_empty_win_unless_shown_or_a_chicken_hand(wsom):
-    """Seed 000 錯鳴 6, 7 and 和牌的計分 5, RULES.md 3.11: the same call that is no win is 空和
-    (3 tiles) with the hand not shown, 錯和 with it shown (宣布和牌並公開了全手牌: all thirteen
-    tiles shown become penalty tiles); a chicken hand is 錯和 (當作「錯和」處理), the whole hand,
-    even not shown."""
+def test_seed_000_wrong_win_is_empty_win_unless_shown(wsom):
+    """Seed 000 錯鳴 6, 7, RULES.md 3.11: the same call that is no win is 空和 (3 tiles) with
+    the hand not shown, 錯和 with it shown (宣布和牌並公開了全手牌: all thirteen tiles shown
+    become penalty tiles)."""
     _, unshown = win_on_c(wsom, shown=False)
     assert unshown.penalty["offence"] == "empty_win"
     assert len(unshown.penalty["penalty_tiles"]) == 3
@@ -94,9 +94,26 @@ def test_seed_000_wrong_win_is_empty_win_unless_shown_or_a_chicken_hand(wsom):
     applied = of(rule_on(game, shown), ev.PenaltyApplied)[0]
     assert sorted(applied.penalty_tiles) == sorted(game.table.hands[S])
     assert len(applied.penalty_tiles) == 13
-    game, chicken = chicken_game(wsom)  # seed 000 和牌的計分 5: 雞和, his hand not shown
-    assert chicken.penalty["offence"] == "false_win" and "空和" not in chicken.message
-    assert sorted(chicken.penalty["penalty_tiles"]) == sorted(game.table.hands[S])
+
+
+def test_seed_000_a_chicken_hand_called_before_it_is_shown_costs_three_tiles(wsom):
+    """Issue 30 item 1, seed 000 錯鳴 7 「宣布和牌﹐但在公開手牌前…發現不能正確和牌﹐則在取消和牌
+    的同時﹐必須揭露三張牌作為罰張」 with 錯鳴 6 「違規暴露了的牌全部成為罰張」: a complete hand
+    with no pattern (基本規則 5, 當作「錯和」處理) called on a discard, his hand not laid out,
+    exposed nothing: 3 penalty tiles. Laid out, it is 錯和 and the whole hand, as before;
+    A-W12 "whole_hand" keeps the whole hand even not shown."""
+    game, unshown = chicken_game(wsom)
+    assert unshown.penalty["offence"] == "empty_win" and "空和" in unshown.message
+    assert len(unshown.penalty["penalty_tiles"]) == 3
+    applied = of(rule_on(game, unshown), ev.PenaltyApplied)[0]
+    assert len(applied.penalty_tiles) == 3 and len(game.table.hands[S]) == 10
+    game, shown = chicken_game(wsom, shown=True)
+    assert shown.penalty["offence"] == "false_win" and "空和" not in shown.message
+    assert sorted(shown.penalty["penalty_tiles"]) == sorted(game.table.hands[S])
+    whole = wsom_with(lambda c: c["options"].update(chicken_declaration="whole_hand"))
+    game, kept = chicken_game(whole)
+    assert kept.penalty["offence"] == "false_win"
+    assert sorted(kept.penalty["penalty_tiles"]) == sorted(game.table.hands[S])
 
 
 def test_seed_000_win_press_without_the_hand_laid_out_is_empty_win(wsom):

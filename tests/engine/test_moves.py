@@ -258,17 +258,18 @@ def test_self_drawn_win_pressed_before_the_draw_is_confirmed(wsom):
     assert hand.press_win(3.5, S) == []
     assert hand.poll(3.75) == []
     hand.draw(4.0, S)
-    assert hand.poll(4.25) == [ev.WinDeclared(4.25, S)]
+    assert hand.poll(4.25) == [ev.WinDeclared(4.25, S, mixed_in=True)]
     assert [(w.seat, w.from_seat) for w in hand.of(ev.Won)] == [(S, None)]
 
 
 def test_self_drawn_win_press(wsom):
-    """RULES.md 3.8: a win press on one's own turn after the draw is a self-drawn win."""
+    """RULES.md 3.8: a win press on one's own turn after the draw is a self-drawn win; the
+    drawn tile read in his rack joined his hand (seed 004 單放, issue 30 item 12)."""
     hand = Hand(wsom, WSOM_DICE, dealer_side=1, hands=READY_SOUTH, draws=["5p"])
     hand.deal()
     hand.discard(3.0, E)
     hand.draw(4.0, S)
-    assert hand.press_win(5.0, S) == [ev.WinDeclared(5.0, S)]
+    assert hand.press_win(5.0, S) == [ev.WinDeclared(5.0, S, mixed_in=True)]
     won = hand.of(ev.Won)
     assert len(won) == 1 and won[0].seat == S and won[0].from_seat is None
 

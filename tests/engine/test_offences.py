@@ -5,7 +5,7 @@ applies or waives it with a Ruling; applied penalties take away what the rule bo
 """
 
 from engine import events as ev
-from tests.support.tablekit import E, Game, N, S, W, chicken_game, of, wsom_game
+from tests.support.tablekit import E, Game, N, S, W, chicken_game, of, wsom_game, wsom_with
 
 
 def rule_on(game: Game, alert: ev.Alert, apply=True) -> list[ev.Event]:
@@ -225,18 +225,6 @@ def test_penalty_tile_used_in_a_concealed_kong_stops_being_one(wsom):
     assert not any(t in game.table.referee.penalty_tiles[S] for t in game.table.melds[S][0].tiles)
 
 
-def wsom_with(change) -> object:
-    """The WSOM ruleset with one config entry changed, as a head referee would."""
-    import tomllib
-
-    from engine.rulesets import build
-    from tests.conftest import REPO
-
-    config = tomllib.loads((REPO / "config" / "rules" / "wsom2006.toml").read_text("utf-8"))
-    change(config)
-    return build(config)
-
-
 def chicken_call(ruleset) -> ev.Alert:
     """South pungs East's W (not his wind), then calls win on West's 5m with
     123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1)."""
@@ -245,8 +233,10 @@ def chicken_call(ruleset) -> ev.Alert:
 
 def test_chicken_hand_is_a_false_win_unless_assisted(wsom):
     """A-W12: "strict" (the default) makes a chicken hand a false win with penalty tiles
-    (3.11); "assisted" turns it down before it is laid down, without penalty."""
-    assert chicken_call(wsom).penalty["offence"] == "false_win"
+    (3.11): 錯和 laid out, 空和 not shown (issue 30 item 1); "assisted" turns it down before it
+    is laid down, without penalty."""
+    assert chicken_call(wsom).penalty["offence"] == "empty_win"
+    assert chicken_game(wsom, shown=True)[1].penalty["offence"] == "false_win"
     quiet = chicken_call(wsom_with(lambda c: c["options"].update(chicken_declaration="assisted")))
     assert quiet.penalty is None and "complete but may not win" in quiet.message
 

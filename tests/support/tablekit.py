@@ -24,8 +24,11 @@ import random
 
 from engine import events as ev
 from engine import tiles
+from engine.rulebook import Ruleset
+from engine.rulesets import build
 from engine.table import Table
 from engine.wall import Break, Wall, build_walls, table_break, wsom_break
+from firmware.resources import load_toml, ruleset_path
 
 E, S, W, N = 0, 1, 2, 3
 
@@ -255,10 +258,17 @@ def ccm_game(ccm, **layout) -> Game:
     return game
 
 
-def chicken_game(ruleset) -> tuple[Game, ev.Alert]:
+def wsom_with(change) -> Ruleset:
+    """The WSOM ruleset with one config entry changed, as a head referee would."""
+    config = load_toml(ruleset_path("wsom2006"))
+    change(config)
+    return build(config)
+
+
+def chicken_game(ruleset, shown: bool = False) -> tuple[Game, ev.Alert]:
     """South pungs East's W (not his wind), then calls win on West's 5m with
-    123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1). The game,
-    and the alert of the call."""
+    123m 456p 789s 55m [WWW]: a complete hand without a pattern (RULES.md 1.1), laid out if
+    `shown`. The game, and the alert of the call."""
     game = wsom_game(ruleset, hands=["W", "W W 123m 456p 789s 5m 7s", "5m", ""])
     game.discard(E, "W")
     game.claim(S, "pung", "W W")
@@ -267,7 +277,7 @@ def chicken_game(ruleset) -> tuple[Game, ev.Alert]:
     game.close()
     game.draw(W)
     game.discard(W, "5m")
-    return game, game.refused(ev.ClaimDeclared, S, claim="win")
+    return game, game.refused(ev.ClaimDeclared, S, claim="win", shown=shown)
 
 
 def as_it_lies(table: Table, t: float) -> ev.TableAccepted:

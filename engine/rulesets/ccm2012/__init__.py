@@ -14,7 +14,13 @@ from engine import seats, tiles
 from engine.clocks import Timing
 from engine.hand_state import Spot
 from engine.penalties import COMMON, Catalogue
-from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
+from engine.rulebook import (
+    WIN_UNTIL_A_LATER_WINS,
+    HandOutcome,
+    Settlement,
+    TableRules,
+    check_walls,
+)
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
 from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
@@ -23,7 +29,7 @@ from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, readings, waits
 from engine.rulesets.ccm2012.settlement import Payments, Rates, doubled, pay, win_payments
 from engine.schema import ConfigError, check_schema
-from engine.scoring import Pattern, Score, Win, robbed_tile_held
+from engine.scoring import MIXED, Pattern, Score, Win, robbed_tile_held
 
 REFS = {
     "dice": "RULES.md 4.4",
@@ -39,7 +45,8 @@ REFS = {
     "chips": "RULES.md 4.11 (A-C14)",
     "game_end": "RULES.md 4.13",
 }
-SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement")  # RULES.md 4.9, 4.11
+# RULES.md 4.9, 4.11; drawn_tile_mixed: 單放 (seed 004 第一條二十四), no single-tile win
+SELF_DRAW_FLAGS = ("kong_replacement", "flower_replacement", MIXED)
 SINGLE_TILE_WAITS = (CLOSED, EDGE, ON_PAIR)  # 夾, 邊張, 單吊 (seed §17)
 
 
@@ -111,6 +118,9 @@ class Ccm2012:
                 else (1, 1)
             ),
             discard_flower_kong_at_game_end=self.options["discard_flower_kong_at_game_end"],
+            touch_and_win=WIN_UNTIL_A_LATER_WINS,  # 第一條三十五: 此時第一家反悔和牌無效
+            drawn_tile_rule="seed 004 第一條二十四 單放, 第八條一",
+            drawn_tile_in_rack_mixed=self.options["drawn_tile_in_rack_is_in_hand"],
             heaven_cancelled_by_kong=False,
             earth_cancelled_by_call=False,
             win_flags={

@@ -62,6 +62,7 @@ SCHEMA: Schema = {
         "record_hands_from_sensors": "bool",
         "log_earth_announcement": "bool",
         "seven_pairs_four_of_a_kind": "bool",
+        "drawn_tile_in_rack_is_in_hand": "bool",
     },
     "timing": {
         "dealer_first_discard_seconds": TURN,

@@ -20,7 +20,7 @@ from engine.rulesets.ccm2012.readings import (
     SEVEN_PAIRS,
     Reading,
 )
-from engine.scoring import Win
+from engine.scoring import MIXED, Win
 
 FAN_IDS = tuple(f"4.8.{n}" for n in range(1, 13))
 ADDITIONAL_IDS = tuple(f"4.9.{n}" for n in range(1, 8))
@@ -115,6 +115,7 @@ def additional(
     found = [FLOWER] * f.flowers
     if (
         one_wait
+        and MIXED not in win.flags  # 單放: the drawn tile put into the hand first (seed 004 二十四)
         and r.wait in (CLOSED, EDGE, ON_PAIR)
         and r.shape != SEVEN_PAIRS
         and (opts["single_tile_fans_add_bonus"] or not SINGLE_TILE_FANS & set(fan_ids))

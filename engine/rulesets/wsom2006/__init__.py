@@ -15,7 +15,7 @@ from engine.rulebook import (
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
 from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
 from engine.schema import Schema, check_schema, number, one_of, whole
-from engine.scoring import Pattern, Score, Win, robbed_tile_held
+from engine.scoring import MIXED, Pattern, Score, Win, robbed_tile_held
 from engine.seats import LETTERS, letter
 
 # fmt: off
@@ -45,7 +45,7 @@ SCHEMA: Schema = {
         "concealed_hand_on_irregular": "bool",
         "heaven_cancelled_by_kong": "bool",
         "earth_cancelled_by_call": "bool",
-        "chicken_declaration": one_of("strict", "assisted"),
+        "chicken_declaration": one_of("strict", "whole_hand", "assisted"),
         "break_mode": one_of("manual", "table"),
         "multiple_winners": "bool",
     },
@@ -78,7 +78,7 @@ FLAG_RULES = {  # flag: (needs a self-draw?, RULES.md reference, the seed's name
     "robbing_kong": (False, "9.3", "搶槓"),
     "earth": (False, "9.4.2", "地和"),
     # the drawn tile mixed into the hand before it was shown apart: no Nine Gates (2.2)
-    "drawn_tile_mixed": (True, "2.2", "九蓮寶燈自摸規條"),
+    MIXED: (True, "2.2", "九蓮寶燈自摸規條"),
 }
 
 
@@ -138,7 +138,10 @@ class Wsom2006:
             wrong_break_stands=True,
             final_draw_with_win_on_kong=wall["final_draw_with_win_on_kong"],
             refuse_false_win_quietly=options["chicken_declaration"] == "assisted",
+            unshown_false_win_is_empty=options["chicken_declaration"] == "strict",
             chow_call_wait=timing["chow_call_seconds"],
+            # 分開放好 says apart, not where: one apart at the rack's end is in the rack too
+            drawn_tile_rule="seed 000 九蓮寶燈自摸規條",
             timing=Timing(
                 discard_limit=timing["discard_seconds"],
                 first_discard_limit=timing["discard_seconds"],

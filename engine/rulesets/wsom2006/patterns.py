@@ -20,7 +20,7 @@ from engine.hand import (
     is_seven_pairs,
     is_thirteen_orphans,
 )
-from engine.scoring import Win
+from engine.scoring import MIXED, Win
 
 STANDARD, SEVEN_PAIRS, THIRTEEN = "standard", "seven pairs", "thirteen terminals"
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -137,7 +137,7 @@ def _nine_gates(win: Win) -> bool:
     does a self-drawn one whose drawn tile was mixed into the hand before it was shown apart
     (seed 000 九蓮寶燈自摸規條: `drawn_tile_mixed`, the referee's ruling).
     """
-    if win.melds or {"heaven", "drawn_tile_mixed"} & win.flags or not tiles.is_suited(win.win_tile):
+    if win.melds or {"heaven", MIXED} & win.flags or not tiles.is_suited(win.win_tile):
         return False
     start = 9 * tiles.suit(win.win_tile)
     if not all(start <= t < start + 9 for t in win.concealed):

@@ -105,21 +105,25 @@ def test_a_tile_never_put_back_goes_to_the_referee(wsom):
     assert any(a.seat == S and "out of turn" in a.message for a in hand.of(ev.Alert))
 
 
-def test_the_toucher_gives_up_his_calls_not_his_win(wsom):
+def test_the_toucher_gives_up_his_calls_and_his_win_unless_another_calls(wsom):
     """Seed 000 摸打規條 2: 「一旦伸手觸摸了牆頭的牌，便當作放棄鳴牌的權利。但如果有他家鳴牌，
     則仍有權…優先和牌」: South, touching the wall head (entered by the referee), may no longer
-    chow East's discard, but may still win on it."""
+    chow East's discard, nor win on it alone (issue 30 item 2); once West has called it, his
+    win stands."""
     hand = Hand(wsom, WSOM_DICE, dealer_side=2, hands=["5p", "4p 6p", "", ""])
     hand.deal()
     hand.discard(3.0, E, hand.own(E, "5p")[0])
     assert hand.apply([ev.WallTouched(3.5, S)]) == []
     (refused,) = hand.apply([ev.ClaimDeclared(3.6, S, "chow", hand.own(S, "4p 6p"))])
     assert isinstance(refused, ev.Alert) and "摸打規條 2" in refused.message
-    ready = Hand(wsom, WSOM_DICE, dealer_side=2, hands=["5p", "123m 456m 789m 123p 5p", "", ""])
+    hands = ["5p", "123m 456m 789m 123p 5p", "5p 5p", ""]
+    ready = Hand(wsom, WSOM_DICE, dealer_side=2, hands=hands)
     ready.deal()
     ready.discard(3.0, E, ready.own(E, "5p")[0])
-    ready.apply([ev.WallTouched(3.5, S), ev.ClaimDeclared(3.6, S, "win")])
-    ready.apply([ev.ClaimWindowClosed(4.0, None)])
+    (alone,) = ready.apply([ev.WallTouched(3.5, S), ev.ClaimDeclared(3.6, S, "win")])
+    assert isinstance(alone, ev.Alert) and "摸打規條 2" in alone.message
+    pung = ev.ClaimDeclared(3.7, W, "pung", ready.own(W, "5p 5p"))
+    ready.apply([pung, ev.ClaimDeclared(3.8, S, "win"), ev.ClaimWindowClosed(4.0, None)])
     assert [w.seat for w in ready.of(ev.Won)] == [S]
 
 
