@@ -132,7 +132,10 @@ def backup(source, dest) -> int:
     dest = _new_file(dest, "a backup")
     with Journal(source, readonly=True) as src:
         src.conn.execute("BEGIN")  # one snapshot for the copy and for the check
-        src.conn.execute("SELECT count(*) FROM journal").fetchone()
+        try:
+            src.conn.execute("SELECT count(*) FROM journal").fetchone()
+        except sqlite3.DatabaseError as err:
+            raise JournalError(f"{source}: corrupt ({err})") from None
         try:
             with closing(sqlite3.connect(dest)) as copy:
                 src.conn.backup(copy)

@@ -300,8 +300,11 @@ class Journal:
         self.conn.execute("BEGIN")
         try:
             yield self
-        finally:
-            self.conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):  # a corrupt file: the reader's error says
+                self.conn.execute("COMMIT")
+            raise
+        self.conn.execute("COMMIT")
 
     def rows(self):
         try:

@@ -239,3 +239,26 @@ def test_issue_32_item_2_a_corrupt_page_is_status_2_and_one_line_on_the_screen(
     assert out == "" and "Traceback" not in err and len(err.splitlines()) == 1, err
     assert err.startswith("mjtable run: --journal") and str(path) in err
     assert (tmp_path / FILE_NAME).read_text() == err
+
+
+def test_issue_32_item_2_every_command_on_a_corrupt_page_says_so_in_one_line(
+    tmp_path, capsys, two_hands
+):
+    """Issue 32 item 2: the commands that read a journal, on one with a page in the middle
+    corrupted: status 2 and one line naming the journal, no traceback, no file made."""
+    path = tmp_path / "table.sqlite"
+    shutil.copyfile(two_hands, path)
+    corrupt(path, path.stat().st_size // 4096 // 2)
+    for argv in (
+        ["replay", str(path)],
+        ["verify", str(path)],
+        ["journal", "backup", str(path), str(tmp_path / "b.sqlite")],
+        ["journal", "export", str(path), str(tmp_path / "e.jsonl")],
+        ["export", "sheet", str(path), "--format", "csv"],
+        ["export", "hands", str(path), "--format", "jsonl"],
+    ):
+        assert main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        assert out == "" and "Traceback" not in err and len(err.splitlines()) == 1, err
+        assert f"{path}: corrupt" in err
+    assert not (tmp_path / "b.sqlite").exists() and not (tmp_path / "e.jsonl").exists()
