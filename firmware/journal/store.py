@@ -167,7 +167,8 @@ class Journal:
         # Closed however this object goes (close(), the garbage collector, the interpreter's
         # exit): marked closed first, so only a journal cut off by a crash or a write error is
         # left unclosed.
-        self._closer = weakref.finalize(self, schema.close, self.conn, not readonly, self.path)
+        where = os.path.abspath(self.path)  # a close after a chdir keeps the same file's -wal
+        self._closer = weakref.finalize(self, schema.close, self.conn, not readonly, where)
 
     def _check_pages(self) -> None:
         """Every page of the file readable (PRAGMA quick_check), before a table writes on:
