@@ -23,6 +23,7 @@ from contextlib import closing
 from itertools import zip_longest
 
 from firmware import cli_args
+from firmware.journal import schema
 from firmware.journal.store import Journal, JournalError, canonical
 
 ROWS = "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"
@@ -131,12 +132,15 @@ def backup(source, dest) -> int:
     dest = _new_file(dest, "a backup")
     with Journal(source, readonly=True) as src:
         src.conn.execute("BEGIN")  # one snapshot for the copy and for the check
-        src.conn.execute("SELECT count(*) FROM journal").fetchone()
+        try:
+            src.conn.execute("SELECT count(*) FROM journal").fetchone()
+        except sqlite3.DatabaseError as err:
+            raise JournalError(f"{source}: corrupt ({err})") from None
         try:
             with closing(sqlite3.connect(dest)) as copy:
                 src.conn.backup(copy)
                 if src.version > 2:  # the copy is whole: no table has it open
-                    copy.execute("UPDATE meta SET value = 'closed' WHERE key = 'writer'")
+                    schema.mark(copy, schema.CLOSED)
                     copy.commit()
                 # Checked while `copy` is open: its close, the last, removes the -wal.
                 return _check(src, dest)

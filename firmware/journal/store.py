@@ -12,9 +12,10 @@ firmware/journal/replay.py does it). Opening an existing journal continues its c
 an older schema version (`PRAGMA user_version`) without touching a row.
 
 Committed rows sit in the -wal file until a checkpoint moves them into the main file: one at
-each hand's end (`checkpoint()`). A writer marks the file open, and closed when it closes
-it, so a main file copied without its -wal (its latest rows lost) is refused, not taken for
-a new session; firmware/journal/cli.py copies a journal safely.
+each hand's end (`checkpoint()`), none by SQLite's own count of pages. The writer's marks
+around each checkpoint (firmware/journal/schema.py) let a main file copied without its -wal
+(its latest rows lost) be refused, not taken for a new session, whatever SQLite or a
+technician did to the file since; firmware/journal/cli.py copies a journal safely.
 """
 
 import contextlib
@@ -133,13 +134,9 @@ class Journal:
         if not os.path.isdir(folder):
             what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
             raise JournalError(f"{self.path}: {folder} {what}")
-        if exists and not os.path.exists(self.path + "-wal") and schema.left_open(self.path):
-            raise JournalError(
-                f"{self.path}: looks copied without its -wal file: the table writing it "
-                f"had not closed it and no {os.path.basename(self.path)}-wal is beside "
-                "it, so the rows after its last checkpoint are missing; copy a journal "
-                "with its -wal file, or safely with `mjtable journal backup SRC DEST`"
-            )
+        lost = schema.rows_lost(self.path) if exists else None
+        if lost:
+            raise JournalError(f"{self.path}: {lost}")
         try:
             target = Path(self.path).resolve().as_uri() + "?mode=ro" if readonly else self.path
             self.conn = sqlite3.connect(target, isolation_level=None, uri=readonly)
@@ -147,12 +144,11 @@ class Journal:
             raise JournalError(f"{self.path}: cannot open: {err}") from None
         try:
             self._prepare(create and not readonly, readonly)
-            if not readonly:
-                schema.mark(self.conn, "open")
-                self.checkpoint()  # the main file says so: a copy of it alone is found out
             last = self.conn.execute(
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
+            if not readonly:
+                self._check_pages()
         except sqlite3.DatabaseError as err:
             self.conn.close()
             raise JournalError(f"{self.path}: not a journal ({err})") from None
@@ -161,9 +157,25 @@ class Journal:
             raise
         self.seq: int = last[0] if last else 0  # the last row written
         self.head: str = last[1] if last else GENESIS  # its hash, the next row's prev_hash
+        self.behind = False  # the last checkpoint left rows in the -wal (a reader held them)
+        if not readonly:
+            try:
+                self.checkpoint()  # marked as written: a copy of the main file alone is found out
+            except StorageFailure:
+                self.conn.close()
+                raise
         # Closed however this object goes (close(), the garbage collector, the interpreter's
-        # exit): marked closed first, so only a journal cut off by a crash stays 'open'.
-        self._closer = weakref.finalize(self, schema.close, self.conn, not readonly)
+        # exit): marked closed first, so only a journal cut off by a crash or a write error is
+        # left unclosed.
+        where = os.path.abspath(self.path)  # a close after a chdir keeps the same file's -wal
+        self._closer = weakref.finalize(self, schema.close, self.conn, not readonly, where)
+
+    def _check_pages(self) -> None:
+        """Every page of the file readable (PRAGMA quick_check), before a table writes on:
+        a corrupt page is found at the start, said in one line, not mid-hand."""
+        found = [r[0] for r in self.conn.execute("PRAGMA quick_check(3)")]
+        if found != ["ok"]:
+            raise JournalError(f"{self.path}: corrupt: {'; '.join(found)}")
 
     def _prepare(self, create: bool, readonly: bool) -> None:
         conn = self.conn
@@ -187,6 +199,8 @@ class Journal:
             if mode.lower() != "wal":
                 raise JournalError(f"{self.path}: cannot use WAL (journal_mode is {mode})")
             conn.execute("PRAGMA synchronous = FULL")
+            # only checkpoint() checkpoints, between its marks (firmware/journal/schema.py)
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
             if version < SCHEMA_VERSION:
                 self._transaction(lambda: schema.migrate(conn))
         self.version = version_of(conn)
@@ -230,6 +244,8 @@ class Journal:
             lambda: self.conn.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
         )
         self.seq, self.head = seq, head
+        if self.behind:
+            self.checkpoint()
 
     def hand(
         self,
@@ -285,8 +301,11 @@ class Journal:
         self.conn.execute("BEGIN")
         try:
             yield self
-        finally:
-            self.conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):  # a corrupt file: the reader's error says
+                self.conn.execute("COMMIT")
+            raise
+        self.conn.execute("COMMIT")
 
     def rows(self):
         try:
@@ -362,10 +381,14 @@ class Journal:
     def checkpoint(self) -> None:
         """Copy the -wal's committed rows into the main file, at each hand's end: a copy of
         the main file alone then holds every finished hand, and the -wal stays small.
+        Between the marks that let a copy of the main file alone be found out (schema.py).
         PASSIVE: it never waits for a reader (a replay, a backup), so it never holds up the
-        table; what a reader still holds goes in at the next hand's end."""
+        table; if a reader held rows back, it is done again after each row until whole."""
         with self._writing():
-            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            schema.mark_checkpoint(self.conn, self.seq)
+            _, frames, copied = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            schema.mark(self.conn, schema.WRITING)
+        self.behind = copied < frames
 
     def close(self) -> None:
         with self._writing():  # it marks the file closed: a write like any other

@@ -76,6 +76,11 @@ def add_parser(commands) -> None:
         "--venue", help="the venue's id on its bus (default: the profile's [uplink] venue)"
     )
     p.add_argument(
+        "--no-uplink",
+        action="store_true",
+        help="report to no venue, whatever the profile's [uplink] (mjtable update's trial)",
+    )
+    p.add_argument(
         "--json-summary", action="store_true", help="print one JSON summary line at the end"
     )
     p.set_defaults(run=run)
@@ -185,7 +190,7 @@ def _run(args) -> int:
             return not_running.refuse(f"mjtable run: {problem}")
     args.port = port
     try:
-        args.uplink = with_venue(profile.uplink, args.venue)
+        args.uplink = None if args.no_uplink else with_venue(profile.uplink, args.venue)
     except ValueError as err:
         return not_running.refuse(f"mjtable run: --venue: {profile.path}: {err}")
     path = (

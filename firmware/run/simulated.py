@@ -157,9 +157,13 @@ class Simulation:
 
 
 def _session_over(args) -> bool:
-    """The journal holds every hand `--hands` asks for: nothing is left to play."""
-    over = sum(h.table.ended and not h.voided for h in args.history.played)
-    return args.hands is not None and over >= args.hands
+    """The journal holds every hand `--hands` asks for and none cut in play, which the table
+    takes up (issue 32 item 9: played on in a new world, it never ended): nothing is left
+    to play."""
+    played = args.history.played
+    over = sum(h.table.ended and not h.voided for h in played)
+    cut = bool(played) and not (played[-1].table.ended or played[-1].voided)
+    return args.hands is not None and over >= args.hands and not cut
 
 
 PAUSES = ("ClocksPaused", "ClocksResumed")  # a resumed hand's own: no re-derived run has them

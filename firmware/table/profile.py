@@ -27,6 +27,7 @@ from firmware.bus.contract import MAX_MINUTES
 from firmware.bus.settings import TOPIC_WORD, TOPIC_WORD_WORDS, UplinkSettings, uplink_settings
 from firmware.resources import config_dir, load_toml, ruleset_path
 from firmware.table.assembly import kinds
+from firmware.table.file_names import refuse_long_file_names
 from firmware.table.tags import RegistryError, load_registry
 from firmware.web.settings import display_settings, listener_problem
 
@@ -148,6 +149,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     except ConfigError as err:  # no such file, not TOML: the message names the file
         raise ProfileError(str(err)) from None
     top = Section(data, "", origin=str(path), error=ProfileError)
+    refuse_long_file_names(top, ProfileError)
     device_kinds: dict[str, str] = {}
 
     def device(section: Section) -> str:

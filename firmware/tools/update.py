@@ -1,5 +1,5 @@
 """`mjtable update` and `mjtable rollback` (issue 19): a new version installed beside the running
-one, switched to at once, checked by its own selftest, and the old one kept to go back to.
+one, checked, switched to, and the old one kept to go back to.
 
 The install prefix (/opt/mjtable; `--prefix`) holds one venv per release and two symlinks:
 
@@ -7,11 +7,15 @@ The install prefix (/opt/mjtable; `--prefix`) holds one venv per release and two
     current -> releases/...      what the unit runs (/opt/mjtable/current/bin/mjtable)
     previous -> releases/...     the release before it, for `mjtable rollback`
 
-`update` installs into a new release folder (the running one is never touched), points
-`previous` at the current release and `current` at the new one (each symlink replaced by a
-rename: atomic, never missing), then runs the new release's `mjtable selftest --json
---no-buttons`. A failed selftest switches back by itself and the new release is removed; so is
-a failed install. Other releases than current and previous are removed after each update.
+`update` installs into a new release folder (the running one is never touched) and checks it
+there (firmware/tools/update_check.py: its own `mjtable selftest --json --no-buttons`, then its
+service started from the installed profile on a scratch journal, one simulated hand played
+or the devices taken and let go); only a release that passed both is switched to: `previous`
+at the current release and `current` at the new one (each symlink replaced by a rename:
+atomic, never missing). A failed check or install removes the new release, nothing switched.
+`previous` is never a release that failed (issue 32 item 7): `rollback` goes back from a
+release that did not do, so it is no one's to go back to again and `previous` is removed.
+Other releases than current and previous are removed after each update.
 
 Between hands only, the service stopped: the table's current session (firmware/table/sessions.py)
 must be closed (no table writing it: the selftest needs the readers, the pins and the port the
@@ -25,7 +29,6 @@ beside image-based updaters (RAUC, Mender).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -43,11 +46,11 @@ from firmware.journal.schema import left_open
 from firmware.journal.store import Journal, JournalError
 from firmware.table.profile import ProfileError, load_profile
 from firmware.table.sessions import add_table_options, current_session, data_dir
+from firmware.tools.update_check import checks
 
 PREFIX = Path("/opt/mjtable")
 RELEASES, CURRENT, PREVIOUS = "releases", "current", "previous"
 WHEEL = re.compile(r"mjtable-([^-]+)-.+\.whl")  # a wheel's file name: name-version-tags.whl
-SELFTEST_SECONDS = 900  # the shuffler's dry cycle and each reader's inventory fit well within
 Installer = Callable[[Path, list[str]], None]  # (release folder, pip's arguments)
 
 
@@ -108,43 +111,15 @@ def _point(prefix: Path, name: str, target: str) -> None:
     os.replace(temporary, prefix / name)
 
 
-def _restore(prefix: Path, name: str, target: str | None) -> None:
-    if target is None:
-        (prefix / name).unlink(missing_ok=True)
-    else:
-        _point(prefix, name, target)
-
-
 def rollback(prefix: Path) -> str:
-    """Switch `current` to the previous release (and `previous` to the one left): its name."""
-    back, now = _target(prefix / PREVIOUS), _target(prefix / CURRENT)
+    """Switch `current` to the previous release: its name. The release left did not do (why
+    one goes back), so it is no one's to go back to: no `previous` after a rollback."""
+    back = _target(prefix / PREVIOUS)
     if back is None or not (prefix / back).is_dir():
         raise UpdateError(f"no previous release to go back to in {prefix}")
     _point(prefix, CURRENT, back)
-    if now is not None:
-        _point(prefix, PREVIOUS, now)
+    (prefix / PREVIOUS).unlink()
     return Path(back).name
-
-
-def selftest(release: Path, profile: str) -> list[str]:
-    """The new release's own selftest: the failed checks' lines ([] when every one passed)."""
-    command = [str(release / "bin" / "mjtable"), "selftest", "--json", "--no-buttons"]
-    try:
-        done = subprocess.run(
-            [*command, "--profile", profile],
-            capture_output=True,
-            text=True,
-            timeout=SELFTEST_SECONDS,
-        )
-        checks = json.loads(done.stdout)
-        failed = [f"{c['name']}: {c['detail']}" for c in checks if not c["ok"]]
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return [f"the selftest could not run: {err}"]
-    except (ValueError, TypeError, KeyError):
-        return [f"the selftest said no checks (status {done.returncode}): {done.stderr[-500:]}"]
-    if done.returncode != 0 and not failed:
-        failed = [f"the selftest ended with status {done.returncode}: {done.stderr[-500:]}"]
-    return failed
 
 
 def _prune(prefix: Path) -> None:
@@ -164,10 +139,11 @@ def update(
     version: str,
     wanted: list[str],
     profile: str,
+    simulated: bool,
     install: Installer,
     say: Callable[[str], None] = print,
 ) -> bool:
-    """Install, switch, check; False when the selftest failed and the table went back."""
+    """Install, check, switch; False when a check failed and nothing was switched."""
     release = prefix / RELEASES / f"{version}-{datetime.now():%Y%m%dT%H%M%S.%f}"
     release.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -175,24 +151,20 @@ def update(
     except (OSError, subprocess.CalledProcessError) as err:
         shutil.rmtree(release, ignore_errors=True)
         raise UpdateError(f"the install failed, nothing switched: {err}") from None
-    earlier, before = _target(prefix / PREVIOUS), _target(prefix / CURRENT)
+    failed = checks(release, profile, simulated)
+    for line in failed:
+        say(f"check FAILED: {line}")
+    if failed:  # the failed release is no one's to go back to
+        shutil.rmtree(release, ignore_errors=True)
+        say(f"{release.name} removed, nothing switched")
+        return False
+    before = _target(prefix / CURRENT)
     if before is not None:
         _point(prefix, PREVIOUS, before)
     _point(prefix, CURRENT, str(release.relative_to(prefix)))
     say(f"current -> {release.name}" + (f" (previous: {Path(before).name})" if before else ""))
-    failed = selftest(prefix / CURRENT, profile)
-    for line in failed:
-        say(f"selftest FAILED: {line}")
-    if failed:  # back as it was: the failed release is no one's to go back to
-        _restore(prefix, CURRENT, before)
-        _restore(prefix, PREVIOUS, earlier)
-        say(
-            f"rolled back by itself: current -> {Path(before).name}"
-            if before
-            else "rolled back by itself: no release is current (there was none before)"
-        )
     _prune(prefix)
-    return not failed
+    return True
 
 
 def add_parser(commands) -> None:
@@ -247,14 +219,16 @@ def run(args) -> int:
         busy = hand_in_play(data_dir(profile, args.data_dir))
         if busy:
             raise UpdateError(busy)
-        ok = update(Path(args.prefix), version, wanted, args.profile, pip_install)
+        ok = update(
+            Path(args.prefix), version, wanted, args.profile, profile.simulated, pip_install
+        )
     except (UpdateError, ProfileError) as err:
         print(f"mjtable update: {err}", file=sys.stderr)
         return 2
     print(
         "updated, every check passed: restart the service (systemctl restart mjtable)"
         if ok
-        else "not updated: the selftest failed"
+        else "not updated: the new release failed its checks"
     )
     return 0 if ok else 1
 
@@ -265,5 +239,8 @@ def run_rollback(args) -> int:
     except UpdateError as err:
         print(f"mjtable rollback: {err}", file=sys.stderr)
         return 2
-    print(f"current -> {name}: restart the service (systemctl restart mjtable)")
+    print(
+        f"current -> {name}: restart the service (systemctl restart mjtable); the release "
+        "left is no longer kept to go back to"
+    )
     return 0

@@ -1,15 +1,18 @@
 """Updates (issue 19, "Logs and updates"; SOFTWARE.md §4): `mjtable update` installs a new
-release beside the running one under the install prefix, switches `current` to it, keeps the
-one before as `previous` for `mjtable rollback`, and goes back by itself when the new release's
-selftest fails; between hands only.
+release beside the running one under the install prefix, checks it (its selftest, its
+service started), switches `current` to it only then, keeps the one before as `previous` for
+`mjtable rollback`; between hands only.
 
 No network and no pip: the installer is a stand-in that lays down a release folder whose
-`bin/mjtable` is a shell script printing a selftest's JSON, passing or failing.
+`bin/mjtable` is a shell script printing a selftest's JSON, passing or failing, and whose `run`
+tells the notify socket it is ready and prints a summary of one hand, or fails to start;
+issue 32 item 7's tests also install a release that runs this checkout's own `mjtable`.
 """
 
 import json
 import os
 import subprocess
+import sys
 from datetime import date
 
 import pytest
@@ -18,7 +21,7 @@ from engine.wall import build_walls
 from firmware.cli import main
 from firmware.journal.store import Journal
 from firmware.table.sessions import new_session
-from firmware.tools import update
+from firmware.tools import update, update_check
 
 PASSING = [{"name": "gpio", "ok": True, "detail": "every line", "advice": ""}]
 FAILING = PASSING + [
@@ -26,12 +29,21 @@ FAILING = PASSING + [
 ]
 
 
+READY = (  # `mjtable run`'s stand-in: ready, as firmware/table/watchdog.py says it, one hand
+    f'{sys.executable} -c "import os, socket; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)'
+    ".sendto(b'READY=1', os.environ['NOTIFY_SOCKET'])\"; echo '{\"hands\": 1}'"
+)
+CANNOT_START = "echo 'ModuleNotFoundError: No module named serial' >&2; exit 1"
+THIS_CHECKOUT = f'exec {sys.executable} -m firmware.cli "$@"'  # a release that truly runs
+
+
 class Installer:
     """pip_install's stand-in: each release's selftest prints `verdict` (and exits 1 on a
-    failed check, as `mjtable selftest` does); `broken` makes the install itself fail."""
+    failed check, as `mjtable selftest` does), its `run` does `service` (READY: says ready
+    and plays one hand); `broken` makes the install itself fail."""
 
     def __init__(self):
-        self.verdict, self.broken, self.installed = PASSING, False, []
+        self.verdict, self.service, self.broken, self.installed = PASSING, READY, False, []
 
     def __call__(self, release, wanted):
         if self.broken:
@@ -40,7 +52,10 @@ class Installer:
         (release / "bin").mkdir(parents=True)
         script = release / "bin" / "mjtable"
         status = 0 if all(check["ok"] for check in self.verdict) else 1
-        script.write_text(f"#!/bin/sh\necho '{json.dumps(self.verdict)}'\nexit {status}\n")
+        selftest = f"echo '{json.dumps(self.verdict)}'; exit {status}"
+        script.write_text(
+            f'#!/bin/sh\nif [ "$1" = run ]; then {self.service}; exit $?; fi\n{selftest}\n'
+        )
         script.chmod(0o755)
 
 
@@ -80,8 +95,8 @@ def test_issue_19_an_update_switches_current_and_keeps_the_previous_release(tabl
     assert "updated, every check passed: restart the service" in capsys.readouterr().out
 
 
-def test_issue_19_a_failed_selftest_after_an_update_rolls_back_by_itself(table, capsys):
-    """Issue 19: the new release's own selftest runs after the switch; a failed check is
+def test_issue_19_a_failed_selftest_after_an_update_switches_nothing(table, capsys):
+    """Issue 19: the new release's own selftest runs before the switch; a failed check is
     named, `current` and `previous` are as they were, the failed release is gone, exit 1."""
     installer, prefix, _, wheels, args = table
     assert main(["update", str(wheels["0.1.0"]), *args]) == 0
@@ -89,8 +104,8 @@ def test_issue_19_a_failed_selftest_after_an_update_rolls_back_by_itself(table, 
     installer.verdict = FAILING
     assert main(["update", str(wheels["0.3.0"]), *args]) == 1
     out = capsys.readouterr().out
-    assert "selftest FAILED: zone reader: no heartbeat" in out
-    assert "rolled back by itself: current -> 0.2.0" in out and "not updated" in out
+    assert "check FAILED: zone reader: no heartbeat" in out
+    assert "removed, nothing switched" in out and "not updated" in out
     assert release_of(prefix) == "0.2.0" and release_of(prefix, "previous") == "0.1.0"
     assert releases(prefix) == ["0.1.0", "0.2.0"]
 
@@ -107,18 +122,22 @@ def test_issue_19_a_failed_install_switches_nothing(table, capsys):
 
 
 def test_issue_19_rollback_switches_to_the_previous_release(table, capsys):
-    """Issue 19: `mjtable rollback` makes the previous release current (and the one left the
-    previous, so a second rollback undoes the first); with none kept it says so."""
+    """Issue 19: `mjtable rollback` makes the previous release current; with none kept it
+    says so. Issue 32 item 7: the release it leaves did not do, so it is not kept as
+    `previous`: a second rollback has nothing to go back to, and the next update never
+    makes it previous."""
     _, prefix, _, wheels, args = table
     assert main(["update", str(wheels["0.1.0"]), *args]) == 0
     assert main(["rollback", "--prefix", str(prefix)]) == 2
     assert "no previous release to go back to" in capsys.readouterr().err
     assert main(["update", str(wheels["0.2.0"]), *args]) == 0
     assert main(["rollback", "--prefix", str(prefix)]) == 0
-    assert release_of(prefix) == "0.1.0" and release_of(prefix, "previous") == "0.2.0"
+    assert release_of(prefix) == "0.1.0" and release_of(prefix, "previous") is None
     assert "restart the service" in capsys.readouterr().out
-    assert main(["rollback", "--prefix", str(prefix)]) == 0
-    assert release_of(prefix) == "0.2.0"
+    assert main(["rollback", "--prefix", str(prefix)]) == 2
+    assert main(["update", str(wheels["0.3.0"]), *args]) == 0
+    assert release_of(prefix) == "0.3.0" and release_of(prefix, "previous") == "0.1.0"
+    assert releases(prefix) == ["0.1.0", "0.3.0"]
 
 
 def test_issue_19_an_update_is_refused_while_a_hand_is_in_play(table, capsys):
@@ -179,3 +198,35 @@ def test_issue_19_an_index_install_asks_pip_for_the_version_chosen(table):
     assert main(["update", "--index", url, "--version", "0.4.0", *args]) == 0
     assert installer.installed == [["--index-url", url, "mjtable==0.4.0"]]
     assert release_of(prefix) == "0.4.0"
+
+
+def test_issue_32_item_7_a_release_whose_service_cannot_start_is_never_switched_to(table, capsys):
+    """Issue 32 item 7: a release whose selftest passes but whose `mjtable run` dies at its
+    start (a module missing) fails the check before the switch: named, removed, `current`
+    and `previous` as they were, never "every check passed"."""
+    installer, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 0
+    capsys.readouterr()
+    installer.service = CANNOT_START
+    assert main(["update", str(wheels["0.3.0"]), *args]) == 1
+    out = capsys.readouterr().out
+    assert "check FAILED: the service never said it was ready (status 1)" in out
+    assert "No module named serial" in out and "every check passed" not in out
+    assert release_of(prefix) == "0.2.0" and release_of(prefix, "previous") == "0.1.0"
+    assert releases(prefix) == ["0.1.0", "0.2.0"]
+
+
+@pytest.mark.slow
+def test_issue_32_item_7_the_check_plays_a_hand_on_the_new_release(table, capsys, tmp_path):
+    """Issue 32 item 7: the new release (here this checkout's own `mjtable`) is started from
+    the installed profile on a scratch journal: on the simulated table it plays one hand and
+    stops; started as a real table's (its devices taken), it says ready and stops on SIGTERM
+    with status 0. The table's data directory gets no trial session."""
+    installer, prefix, data, wheels, args = table
+    installer.service = THIS_CHECKOUT
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 0
+    assert "every check passed" in capsys.readouterr().out
+    release = prefix / os.readlink(prefix / "current")
+    assert update_check.trial(release, "sim", simulated=False) == []
+    assert not data.exists() or not any(data.iterdir())
