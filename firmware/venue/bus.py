@@ -127,7 +127,7 @@ class VenueBus:
         """Ask the tables for the rows the board misses, while connected (no venue key: the
         gaps are only counted, said once)."""
         if self.key is None:
-            log.warning(
+            log.info(
                 "venue %s: no venue key: rows lost on the bus are not asked for again",
                 self.board.venue,
             )
