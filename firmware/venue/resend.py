@@ -4,7 +4,8 @@ away, and the tables have moved their cursors past it: their journals still hold
 so the venue asks each table, in a signed `resend`, for the seqs it misses of the table's
 current session, from its first row to the latest its state names.
 
-A gap is asked for once it has stood ASK_AFTER (the rows in flight fill most), one command a
+A gap is asked for once it has stood ASK_AFTER, the same first seq missing all along (the rows
+in flight fill most, and a state names a row a moment before it comes), one command a
 table for all its gaps (the rows between them come twice and are dropped by seq), at most
 ROWS_AT_ONCE rows at a time. A gap still open is asked for again after ASK_AGAIN, the wait
 doubling up to ASK_MOST while nothing of it comes (a table switched off, or one that refuses
@@ -32,7 +33,7 @@ class Asks:
     """What to ask each table of a board for, and when (`due`)."""
 
     def __init__(self):
-        self.since: dict[str, float] = {}  # table -> when its gaps were first seen
+        self.since: dict[str, tuple[float, int]] = {}  # table -> (since, its first gap's after)
         self.asked: dict[str, _Asked] = {}
 
     def due(self, board: VenueBoard, now: float) -> list[tuple[str, dict]]:
@@ -44,7 +45,10 @@ class Asks:
                 self.since.pop(name, None)
                 self.asked.pop(name, None)
                 continue
-            since = self.since.setdefault(name, now)
+            since, after = self.since.setdefault(name, (now, args["after"]))
+            if after != args["after"]:  # another gap first: it stands from now
+                self.since[name] = (now, args["after"])
+                continue
             if now - since < ASK_AFTER or table.status == "offline":
                 continue
             last = self.asked.get(name)
