@@ -2,14 +2,18 @@
 docs/uplink.md, "The consumer's side"). A broker that crashes loses what it held for a venue
 away, and the tables have moved their cursors past it: their journals still hold every row,
 so the venue asks each table, in a signed `resend`, for the seqs it misses of the table's
-current session, from its first row to the latest its state names.
+current session, from its first row to the latest its state names. A venue started after its
+tables so asks each for its session so far: the signed score sheets its standings rank by are
+in those rows.
 
 A gap is asked for once it has stood ASK_AFTER, the same first seq missing all along (the rows
 in flight fill most, and a state names a row a moment before it comes), one command a
 table for all its gaps (the rows between them come twice and are dropped by seq), at most
-ROWS_AT_ONCE rows at a time. A gap still open is asked for again after ASK_AGAIN, the wait
-doubling up to ASK_MOST while nothing of it comes (a table switched off, or one that refuses
-and tells its referee so), and back to ASK_AGAIN once rows come.
+ROWS_AT_ONCE rows at a time and TABLES_AT_ONCE tables a round (a venue started in a full hall
+paces its asks to what the broker drains, ~10 000 rows a second: README). A gap still open is
+asked for again after ASK_AGAIN, the wait doubling up to ASK_MOST while nothing of it comes (a
+table switched off, or one that refuses and tells its referee so), and back to ASK_AGAIN once
+rows come.
 """
 
 from dataclasses import dataclass
@@ -19,7 +23,8 @@ from firmware.venue.board import TableBoard, VenueBoard
 ASK_AFTER = 2.0  # seconds a gap stands before the venue asks
 ASK_AGAIN = 10.0  # seconds before asking again for a gap still open ...
 ASK_MOST = 300.0  # ... doubling up to this while none of it comes
-ROWS_AT_ONCE = 5000  # rows asked for in one command
+ROWS_AT_ONCE = 1000  # rows asked for in one command ...
+TABLES_AT_ONCE = 10  # ... of at most this many tables a round (firmware/venue/bus.py's)
 
 
 @dataclass
@@ -59,6 +64,8 @@ class Asks:
                 wait = min(2 * last.wait, ASK_MOST)
             self.asked[name] = _Asked(now, args["after"], wait)
             asks.append((name, args))
+            if len(asks) == TABLES_AT_ONCE:  # the others wait for the next round
+                break
         return asks
 
 

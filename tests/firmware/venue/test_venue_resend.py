@@ -21,7 +21,7 @@ from firmware.journal.store import Journal
 from firmware.venue import bus as venue_bus
 from firmware.venue import resend
 from firmware.venue.board import VenueBoard
-from firmware.venue.resend import ASK_AFTER, ASK_AGAIN, ROWS_AT_ONCE, Asks
+from firmware.venue.resend import ASK_AFTER, ASK_AGAIN, ROWS_AT_ONCE, TABLES_AT_ONCE, Asks
 from tests.support.shipped import REPO, VENUE_KEY, VENUE_PASSWORD, shipped, table_profile
 from tests.support.venuekit import KEY, VENUE, alert, feed, row, state, status
 
@@ -99,12 +99,22 @@ def test_issue_32_a_gap_filled_is_asked_no_more_and_a_silent_table_less_often():
     assert (counts["events"], counts["gaps"]) == (20, 0)
 
 
-def test_issue_32_a_long_gap_is_asked_for_a_part_at_a_time():
-    """Issue 32 item 5: at most ROWS_AT_ONCE rows in one resend."""
+def test_issue_32_a_long_gap_is_asked_for_a_part_at_a_time_and_a_few_tables_a_round():
+    """Issue 32 item 5: at most ROWS_AT_ONCE rows in one resend; a venue started in a full
+    hall (every table's state names rows it never had) asks TABLES_AT_ONCE tables a round,
+    each in turn."""
     board, asks = fed([1], latest=ROWS_AT_ONCE * 3), Asks()
     asks.due(board, T0)
     ((_, args),) = asks.due(board, T0 + ASK_AFTER)
     assert (args["after"], args["until"]) == (1, 1 + ROWS_AT_ONCE)
+    board, asks, hall = VenueBoard(VENUE), Asks(), 3 * TABLES_AT_ONCE
+    for n in range(hall):
+        feed(board, f"T{n}", "state", state(f"T{n}", seq=500))
+    asks.due(board, T0)
+    rounds = [asks.due(board, T0 + ASK_AFTER + second) for second in range(4)]
+    assert [len(asked) for asked in rounds] == [TABLES_AT_ONCE] * 3 + [0]
+    assert sorted(name for asked in rounds for name, _ in asked) == sorted(board.tables)
+    assert rounds[0][0][1] == {"session": "s1", "after": 0, "until": 500}
 
 
 def test_issue_32_a_row_sent_again_is_kept_once_and_late_ones_leave_the_rulings_be():
