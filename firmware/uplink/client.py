@@ -271,9 +271,10 @@ class Uplink:
         for chunk, payload in self._packed(rows):
             await client.publish(self._topic(Leaf.EVENTS), payload, QOS)
             if self.resending is not None and self.resending[0] == after:  # not asked lower
-                after = chunk[-1].seq
-                self.resending = (after, self.resending[1])
-        self.wake.set()
+                after, until = chunk[-1].seq, self.resending[1]
+                self.resending = (after, until) if after < until else None
+        if self.resending is not None:
+            self.wake.set()
 
     def _after(self, rows: list[Row], row: Row) -> Iterator[Row]:
         """The rows after `row` of the batch `rows`, then of the journal, read as needed."""

@@ -160,19 +160,20 @@ def test_issue_32_the_uplink_sends_the_rows_asked_for_again_as_events_only(tmp_p
         publishing = asyncio.create_task(uplink.run())
         try:
             await until(lambda: len(venue.bodies("events")) == last)
-            alerts = len(venue.bodies("alerts"))
+            await until(lambda: len(venue.bodies("alerts")) == 1)  # the jam's, after its row
             uplink.resend(journal.session_id, 2, 5)
             await until(lambda: len(venue.bodies("events")) == last + 3)
-            assert len(venue.bodies("alerts")) == alerts == 1
         finally:
             uplink.close()
             await asyncio.wait_for(publishing, 5)
+        await until(venue.offline)  # its last word: what it published before has come
 
     try:
         asyncio.run(run())
     finally:
         venue.close()
     events = venue.bodies("events")
+    assert len(venue.bodies("alerts")) == 1
     assert [e["seq"] for e in events] == [*range(1, last + 1), 3, 4, 5]
     assert events[last:] == events[2:5] and last > 5
     assert Counter(e["seq"] for e in events)[last] == 1

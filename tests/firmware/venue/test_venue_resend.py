@@ -144,6 +144,7 @@ def test_issue_32_the_venues_bus_asks_the_table_signed(broker, monkeypatch):
         bus = venue_bus.VenueBus(board, "127.0.0.1", broker.port, key=KEY)
         consumer = asyncio.create_task(bus.run())
         try:
+            await wait(lambda: board.connected)  # subscribed: it hears all that follows
             async with aiomqtt.Client("127.0.0.1", broker.port) as table:
                 await table.subscribe(f"mjtable/{VENUE}/table/T2/cmd", qos=1)
                 topic = f"mjtable/{VENUE}/table/T2"
