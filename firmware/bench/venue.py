@@ -46,7 +46,7 @@ DRAIN_MOST = 300.0  # seconds after the broker's restart: a backlog not drained 
 # The queue, persistence and latency settings of deploy/mosquitto/mosquitto.conf.
 VENUE_SETTINGS = (
     "persistence true",
-    "autosave_interval 60",
+    "autosave_interval 10",
     "max_queued_messages 500000",
     "max_queued_bytes 0",
     "max_inflight_messages 100",

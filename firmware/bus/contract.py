@@ -42,7 +42,7 @@ ROW_KINDS = ("hand", "input", "output", "device")  # a journal row's, in `events
 ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
 RULING_KINDS = ("ruled", "revoked")  # alerts that carry a Ruling's fields
 ALERTS_OF = ("fault", "ruling")  # what an alert's id numbers: faults and rulings number apart
-COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge")
+COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge", "resend")
 
 
 # -- the topics ----------------------------------------------------------------------------

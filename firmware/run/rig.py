@@ -101,9 +101,6 @@ def _uplink(service, settings, table: str):
     from firmware.uplink.commands import VenueCommands
     from firmware.uplink.messages import status_state
 
-    commands = VenueCommands(service, settings.key, settings.venue, table)
-    commands.recall(service.commands.rows())
-
     def on_command(payload: bytes) -> None:
         taken = service.commands.submit(lambda t: commands.receive(t, payload))
         taken.add_done_callback(lambda done: done.cancelled() or done.exception())
@@ -115,5 +112,7 @@ def _uplink(service, settings, table: str):
         lambda: status_state(service.status(), uplink.alerts),
         on_command,
     )
+    commands = VenueCommands(service, settings.key, settings.venue, table, resend=uplink.resend)
+    commands.recall(service.commands.rows())
     service.commands.subscribe(lambda events: uplink.changed())
     return uplink

@@ -53,4 +53,6 @@ class VenueNotes:
             of = args.get("of")
             on_way = {"referee": args["referee"], "alert": args["alert"], "of": of, "at": at}
             return replace(self, referee_on_way=on_way)
-        return replace(self, paused=name == "pause")
+        if name in ("pause", "resume"):
+            return replace(self, paused=name == "pause")
+        return self  # resend: the bus's own, nothing the table shows

@@ -11,6 +11,11 @@ seconds apart, telling the log once per outage. It runs as a task on the service
 never holds up the refereeing: its reads of the journal are short and never span an await, and
 nothing it meets on the network leaves `run()`.
 
+The venue asks for rows it never got (a `resend` command, issue 32 item 5: a broker that
+crashed lost what it held for a venue away): they go out again from the journal, a batch at
+a time between the new rows, as `events` only; the cursor, the alerts and the rulings stay
+as the first sending left them.
+
 The score sheet (issue 16) goes up retained whenever a row that changes it is published, and
 on each connection, built in a thread (firmware/uplink/sheet.py) and published between the
 rows' messages.
@@ -114,12 +119,26 @@ class Uplink:
         self.saved_at = time.monotonic()
         self.state_due, self.state_at = True, -math.inf
         self.shown: dict | None = None  # the last state published, but for its CLOCKS
+        self.resending: tuple[int, int] | None = None  # rows (after, until] to send again
         self.wake, self.closing = asyncio.Event(), asyncio.Event()
         self.sheets = SheetBuilds(journal.path, lambda: journal.seq, self.wake.set)
         self.tls = ssl.create_default_context(cafile=settings.ca_file) if settings.tls else None
 
     def changed(self) -> None:
         self.state_due = True
+        self.wake.set()
+
+    def resend(self, session: str | None, after: int, until: int | None) -> None:
+        """Send the rows after `after` again, to `until` (None: to the last), as soon as the
+        broker takes them; ValueError, saying why, when they are not this journal's."""
+        if session != self.session:
+            raise ValueError(f"session {session!r} is in another journal than {self.session!r}")
+        if after >= self.journal.seq:
+            raise ValueError(f"no row after {after}: the journal's last is {self.journal.seq}")
+        until = self.journal.seq if until is None else min(until, self.journal.seq)
+        if self.resending is not None:  # asked again before the last was done: both
+            after, until = min(after, self.resending[0]), max(until, self.resending[1])
+        self.resending = (after, until)
         self.wake.set()
 
     def close(self) -> None:
@@ -208,6 +227,7 @@ class Uplink:
         while True:
             self.wake.clear()
             await self._rows(client)
+            await self._resend(client)
             await self._sheet(client, last=self.closing.is_set())
             wait = await self._state(client, last=self.closing.is_set())
             if self.closing.is_set():
@@ -236,6 +256,25 @@ class Uplink:
                         self.alerts.follow(row, alert)
                 self.sent = chunk[-1].seq
                 self._save(due=True)
+
+    async def _resend(self, client: aiomqtt.Client) -> None:
+        """A batch of the rows asked for again, up to the cursor (the rows after it go out
+        anyway); the loop comes back for the next batch at once."""
+        if self.resending is None:
+            return
+        after, until = self.resending
+        rows = [row for row in self.journal.rows_after(after, BATCH) if row.seq <= until]
+        rows = [row for row in rows if row.seq <= self.sent]
+        if not rows:
+            self.resending = None
+            return
+        for chunk, payload in self._packed(rows):
+            await client.publish(self._topic(Leaf.EVENTS), payload, QOS)
+            if self.resending is not None and self.resending[0] == after:  # not asked lower
+                after, until = chunk[-1].seq, self.resending[1]
+                self.resending = (after, until) if after < until else None
+        if self.resending is not None:
+            self.wake.set()
 
     def _after(self, rows: list[Row], row: Row) -> Iterator[Row]:
         """The rows after `row` of the batch `rows`, then of the journal, read as needed."""

@@ -9,9 +9,10 @@ whatever it holds, never raises here: it is taken or it is refused, saying why.
 
 What the venue tells the table to show (the seating and the sitting's time, a message, a
 referee on the way, its pause) is the table's `VenueNotes` (firmware/table/venue_notes.py),
-noted through its write port. The venue's pause and resume reach
-the hand as the referee's own ClocksPaused / ClocksResumed inputs, journaled before they are
-applied, so a replay of the journal holds.
+noted through its write port. A `resend` (issue 32 item 5) shows nothing: the venue asks for
+journal rows it never got (a broker crash lost them), and the uplink sends them again. The
+venue's pause and resume reach the hand as the referee's own ClocksPaused / ClocksResumed
+inputs, journaled before they are applied, so a replay of the journal holds.
 """
 
 import json
@@ -52,8 +53,13 @@ class VenueCommands:
     and `table` the names a command must carry (or "*" for every table); `wall_clock` the
     Unix time `issued` is checked against."""
 
-    def __init__(self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time):
+    def __init__(
+        self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time, resend=None
+    ):
+        """`resend(session, after, until)` sends those rows again (the uplink's `resend`,
+        ValueError when they are not the table's to send; None: no uplink, refused)."""
         self.service, self.key, self.venue, self.table = service, key, venue, table
+        self.resend = resend
         self.port = service.commands  # the table's write port (firmware/table/commands.py)
         self.wall_clock = wall_clock
         self.taken: deque[str] = deque(maxlen=REMEMBERED)  # in order, oldest first
@@ -123,6 +129,9 @@ class VenueCommands:
 
     def _take(self, t: float, command_id: str, name: str, args: dict) -> None:
         """Journal the command, then do it: its clocks' input after it, journaled too."""
+        if name == "resend":
+            self._resend(command_id, t, args)
+            return
         status = self.service.status()
         clocks = status.table.clocks if status.in_play and status.table is not None else None
         if name == "resume" and clocks is not None and clocks.paused_at is not None:
@@ -139,6 +148,17 @@ class VenueCommands:
         at = self.wall_clock()
         self.port.note_venue(lambda notes: notes.noted(name, args, at, t))
         self.port.publish([record])
+
+    def _resend(self, command_id: str, t: float, args: dict) -> None:
+        """The rows asked for go out again: journaled, shown on no screen (the bus's own)."""
+        if self.resend is None:
+            raise Refused("resend: this table has no uplink to send its rows again")
+        try:
+            self.resend(args["session"], args["after"], args.get("until"))
+        except ValueError as err:
+            raise Refused(f"resend: {err}") from None
+        self._remember(command_id)
+        self.port.record(ev.VenueCommand(t, None, command_id, "resend", args, None))
 
     def _may_resume(self, status) -> None:
         """The table's own reasons to keep the clocks stopped outweigh the venue's resume."""
@@ -220,6 +240,15 @@ def _check_args(name: str, args: dict) -> None:
     elif name == "message":
         _keys(name, args, {"text"})
         _text("the message", args["text"], MESSAGE_LENGTH, blank=True)
+    elif name == "resend":
+        _keys(name, args, {"session", "after"}, optional=frozenset({"until"}))
+        if args["session"] is not None:
+            _text("the session", args["session"], ID_LENGTH)
+        after, until = args["after"], args.get("until")
+        if not (_whole(after) and after >= 0):
+            raise Refused("resend: after must be a row's seq, or 0 for the first row on")
+        if until is not None and not (_whole(until) and until > after):
+            raise Refused("resend: until must be a row's seq after `after`")
     elif name == "acknowledge":
         _keys(name, args, {"alert", "referee"}, optional=frozenset({"of"}))
         if not _whole(args["alert"]):

@@ -159,12 +159,16 @@ class VenueBoard:
         """One journal row of an `events` message: False for one held already."""
         session = table.log(session_id)
         before = session.seqs.missing
+        runs = session.seqs.runs
+        late = bool(runs) and row["seq"] < runs[-1][1]  # a gap filled (resend): its sequels came
         if not session.seqs.add(row["seq"]):
             self._counts["duplicates"] += 1
             return False
         self._counts["gaps"] += session.seqs.missing - before
         self._counts["events"] += 1
         session.add(row)
+        if late:  # the rulings and the walls follow rows in order: theirs went on without it
+            return True
         if session_id == table.session:
             self._rulings_over(table, row)
         for side, text in self.fairness.row(table.name, row):

@@ -5,7 +5,8 @@ A broker that goes away (restarted, the hall's network down) is waited for, the 
 doubling up to BACKOFF_MAX, and the subscription taken up again: the retained states and
 statuses come back at once, and the journal rows the tables send again are dropped by seq.
 The session is persistent (a fixed client id, clean_session off), so a broker that stayed up
-keeps the QoS 1 rows of a venue that restarted.
+keeps the QoS 1 rows of a venue that restarted; the rows a broker lost (a crash) the venue
+asks the tables for again, every ASK_SECONDS (firmware/venue/resend.py).
 """
 
 import asyncio
@@ -26,6 +27,7 @@ from firmware.bus.contract import (
 )
 from firmware.bus.signing import sign
 from firmware.venue.board import VenueBoard
+from firmware.venue.resend import Asks
 
 log = logging.getLogger("mjtable.venue")
 
@@ -33,6 +35,7 @@ BACKOFF_FIRST = 0.5  # seconds before the first retry ...
 BACKOFF_MAX = 30.0  # ... doubling up to this
 KEEPALIVE = 15  # seconds: a broker gone silent is noticed within about 1.5 times this
 PUBLISH_TIMEOUT = 5.0  # seconds for the broker to take a command
+ASK_SECONDS = 1.0  # how often the venue looks for rows to ask the tables for again
 
 
 class NotSent(Exception):
@@ -71,6 +74,7 @@ class VenueBus:
         self.username, self.password, self.key, self.clock = username, password, key, clock
         self.identifier = f"mjtable-venue-{board.venue}"
         self._client: aiomqtt.Client | None = None
+        self.asks = Asks()
 
     @property
     def topic(self) -> str:
@@ -78,6 +82,13 @@ class VenueBus:
 
     async def run(self) -> None:
         """Connect, subscribe, take messages; on a lost connection wait and do it again."""
+        asking = asyncio.create_task(self._ask())
+        try:
+            await self._listen()
+        finally:
+            asking.cancel()
+
+    async def _listen(self) -> None:
         wait = BACKOFF_FIRST
         while True:
             try:
@@ -111,6 +122,32 @@ class VenueBus:
                     self.board.connection(False)
             await asyncio.sleep(wait)
             wait = min(wait * 2, BACKOFF_MAX)
+
+    async def _ask(self) -> None:
+        """Ask the tables for the rows the board misses, while connected (no venue key: the
+        gaps are only counted, said once)."""
+        if self.key is None:
+            log.info(
+                "venue %s: no venue key: rows lost on the bus are not asked for again",
+                self.board.venue,
+            )
+            return
+        while True:
+            await asyncio.sleep(ASK_SECONDS)
+            if self._client is None:
+                continue
+            for table, args in self.asks.due(self.board, time.monotonic()):
+                log.warning(
+                    "venue %s: table %s: rows %d to %d never came: asked again",
+                    self.board.venue,
+                    table,
+                    args["after"] + 1,
+                    args["until"],
+                )
+                try:
+                    await self.send(table, "resend", args)
+                except NotSent as err:
+                    log.warning("venue %s: table %s: %s", self.board.venue, table, err)
 
     async def send(self, table: str, name: str, args: dict) -> dict:
         """Sign and publish a command to `table` ("*": every table); the command sent."""

@@ -22,7 +22,8 @@ The rows say which seat East holds but not on which physical side he sits (the d
 so the venue finds it from the walls: of the four sides East could sit on, the one whose deal
 holds the most of the tiles each seat was seen to discard or meld. A hand with no such tile
 (voided before a discard) is not watched. Rows are taken in the order they arrive, as the
-uplink sends them.
+uplink sends them; a row that fills a gap late (sent again on the venue's `resend`) is kept
+from the watch by the board, its hand watched without it.
 """
 
 from engine import events as ev

@@ -35,6 +35,19 @@ class SeqRuns:
                 runs.pop(0)
         return True
 
+    def gaps(self, latest: int = 0) -> list[tuple[int, int]]:
+        """The seqs not seen from the session's first row (seq 1) to `latest` (the table's
+        latest, as its state says) or the last seen, as (after, until) ranges: the rows the
+        venue asks the table for again."""
+        gaps, after = [], 0
+        for first, last in self.runs:
+            if first > after + 1:
+                gaps.append((after, first - 1))
+            after = last
+        if latest > after:
+            gaps.append((after, latest))
+        return gaps
+
     @property
     def missing(self) -> int:
         """Seqs not seen between the first and the last seen: the gaps."""
