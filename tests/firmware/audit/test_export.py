@@ -210,23 +210,25 @@ def test_issue_16_hands_jsonl_lines_are_events_that_replay_to_the_same_outputs(w
 def test_issue_16_mjai_of_wsom_hands_has_the_riichi_events_in_order(wsom_game):
     """mjai for WSOM (136 tiles): start_game, then per hand start_kyoku with 13 tiles each,
     draws and discards, calls, a hora or ryukyoku, end_kyoku; end_game; tiles in mjai's
-    notation, and a note saying what riichi's format cannot (no dora)."""
+    notation, a real tile as the dora marker, and a note saying what riichi's format cannot
+    (no dora in WSOM) as a line of mjai's `none` (issue 34)."""
     path, game = wsom_game
     lines = [json.loads(line) for line in export_hands.export(path, "mjai").splitlines()]
     types = [line["type"] for line in lines]
     assert types[0] == "start_game" and types[-1] == "end_game"
     assert lines[0]["names"] == [p["name"] for p in PLAYERS]
-    assert "dora" in lines[1]["note"]
+    assert lines[1]["type"] == "none" and "dora" in lines[1]["text"]
     assert types.count("start_kyoku") == types.count("end_kyoku") == len(game.session.sheet)
     jsonl = [json.loads(line) for line in export_hands.export(path, "jsonl").splitlines()]
     discards = [r for r in jsonl if r.get("event", {}).get("type") == "Discarded"]
     assert types.count("dahai") == len(discards)
     tiles = {f"{n}{s}" for s in "mps" for n in range(1, 10)} | set("ESWNPFC")
-    known = {"tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "mjtable_note"}
+    known = {"tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "none"}
     for start in (i for i, t in enumerate(types) if t == "start_kyoku"):
         end = types.index("end_kyoku", start)
         kyoku = lines[start:end]
         assert [len(t) for t in kyoku[0]["tehais"]] == [13] * 4
+        assert kyoku[0]["dora_marker"] in tiles
         assert kyoku[1]["type"] == "tsumo" and kyoku[1]["actor"] == kyoku[0]["oya"]
         assert sum(t in ("hora", "ryukyoku") for t in types[start:end]) >= 1
         assert set(types[start + 1 : end]) <= known | {"hora", "ryukyoku"}
