@@ -33,13 +33,15 @@ def exported(tmp_path_factory):
     """The mjai file of a 16-hand WSOM session, as `mjtable export hands` writes it."""
     path = tmp_path_factory.mktemp("mjai") / "journal.sqlite"
     with Journal(path) as journal:
-        game = Game(load_ruleset("wsom2006"), 3, 0.05, journal=journal)
+        game = Game(load_ruleset("wsom2006"), 11, 0.05, journal=journal)
         for _ in range(HANDS):
             game.play_hand()
     file = path.with_suffix(".mjai")
     file.write_bytes(export_hands.export(path, "mjai"))
-    lines = [json.loads(line) for line in file.read_text().splitlines()]
+    lines = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
     assert sum(line["type"] == "start_kyoku" for line in lines) == HANDS
+    assert {line["type"] for line in lines} >= ACTS  # every kind of move, wins self-drawn too
+    assert any(line["type"] == "hora" and line["actor"] == line["target"] for line in lines)
     assert any(line.get("mjtable_note") == "event" for line in lines)  # faults were played
     return file, lines
 
@@ -71,19 +73,20 @@ def _move(event: dict, keys) -> tuple:
     """A move as its `keys` say it, each tile by its kind: riichienv always plays with red
     fives and names one copy of each `5xr` (SOFTWARE.md §8 19), which WSOM has not."""
 
-    def kind(tile: str | None) -> str | None:
-        return tile and tile.removesuffix("r")
+    def kind(tile: str) -> str:
+        return tile.removesuffix("r")
 
-    said = {k: event.get(k) for k in keys}
+    said = {k: event[k] for k in keys}
     if "pai" in said:
         said["pai"] = kind(said["pai"])
     if "consumed" in said:
-        said["consumed"] = sorted(kind(t) or "" for t in said["consumed"] or ())
+        said["consumed"] = sorted(kind(t) for t in said["consumed"])
     return tuple(said.items())
 
 
 def _same_move(recorded: dict, legal: dict) -> bool:
-    keys = [k for k in ("type", "actor", "pai", "consumed") if k in recorded]
+    said = [k for k in ("pai", "consumed") if k in recorded and k in legal]  # a hora: neither
+    keys = ["type", "actor", *said]
     return _move(recorded, keys) == _move(legal, keys)
 
 
