@@ -8,6 +8,8 @@ input is journaled (committed) before it is applied (DESIGN.md). It is driven by
 turn only: nothing here is thread-safe or meant to be changed from outside.
 """
 
+from datetime import UTC, datetime
+
 from drivers.dice import DiceError, PhysicalDice
 from engine import events as ev
 from engine.moves import Interpreter, Irregular
@@ -104,6 +106,8 @@ class Hands:
             table.doubling,
             table.last_deal,
             tile_set,
+            self.profile.name,
+            datetime.now(UTC).isoformat(timespec="seconds"),
         )
         self.tracker.place({tile: zone("wall", lane) for lane in range(4) for tile in lanes[lane]})
         self.interpreter = self.new_interpreter(table)
