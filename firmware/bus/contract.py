@@ -12,7 +12,7 @@ from enum import StrEnum
 
 import rfc8785
 
-VERSION = 1  # every payload's "v"
+VERSION = 1  # every payload's "v": a field added is no new version, one changed or removed is
 ROOT = "mjtable"  # the first level of every topic
 QOS = 1  # every message, both ways
 EVERY_TABLE = "*"  # a command's `table` for all of the venue's tables
@@ -114,9 +114,20 @@ class Envelope:
 
 @dataclass(frozen=True)
 class Status:
-    """`status`: online on each connection; offline when the table stops, or its last will."""
+    """`status`: online on each connection; offline when the table stops, or its last will,
+    both with who the table is, so that an organiser can list the hall's firmware and rule
+    books. `birth` counts the table's connections, kept across restarts: an offline older
+    than the birth a reader has seen is a stale last will, and ignored."""
 
     status: str  # STATUSES
+    birth: int
+    firmware: str  # mjtable's version
+    model: str  # the machine's
+    profile_sha256: str | None  # of the profile's file; None: a simulated fleet's table
+    rules_sha256: str  # of the rule book's file
+    key_fingerprint: str | None  # firmware/journal/device_key.py `fingerprint`; None: no key
+    disk_free_bytes: int  # on the journal's disk
+    uptime_seconds: float  # since the table started
 
 
 @dataclass(frozen=True)
@@ -169,6 +180,7 @@ class State:
     referee_called: bool
     venue_message: str | None
     referee_on_way: dict | None  # {"referee", "at"}
+    shuffler: str  # drivers/shuffler.py STATES
 
 
 @dataclass(frozen=True)

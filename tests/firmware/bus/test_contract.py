@@ -205,7 +205,20 @@ def test_a_table_name_is_a_topic_word_the_acl_can_hold():
 
 
 SAMPLES = [  # one payload of each type, on its leaf
-    (Leaf.STATUS, contract.Status("online")),
+    (
+        Leaf.STATUS,
+        contract.Status(
+            status="online",
+            birth=3,
+            firmware="0.1.0",
+            model="Raspberry Pi 4 Model B Rev 1.4",
+            profile_sha256="ab" * 32,
+            rules_sha256="cd" * 32,
+            key_fingerprint="SHA256:" + "ef" * 32,
+            disk_free_bytes=12_000_000_000,
+            uptime_seconds=61.5,
+        ),
+    ),
     (Leaf.EVENTS, contract.Events([{"seq": 1, "kind": "hand", "event": {"hand_number": 1}}])),
     (Leaf.ALERTS, contract.Alert(7, "fault", 2, "fault", None, "The shuffler stopped", 12.5)),
     (
@@ -243,6 +256,7 @@ SAMPLES = [  # one payload of each type, on its leaf
             referee_called=False,
             venue_message=None,
             referee_on_way=None,
+            shuffler="idle",
         ),
     ),
     (Leaf.SHEET, contract.Sheet(12, {name: [] for name in SHEET_LISTS})),

@@ -34,6 +34,7 @@ from firmware.venue.bus import VenueBus
 from firmware.venue.demo import make_tables, play, run_fleet
 from firmware.venue.demo_truth import Truth
 from tests.support.broker import PASSWD, Broker, free_port
+from tests.support.uplinkkit import identity
 
 MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
 
@@ -235,7 +236,7 @@ async def _sheet_delivered(table, settings, board: VenueBoard, venue_port: int) 
     as of its last row (or 30 s: the assertions after say what did not come)."""
     bus = VenueBus(board, "127.0.0.1", venue_port, "venue", "pv")
     consumer = asyncio.create_task(bus.run())
-    uplink = Uplink(settings, table.journal, table.name, table.state)
+    uplink = Uplink(settings, table.journal, table.name, table.state, identity(table.journal.path))
     publishing = asyncio.create_task(uplink.run())
 
     def done() -> bool:
