@@ -23,6 +23,9 @@ EVERY_TABLE = "*"  # a command's `table` for all of the venue's tables
 # "+" or "#" in it, nothing mosquitto's ACL patterns refuse (deploy/mosquitto/add-table.sh).
 TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 TOPIC_WORD_WORDS = "1 to 64 letters, digits, '-', '_' or '.' (it is a word of the bus's topics)"
+# Home Assistant takes a discovery topic's node (the table) and its prefix of these alone.
+DISCOVERY_WORD = re.compile(r"[A-Za-z0-9_-]{1,64}")
+DISCOVERY_PREFIX = "homeassistant"  # Home Assistant's default
 MESSAGE_BYTES = 256 * 1024  # a message the venue takes at most (the broker takes it and a header)
 EVENTS_BYTES = 64 * 1024  # an `events` message's most, but for a single row larger alone
 COMMAND_BYTES = 4096  # a command at most: a few hundred, and a refused one is journaled whole
@@ -86,6 +89,12 @@ def table_subscribes(venue: str, table: str) -> list[str]:
 def venue_subscribes(venue: str) -> str:
     """The venue's one subscription: all its tables' topics (its own commands come back)."""
     return f"{ROOT}/{venue}/table/+/#"
+
+
+def discovery_topic(prefix: str, component: str, table: str, entity: str) -> str:
+    """Home Assistant's `<prefix>/<component>/<node_id>/<object_id>/config` for a table's
+    entity: the table's name is the node, so that the ACL keeps each table to its own."""
+    return f"{prefix}/{component}/{table}/{entity}/config"
 
 
 def parse_topic(topic: str, venue: str) -> tuple[str, Leaf]:

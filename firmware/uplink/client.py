@@ -39,6 +39,7 @@ from firmware.bus.contract import (
 )
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal, Row
+from firmware.uplink.discovery import discovery_configs
 from firmware.uplink.identity import Identity
 from firmware.uplink.messages import (
     AlertBoard,
@@ -188,6 +189,7 @@ class Uplink:
         """Say online, listen for commands and publish, until the connection fails (its
         MqttError raised) or the uplink is closed."""
         await self._status(client, online=True)
+        await self._discovery(client)
         self.state_due, self.shown = True, None  # a new broker may not hold the last one
         self.sheets.due = True
         if self.on_command is not None:
@@ -305,6 +307,15 @@ class Uplink:
         status = status_message(self.envelope, self.identity.status(online))
         await self._send(client, Leaf.STATUS, status)
         return STATUS_SECONDS
+
+    async def _discovery(self, client: aiomqtt.Client) -> None:
+        """Home Assistant's discovery configs of the table, retained, if the profile asks."""
+        prefix = self.settings.discovery_prefix
+        if prefix is None:
+            return
+        status = self.identity.status(True)
+        for topic, config in discovery_configs(prefix, self.venue, self.table, status):
+            await client.publish(topic, encode(config), QOS, retain=True)
 
     async def _send(self, client: aiomqtt.Client, leaf: Leaf, message: dict) -> None:
         """Publish `message` on the table's `leaf`, retained if the contract keeps it."""

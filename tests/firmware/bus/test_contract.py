@@ -23,10 +23,12 @@ from firmware.bus.contract import (
     venue_subscribes,
 )
 from firmware.cli import main
+from firmware.uplink.discovery import discovery_configs
 from firmware.venue.messages import SHEET_LISTS, Malformed, parse
 
 MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
 VENUE, TABLES, VENUE_USER = "hall", ("t1", "t2", "T-03"), "venue"
+HOME_ASSISTANT = "homeassistant"  # a venue's Home Assistant's broker user (issue 34)
 READ, WRITE = 1, 2  # mosquitto's MOSQ_ACL_READ, MOSQ_ACL_WRITE; deny is 0
 
 
@@ -152,6 +154,27 @@ def test_a_table_reads_its_commands_and_only_the_venue_writes_commands(acl):
     for topic in commands:
         assert _writable(acl, VENUE_USER, topic), topic
         assert not any(_writable(acl, table, topic) for table in TABLES), topic
+
+
+def test_a_table_writes_its_home_assistant_discovery_and_no_other_table_may(acl):
+    """Issue 34: under the shipped ACL each table writes the discovery configs it publishes
+    under Home Assistant's default prefix, no other table writes them; Home Assistant's
+    user reads them and the status and state they name, and writes no table's topic and no
+    command."""
+    status = SAMPLES[0][1]
+    assert isinstance(status, contract.Status)
+    for table in TABLES:
+        configs = discovery_configs(contract.DISCOVERY_PREFIX, VENUE, table, status)
+        assert configs
+        others = [other for other in TABLES if other != table]
+        for topic, config in configs:
+            assert _writable(acl, table, topic), (table, topic)
+            assert not any(_writable(acl, other, topic) for other in others), topic
+            assert _readable(acl, HOME_ASSISTANT, topic), topic
+            assert _readable(acl, HOME_ASSISTANT, config["state_topic"]), topic
+        for topic in [*table_publishes(VENUE, table), command_topic(VENUE, table)]:
+            assert not _writable(acl, HOME_ASSISTANT, topic), topic
+    assert not _writable(acl, HOME_ASSISTANT, command_topic(VENUE, EVERY_TABLE))
 
 
 def test_the_acl_reader_holds_mosquittos_rules():
