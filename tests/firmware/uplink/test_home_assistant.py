@@ -2,11 +2,12 @@
 publishes Home Assistant's MQTT discovery configs, retained, so that a venue's Home Assistant
 shows every table, one device each, with no YAML (firmware/uplink/discovery.py).
 
-The configs are read back through a real Mosquitto with the shipped ACL (deploy/mosquitto/acl)
-as Home Assistant's own broker user, and held to Home Assistant's documented schema (MQTT
-discovery, the MQTT sensor and binary sensor pages): the discovery topic's form, the keys
-each component takes and requires, a unique_id each, one device, and each template's fields
-found on the topic it reads. Killed, the table's last will makes its entities unavailable.
+The configs are read back through a real Mosquitto as deploy/mosquitto/ ships it (its config
+and ACL, tests/support/shipped.py) as Home Assistant's own broker user, and held to Home
+Assistant's documented schema (MQTT discovery, the MQTT sensor and binary sensor pages): the
+discovery topic's form, the keys each component takes and requires, a unique_id each, one
+device, and each template's fields found on the topic it reads. Killed, the table's last will
+makes its entities unavailable.
 """
 
 import hashlib
@@ -30,12 +31,11 @@ from cryptography.hazmat.primitives.serialization import (
 from engine.schema import ConfigError
 from firmware.bus.contract import PHASES, STATUSES
 from firmware.table.profile import TABLES_DIR, load_profile
-from tests.support.broker import Broker
+from tests.support.shipped import shipped
 from tests.support.uplinkkit import TABLE
 from tests.support.venuekit import VENUE
 
 REPO = Path(__file__).resolve().parents[3]
-MOSQUITTO = REPO / "deploy" / "mosquitto"
 UPLINK = f"""
 [uplink]
 host = "127.0.0.1"
@@ -263,18 +263,24 @@ def check_documented(topic: str, config: dict, ha: HomeAssistant) -> None:
 
 
 @pytest.mark.slow  # a table started as `mjtable run`, over the broker
-def test_issue_34_home_assistant_discovers_the_table_then_sees_it_unavailable(tmp_path):
-    """Issue 34: through the shipped ACL, Home Assistant's user reads the table's discovery
+def test_issue_34_home_assistant_discovers_the_table_then_sees_it_unavailable(reachable):
+    """Issue 34: through deploy/mosquitto as shipped (its config and ACL; the table over TLS
+    with add-table.sh's [uplink] section), Home Assistant's user reads the table's discovery
     configs, one device with its seven entities, each as the documented schema has it and
     each template's field on the topic it reads; another table cannot write them; killed
     (SIGKILL), the table's last will makes its entities unavailable and its online sensor
     off; started again, it is born again (its birth one up) and its entities available.
     The status names the profile's digest and the device key's fingerprint."""
-    users = {TABLE: "tp", "homeassistant": "hp", "sim-2": "tp2"}
-    broker = Broker(tmp_path / "broker", users, (MOSQUITTO / "acl").read_text()).start()
-    ha = HomeAssistant(broker.port)
-    profile = profile_with(tmp_path / "table", broker.port, "home_assistant = true\n")
-    table = start_table(profile, tmp_path / "j.sqlite")
+    kit = shipped(reachable, TABLE, {"homeassistant": "hp", "sim-2": "tp2"})
+    (reachable / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
+    assert "keepalive_seconds = 30\n" in kit.uplink
+    uplink = kit.uplink.replace("keepalive_seconds = 30\n", "keepalive_seconds = 1\n")
+    profile = reachable / "table.toml"  # beside the files add-table.sh's section names
+    profile.write_text((TABLES_DIR / "sim.toml").read_text() + uplink + "home_assistant = true\n")
+    broker = kit.broker.start()
+    ha = HomeAssistant(broker.port)  # on the venue's loopback listener
+    journal = reachable / "j.sqlite"
+    table = start_table(profile, journal)
     try:
         state_topic = f"mjtable/{VENUE}/table/{TABLE}/state"
         ha.wait(lambda: len(ha.configs()) == len(ENTITIES) and ha.body(state_topic))
@@ -311,12 +317,12 @@ def test_issue_34_home_assistant_discovers_the_table_then_sees_it_unavailable(tm
         others = [c for c in configs.values() if c is not online]
         assert others and all(ha.available(c) is False for c in others)
 
-        table = start_table(profile, tmp_path / "j.sqlite")  # back, born again
+        table = start_table(profile, journal)  # back, born again
         ha.wait(lambda: ha.body(f"mjtable/{VENUE}/table/{TABLE}/status")["status"] == "online")
         again = ha.body(f"mjtable/{VENUE}/table/{TABLE}/status")
         assert again is not None and again["birth"] == status["birth"] + 1
         assert all(ha.available(c) is True for c in others)
-        public = load_pem_private_key((tmp_path / "device.key").read_bytes(), None).public_key()
+        public = load_pem_private_key((reachable / "device.key").read_bytes(), None).public_key()
         raw = public.public_bytes(Encoding.Raw, PublicFormat.Raw)
         assert again["key_fingerprint"] == "SHA256:" + hashlib.sha256(raw).hexdigest()
         assert again["profile_sha256"] == hashlib.sha256(profile.read_bytes()).hexdigest()

@@ -6,24 +6,16 @@ import argparse
 import asyncio
 import json
 import math
-import os
 import ssl
-import subprocess
-import tempfile
 import time
-import tomllib
-from dataclasses import replace
-from pathlib import Path
 
 import aiomqtt
 import pytest
 
 from engine import events as ev
-from engine.schema import Section
 from firmware.audit.sheet import sheet
 from firmware.bench import venue as bench_venue
 from firmware.bus.contract import Envelope, table_publishes
-from firmware.bus.settings import UplinkSettings, uplink_settings
 from firmware.cli import main
 from firmware.journal.store import Journal, Row
 from firmware.sim.simulate import Game
@@ -33,19 +25,9 @@ from firmware.venue.board import VenueBoard
 from firmware.venue.bus import VenueBus
 from firmware.venue.demo import make_tables, play, run_fleet
 from firmware.venue.demo_truth import Truth
-from tests.support.broker import PASSWD, Broker, free_port
+from tests.support.broker import Broker
+from tests.support.shipped import MOSQUITTO, shipped
 from tests.support.uplinkkit import identity
-
-MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
-
-
-@pytest.fixture
-def reachable():
-    """A folder user mosquitto can read (the broker, started as root, drops to it): pytest's
-    tmp_path lies under one only root may enter."""
-    with tempfile.TemporaryDirectory(prefix="mjtable-test-") as folder:
-        os.chmod(folder, 0o755)
-        yield Path(folder)
 
 
 async def _listen(port, user, password, got: list, ready: asyncio.Event, tls=None) -> None:
@@ -116,80 +98,12 @@ def test_acl_keeps_each_table_to_its_own_topics(reachable):
     assert t1_got == ["mjtable/h/cmd", "mjtable/h/table/t1/cmd"]
 
 
-def _certificates(folder: Path) -> None:
-    """A venue CA and the broker's certificate for 127.0.0.1, as docs/venue.md makes them."""
-    ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1"
-
-    def openssl(line: str):
-        subprocess.run(["openssl", *line.split()], cwd=folder, check=True, capture_output=True)
-
-    openssl(f"req -x509 {ec} -subj /CN=venue-CA -keyout venue-ca.key -out venue-ca.crt")
-    openssl(f"req {ec} -subj /CN=broker -keyout broker.key -out broker.csr")
-    (folder / "san").write_text("subjectAltName=IP:127.0.0.1\n")
-    openssl(
-        "x509 -req -in broker.csr -CA venue-ca.crt -CAkey venue-ca.key -CAcreateserial "
-        "-days 1 -extfile san -out broker.crt"
-    )
-    os.chmod(folder / "broker.key", 0o644)  # the broker reads it as user mosquitto
-
-
-def _shipped(folder: Path, table: str) -> tuple[Broker, int, UplinkSettings]:
-    """deploy/mosquitto/mosquitto.conf and its acl, their paths moved into `folder`, with
-    add-table.sh's user for `table` and the venue's user (password "pv"): the broker (not
-    started), its TLS port for the tables, and the [uplink] settings add-table.sh printed
-    (which the profile's reader takes), pointed at that port. The venue's listener is the
-    broker's `port`: Broker.start waits for it, the last one mosquitto opens."""
-    broker = Broker(folder, acl=(MOSQUITTO / "acl").read_text())
-    store = folder / "store"
-    store.mkdir()
-    os.chmod(store, 0o777)
-    _certificates(folder)
-    tls_port, venue_port = free_port(), broker.port
-    text = (MOSQUITTO / "mosquitto.conf").read_text()
-    moves = {
-        "/etc/mosquitto/passwd": f"{folder}/passwd",
-        "/etc/mosquitto/acl": f"{folder}/acl",
-        "/etc/mosquitto/certs/": f"{folder}/",
-        "/var/lib/mosquitto/": f"{store}/",
-        "/var/log/mosquitto/": f"{store}/",
-        "/run/mosquitto/": f"{store}/",
-        "listener 8883\n": f"listener {tls_port} 127.0.0.1\n",
-        "listener 1883 127.0.0.1": f"listener {venue_port} 127.0.0.1",
-    }
-    for old, new in moves.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    broker.config.write_text(text)
-    env = dict(
-        os.environ,
-        PASSWD_FILE=str(folder / "passwd"),
-        OUT=str(folder),
-        VENUE="hall",
-        BROKER="127.0.0.1",
-    )
-    printed = subprocess.run(
-        [MOSQUITTO / "add-table.sh", table], env=env, check=True, capture_output=True, text=True
-    ).stdout
-    subprocess.run([PASSWD, "-b", folder / "passwd", "venue", "pv"], check=True)
-    os.chmod(folder / "passwd", 0o644)
-    (folder / "venue.key").write_text("k" * 32)
-    section = Section(tomllib.loads(printed)["uplink"], "uplink")
-    settings = uplink_settings(section, folder)
-    section.done()
-    assert (settings.host, settings.port, settings.venue, settings.user) == (
-        "127.0.0.1",
-        8883,
-        "hall",
-        table,
-    )
-    return broker, tls_port, replace(settings, port=tls_port)
-
-
 def test_shipped_config_takes_a_table_over_tls(reachable):
     """Issue 15: deploy/mosquitto/mosquitto.conf, its paths moved into a test folder, starts;
     add-table.sh's user, with the [uplink] section it prints (which the profile's reader
     takes), publishes over TLS to the venue on the loopback listener."""
-    broker, tls_port, settings = _shipped(reachable, "t7")
+    kit = shipped(reachable, "t7")
+    broker, tls_port, settings = kit.broker, kit.tls_port, kit.settings
     tls = ssl.create_default_context(cafile=settings.ca_file)
     got: list[str] = []
     broker.start()
@@ -215,7 +129,8 @@ def test_shipped_config_delivers_a_tables_score_sheet_to_the_venue(reachable):
     journals.mkdir()
     (table,) = make_tables(1, 2, journals)
     table.commit_until(math.inf)
-    broker, _, settings = _shipped(reachable, table.name)
+    kit = shipped(reachable, table.name)
+    broker, settings = kit.broker, kit.settings
     board = VenueBoard("hall")
     broker.start()
     try:
