@@ -7,7 +7,9 @@ and the venue tells a stale last will from a fresh "online".
 The birth is a count kept in a file beside the device key (the table's, not a session's:
 a new session's journal starts afresh, the count must not), one up at each connection to the
 broker, so also at each start. The last will is set before the connection with the
-connection's birth, so an "offline" a broker sends late names the birth it ended.
+connection's birth, so an "offline" a broker sends late names the birth it ended. An attempt
+that never said online keeps its birth for the next: a broker away for an hour costs no
+count and no write of the file every few seconds.
 """
 
 import hashlib
@@ -99,14 +101,18 @@ class Identity:
         self.journal, self.births, self.clock = Path(journal), Path(births), clock
         self.started = clock()
         self.birth = 0  # none yet: born() at each connection
+        self.announced = False  # an online said under this birth
 
     def born(self) -> int:
-        """A new connection's birth: the count one up, kept."""
-        self.birth = next_birth(self.births)
+        """A new connection's birth: the count one up, kept; the same as the last attempt's
+        while no online was said under it."""
+        if self.birth == 0 or self.announced:
+            self.birth, self.announced = next_birth(self.births), False
         return self.birth
 
     def status(self, online: bool) -> contract.Status:
         """The `status` payload as of now: online, or the offline of this birth."""
+        self.announced = self.announced or online
         return contract.Status(
             status=contract.STATUSES[0] if online else contract.STATUSES[1],
             birth=self.birth,

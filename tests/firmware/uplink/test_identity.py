@@ -70,6 +70,25 @@ def test_issue_34_the_birth_goes_up_at_each_start_and_survives_it(tmp_path, capl
     assert "cannot be read" in caplog.text
 
 
+def test_issue_34_a_connection_never_made_costs_no_birth(tmp_path):
+    """Issue 34: attempts that never said online (the broker away) keep their birth, so an
+    outage neither runs the count up nor writes its file at each try; the next connection
+    after an online is born one up."""
+    identity = Identity(
+        profile=None,
+        rules=ruleset_path("wsom2006"),
+        key_fingerprint=None,
+        journal=tmp_path / "j.sqlite",
+        births=tmp_path / "uplink-birth",
+    )
+    assert [identity.born() for _ in range(3)] == [1, 1, 1]
+    identity.status(online=False)  # a will made for an attempt: no online said
+    assert identity.born() == 1
+    identity.status(online=True)
+    assert [identity.born(), identity.born()] == [2, 2]
+    assert (tmp_path / "uplink-birth").read_text() == "2\n"
+
+
 def test_issue_34_the_status_goes_out_again_with_its_uptime_as_it_runs(tmp_path, broker, venue):
     """Issue 34: the retained status is published again every STATUS_SECONDS of the table's
     clock, so its uptime and free space stay current (and a stale "offline" left retained is
