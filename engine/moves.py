@@ -164,6 +164,36 @@ class Interpreter:
             )
         ]
 
+    def expects(self, tile: int, source: str, target: str) -> bool:
+        """Does the hand wait for this movement now: a tile of the deal or the wall's next one
+        (or the replacement) into the rack of the seat to take it, or on from there (a flower
+        drawn and laid out at once), a discard, flower, kong or call by the seat in turn or on
+        an open window, the latest discard claimed, a call taken back? The tracking asks one
+        sighting more of any other (engine/tracking.py, issue 32 item 8): a misread is almost
+        never a move anyone is due to make."""
+        table, wall = self.table, self.table.wall
+        if table.ended or table.out_of_step or wall is None:
+            return False
+        src, src_side = zone_side(source)
+        dst, dst_side = zone_side(target)
+        seat = self.seat(dst_side)
+        if src == "wall" and dst in ("river", "melds"):  # the rack's reads dropped between
+            return self.expects(tile, source, zone("hand", dst_side))
+        if src == "wall" and dst == "hand":
+            head, tail = wall.next_draw_position, wall.next_replacement_position
+            return (
+                tile in self.to_deal[seat]
+                or (tile == wall.tile_at(head) and seat in (table.live_drawer(), table.turn))
+                or (tile == wall.tile_at(tail) and seat in (table.next_to_draw(), table.turn))
+            )
+        if src == "river" and dst == "melds":
+            return bool(table.discards) and table.discards[-1][1] == tile
+        if src_side != dst_side:
+            return False
+        if src == "hand" and dst in ("river", "melds"):
+            return seat in (table.turn, table.live_drawer()) or table.state in WINDOWS
+        return src == "melds" and dst == "hand" and tile in self.exposing[seat]
+
     def button(self, t: float, side: int, name: str) -> list:
         """A seat's win button: a self-drawn win on its turn, else a call to win.
 

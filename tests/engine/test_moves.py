@@ -35,6 +35,34 @@ def test_deal_is_not_input_then_a_discard_and_a_draw(wsom):
     assert hand.table.hands[S][-1] == drawn
 
 
+def test_the_moves_the_hand_waits_for_are_the_ones_due_now(wsom):
+    """Issue 32 item 8: the tracking asks one sighting more of a move the hand does not wait
+    for (a misread is almost never a move anyone is due to make): the deal's tiles into
+    their racks, the wall's next tile into the drawer's rack (or on to his melds at once, a
+    flower), the discard of the seat in turn and a call on the latest discard are due;
+    another wall tile, another rack, another player's river are not."""
+    hand = Hand(wsom, WSOM_DICE, dealer_side=3)
+    dealt = hand.table.hands[S][0]
+    assert hand.interp.expects(dealt, hand.wall_of(dealt), hand.zone("hand", S))
+    assert not hand.interp.expects(dealt, hand.wall_of(dealt), hand.zone("hand", W))
+    hand.deal()
+    tile = hand.table.hands[E][-1]
+    assert hand.interp.expects(tile, hand.zone("hand", E), hand.zone("river", E))
+    assert not hand.interp.expects(tile, hand.zone("hand", E), hand.zone("river", S))
+    other = hand.table.hands[S][0]
+    assert not hand.interp.expects(other, hand.zone("hand", S), hand.zone("river", S))
+    hand.discard(3.0, E)
+    wall = hand.table.wall
+    head = wall.tile_at(wall.next_draw_position)
+    assert hand.interp.expects(head, hand.wall_of(head), hand.zone("hand", S))
+    assert hand.interp.expects(head, hand.wall_of(head), hand.zone("melds", S))  # a flower
+    assert not hand.interp.expects(head, hand.wall_of(head), hand.zone("hand", N))
+    deep = next(x for x in hand.table.walls[W] if x not in (head, None) and wall.position_of(x))
+    assert not hand.interp.expects(deep, hand.wall_of(deep), hand.zone("hand", S))
+    assert hand.interp.expects(tile, hand.zone("river", E), hand.zone("melds", N))
+    assert not hand.interp.expects(other, hand.zone("river", S), hand.zone("melds", N))
+
+
 def test_draw_seen_before_the_discard_it_follows_waits_for_it(wsom):
     """Issue 4: when the readers miss a discard for a sweep or two, the next player's draw
     is confirmed first; it is held, and given to the engine once the discard is seen, in
