@@ -166,11 +166,12 @@ class Interpreter:
 
     def expects(self, tile: int, source: str, target: str) -> bool:
         """Does the hand wait for this movement now: a tile of the deal or the wall's next one
-        (or the replacement) into the rack of the seat to take it, or on from there (a flower
-        drawn and laid out at once), a discard, flower, kong or call by the seat in turn or on
-        an open window, the latest discard claimed, a call taken back? The tracking asks one
-        sighting more of any other (engine/tracking.py, issue 32 item 8): a misread is almost
-        never a move anyone is due to make."""
+        (or the replacement owed: one seen before its flower or kong waits for it) into the
+        rack of the seat to take it, or on from there (a flower drawn and laid out at once), a
+        discard, flower, kong or call by the seat in turn or on an open window, the latest
+        discard claimed, a call taken back? The tracking asks one sighting more of any other
+        (engine/tracking.py, issue 32 item 8): a misread is almost never a move anyone is due
+        to make."""
         table, wall = self.table, self.table.wall
         if table.ended or table.out_of_step or wall is None:
             return False
@@ -181,10 +182,11 @@ class Interpreter:
             return self.expects(tile, source, zone("hand", dst_side))
         if src == "wall" and dst == "hand":
             head, tail = wall.next_draw_position, wall.next_replacement_position
+            robbing = table.state == "rob_window" and table.next_to_draw() == seat
             return (
                 tile in self.to_deal[seat]
                 or (tile == wall.tile_at(head) and seat in (table.live_drawer(), table.turn))
-                or (tile == wall.tile_at(tail) and seat in (table.next_to_draw(), table.turn))
+                or (tile == wall.tile_at(tail) and (table.owes_replacement(seat) or robbing))
             )
         if src == "river" and dst == "melds":
             return bool(table.discards) and table.discards[-1][1] == tile

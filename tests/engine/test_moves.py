@@ -102,6 +102,19 @@ def test_flower_laid_out_is_exposed_and_replaced(ccm):
     assert hand.table.flowers[E] == [flower] and hand.of(ev.Drew)[-1].replacement
 
 
+def test_a_replacement_is_due_once_its_flower_is_read(ccm):
+    """Issue 32 item 8: the tail's tile into the rack is due once the flower it replaces is
+    read; seen before it (the flower's reads dropped), it waits for a sighting more, so the
+    flower is read first and the replacement is not taken for a draw from the wrong place."""
+    hand = Hand(ccm, CCM_DICE, dealer_side=2, hands=["1f", "", "", ""], replacements=["C"])
+    hand.deal()
+    replacement = hand.table.wall.tile_at(hand.table.wall.next_replacement_position)
+    to_rack = (replacement, hand.wall_of(replacement), hand.zone("hand", E))
+    assert not hand.interp.expects(*to_rack)
+    hand.lay_out(5.0, E, hand.own(E, "1f"))
+    assert hand.interp.expects(*to_rack)
+
+
 # Kongs on one's own turn (RULES.md 3.7) ------------------------------------------------------
 
 
