@@ -328,4 +328,5 @@ class SimTable:
             number = self.session.hand_number
             if self.true_moves[0] != number:
                 self.true_moves = (number, Counter(), Counter())
-            self.true_moves[2 if self.truth.ended else 1][tile, source, target] += 1
+            _, during, after = self.true_moves
+            (after if self.truth.ended else during)[tile, source, target] += 1
