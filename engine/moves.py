@@ -118,8 +118,12 @@ class Interpreter:
             if self.deal_order is not None and self.deal_order.concerns(tile, seat, table):
                 return self.deal_order.take(t, seat, tile, table, self.to_deal)
             self.latest = (seat, False, t)
+            draw = ev.TileDrawn(t, seat, tile)
+            if not table.out_of_step and self.waiting.replacement_early(draw):
+                self.waiting.hold(t, draw)  # its flower or kong first (issue 32 item 8)
+                return []
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
-            return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
+            return seen + self._in_turn(t, draw)
         if src == "hand" and dst == "wall" and self.waiting.drop_draw(tile):
             return []  # a ghost read of a draw, put right
         if src == "hand" and dst == "river" and src_side == dst_side:

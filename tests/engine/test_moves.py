@@ -102,17 +102,29 @@ def test_flower_laid_out_is_exposed_and_replaced(ccm):
     assert hand.table.flowers[E] == [flower] and hand.of(ev.Drew)[-1].replacement
 
 
-def test_a_replacement_is_due_once_its_flower_is_read(ccm):
-    """Issue 32 item 8: the tail's tile into the rack is due once the flower it replaces is
-    read; seen before it (the flower's reads dropped), it waits for a sighting more, so the
-    flower is read first and the replacement is not taken for a draw from the wrong place."""
-    hand = Hand(ccm, CCM_DICE, dealer_side=2, hands=["1f", "", "", ""], replacements=["C"])
+def test_a_replacement_taken_before_its_flower_is_read_waits_for_it(ccm):
+    """Issue 32 item 8: South draws a flower, lays it out and takes its replacement from the
+    tail; under heavy noise the replacement is read first. It is not due (the tracking asks a
+    sighting more of it) and, once read, waits for the flower: the flower, then the
+    replacement, no draw from the wrong place."""
+    hand = Hand(ccm, CCM_DICE, dealer_side=2, draws=["1f"], replacements=["C"])
     hand.deal()
-    replacement = hand.table.wall.tile_at(hand.table.wall.next_replacement_position)
-    to_rack = (replacement, hand.wall_of(replacement), hand.zone("hand", E))
+    hand.discard(3.0, E)
+    wall = hand.table.wall
+    flower = wall.tile_at(wall.next_draw_position)
+    replacement = wall.tile_at(wall.next_replacement_position)
+    to_rack = (replacement, hand.wall_of(replacement), hand.zone("hand", S))
     assert not hand.interp.expects(*to_rack)
-    hand.lay_out(5.0, E, hand.own(E, "1f"))
+    assert hand.move(4.0, *to_rack) == []
+    assert hand.interp.expects(flower, hand.wall_of(flower), hand.zone("melds", S))
+    assert hand.move(4.2, flower, hand.wall_of(flower), hand.zone("melds", S)) == [
+        ev.ClaimWindowClosed(4.2, None),
+        ev.TileDrawn(4.2, S, flower),
+        ev.FlowerExposed(4.2, S, flower),
+    ]
     assert hand.interp.expects(*to_rack)
+    assert hand.poll(4.3) == [ev.TileDrawn(4.3, S, replacement)]
+    assert hand.of(ev.Alert) == [] and hand.of(ev.Drew)[-1].replacement
 
 
 # Kongs on one's own turn (RULES.md 3.7) ------------------------------------------------------
