@@ -190,7 +190,7 @@ class Hands:
                 unknown.add(tag)
         if self.interruption is not None:
             self.interruption.sweep(zone, seen)
-        for result in self.tracker.sweep(t, zone, seen, unknown):
+        for result in self.tracker.sweep(t, zone, seen, unknown, interpreter.expects):
             self.tracked = tracked = self.tracked.of(self.session.hand_number)
             if isinstance(result, TrackingAlert):
                 self._tracking_alert(t, result)
