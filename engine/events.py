@@ -589,7 +589,8 @@ class SeatsChanged(Event):
 class ScoresAsked(Event):
     """問分 (seed 004 三十三): in a stage's 4th game the player at `seat` (of the hand), the
     stage's `person`, asked the referee the four scores; the answer, shown on the public view:
-    `chips` (this game's, as settled so far) and `totals` (the stage's 局分 with them), by side
+    `chips` (this game's now: with a hand in play, after what it has paid on the spot, 三十六
+    現場匯) and `totals` (the stage's 局分 with them), by side
     (E S W N); `game` is the session's game number."""
 
     person: int = 0
