@@ -165,6 +165,13 @@ class WinDeclared(Event):
     ADDED = ("shown",)
 
 
+@_event
+class GameTimeUp(Event):
+    """The game's time ran out (CCM, seed 004 第五條 滿足規定時間後的最後一次成牌或荒牌，比賽結束):
+    the hand in play is the game's last, whatever its result; given by the game's clock
+    (firmware/table/game_clock.py) the moment it runs out, or as a hand begins after it."""
+
+
 # Referee inputs: valid in any state, from the referee's screen (credentials checked there).
 
 
@@ -258,6 +265,7 @@ INPUTS = (
     WallTouched,
     DealerKept,
     PenaltyRevoked,
+    GameTimeUp,
 )
 
 

@@ -83,6 +83,7 @@ class HandOutcome:
     doubling: bool
     last_deal: bool
     proposed: WinResult | None = None
+    time_up: bool = False  # the game's time ran out: the hand is its last (seed 004 第五條)
     east: int = 0  # the seat that played East (another after 做錯莊, seed 000)
 
     @property

@@ -91,19 +91,20 @@ class Session:
     def player_at(self, seat: int) -> int:
         return (self.dealer + seat) % 4
 
-    def new_table(self, walls: list[list[int]], time_up: bool = False) -> Table:
-        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East); with
-        `time_up`, the game's time ran out before it (RULES.md 4.3): it is the game's last."""
+    def new_table(self, walls: list[list[int]]) -> Table:
+        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East). The
+        game's time running out reaches it as an input (ev.GameTimeUp, RULES.md 4.3)."""
         self.hand_number += 1
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1, time_up))  # 4.13
+        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))  # 4.13
         return Table(self.ruleset, walls, chips, self.doubling, last_deal)
 
     def record(self, table: Table, time_up: bool = False) -> HandRecord:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends
-        (`time_up`: the game's time ran out before this hand ended, RULES.md 4.3)."""
+        (`time_up`, or the table told so: the game's time ran out before this hand ended,
+        RULES.md 4.3)."""
         if not table.ended:
             raise ValueError("the hand is not over")
         outcome = table.outcome()
@@ -131,7 +132,7 @@ class Session:
         )
         self.sheet.append(row)
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
-        self._game_end(time_up)
+        self._game_end(time_up or outcome.time_up)
         return row
 
     def _payments(self, outcome: HandOutcome, dealer: int):

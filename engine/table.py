@@ -185,6 +185,9 @@ class Table(HandState):
             return self._referee_input(event)
         if isinstance(event, ev.TableAccepted):
             return resync.accept(self, event)
+        if isinstance(event, ev.GameTimeUp):  # the hand in play is the game's last
+            self.time_up = self.time_up or not self.ended
+            return []
         trigger = TRIGGERS.get(type(event))
         if trigger is None:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]

@@ -294,6 +294,7 @@ class WinRules:
             chips=None if hand.chips is None else tuple(hand.chips),
             doubling=hand.doubling,
             last_deal=hand.last_deal,
+            time_up=hand.time_up,
             proposed=proposed,
             east=hand.east,
         )

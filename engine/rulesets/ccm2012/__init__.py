@@ -17,7 +17,7 @@ from engine.penalties import COMMON, Catalogue
 from engine.rulebook import HandOutcome, Settlement, TableRules, check_walls
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
-from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
+from engine.rulesets.ccm2012.game_end import ends_game, game_over, is_first, release_held
 from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, dues, run
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, readings, waits
@@ -204,15 +204,17 @@ class Ccm2012:
 
     def win_banned(self, outcome: HandOutcome) -> str:
         """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
-        chips once the hand is settled with it, or the deal passing in the game's last deal)
-        is not allowed to a player who would not be first after it: he plays on."""
+        chips once the hand is settled with it, the game's time up, or the deal passing in
+        the game's last deal) is not allowed to a player who would not be first after it: he
+        plays on. Once time is up a winning dealer's 連莊 does not outlive the game (第五條
+        滿足規定時間後的最後一次成牌或荒牌，比賽結束): he too must be first."""
         result, chips = outcome.proposed, outcome.chips
         if result is None or chips is None:
             return ""
         changes, penalties, _ = self.settle(outcome)
         after = [c + changes[s] + penalties[s] for s, c in enumerate(chips)]
-        passes = result.winner != 0 or not self.table_rules.dealer_repeats
-        if not (chipless(after) >= 2 or (outcome.last_deal and passes)) or is_first(
+        keeps = result.winner == 0 and self.table_rules.dealer_repeats
+        if not ends_game(after, outcome.time_up, outcome.last_deal, keeps) or is_first(
             after, result.winner
         ):
             return ""
