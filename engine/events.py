@@ -350,6 +350,15 @@ class WinRescored(Event):
 
 
 @_event
+class GameEnded(Event):
+    """The game ended in the middle of the hand (CCM, seed 004 第一條三十一 第三種是兩家無分即告
+    結束): a payment on the spot (a kong's, 十五, 三十六) left two players without chips; the
+    hand ends there, neither won nor drawn. `reason`, the game's end in words."""
+
+    reason: str = ""
+
+
+@_event
 class ExhaustiveDraw(Event):
     """The live wall ran out with no winner (荒牌)."""
 

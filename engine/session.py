@@ -26,7 +26,7 @@ class HandRecord:
 
     number: int
     dealer: int  # the player who was East
-    result: str  # "win" or "draw"
+    result: str  # "win", "draw" or "game over" (CCM: cut short by the game's end, 第一條三十一)
     winners: tuple[int, ...]  # players, in payment order
     changes: tuple[int, ...]  # per player: the hand's payments (sum zero)
     totals: tuple[int, ...]  # per player, after this hand
@@ -121,7 +121,7 @@ class Session:
         row = HandRecord(
             self.hand_number,
             self.dealer,
-            "win" if winners else "draw",
+            "win" if winners else "game over" if outcome.game_over else "draw",
             winners,
             tuple(changes),
             tuple(self.scores),

@@ -39,7 +39,9 @@ STATES = [
     "rob_window",
     "won",
     "exhausted",
+    "game_over",  # CCM: two players without chips in the middle of the hand (seed 004 第一條三十一)
 ]
+ENDED = ("won", "exhausted", "game_over")
 WINDOWS = ("claim_window", "rob_window")  # calls on the latest tile are open
 TRIGGERS = {
     ev.DiceRolled: "roll_dice",
@@ -148,6 +150,8 @@ class Table(HandState):
             ("touch", STATES, None, [ok(self._touch)], do(self.touches.touch)),
             ("win", "discard", "won", [ok(wins.self_draw)],
              do(wins.settle, turns.won_on_wrong_draw, turns.charge_owing)),
+            ("end_game", [s for s in STATES if s not in ENDED], "game_over", [],
+             do(lambda event: [event])),
         ]  # fmt: skip
 
     # The machine's guards and actions from the rules, each given the input's event: `_ok`
@@ -180,6 +184,24 @@ class Table(HandState):
 
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Apply one input; return what happened (outputs in order, Alerts for refusals)."""
+        out = self._input(event)
+        return out + self._chips_out(event.t)
+
+    def _chips_out(self, t: float) -> list[ev.Event]:
+        """Seed 004 第一條三十一 第三種是兩家無分即告結束: a payment on the spot (a kong's, 十五,
+        三十六) left two players without chips: the game ends there, and the hand with it (one
+        that would do so with its maker not first was held outside the table, §32)."""
+        if self.chips is None or self.ended:
+            return []
+        now = self.winning.chips_now()
+        reason = now is not None and self.ruleset.game_end(list(now), 0)
+        if not reason:
+            return []
+        self.game_over, self._out = reason, []
+        self.trigger("end_game", event=ev.GameEnded(t, None, reason))
+        return self._out
+
+    def _input(self, event: ev.Event) -> list[ev.Event]:
         self._out, self._refusal = [], None
         if isinstance(event, REFEREE_INPUTS):
             return self._referee_input(event)
@@ -267,7 +289,7 @@ class Table(HandState):
 
     @property
     def ended(self) -> bool:
-        return self.state in ("won", "exhausted")
+        return self.state in ENDED
 
     def live_drawer(self) -> int | None:
         """Who takes the next tile from the live wall, once it is his to take, or None."""

@@ -295,6 +295,7 @@ class WinRules:
             doubling=hand.doubling,
             last_deal=hand.last_deal,
             time_up=hand.time_up,
+            game_over=bool(hand.game_over),
             proposed=proposed,
             east=hand.east,
         )

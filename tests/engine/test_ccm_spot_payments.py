@@ -128,8 +128,26 @@ def test_seed_004_section_15_option_a_game_ending_kong_scores_nothing():
 def test_seed_004_the_kong_of_the_player_who_becomes_first_is_paid():
     """§15 除非槓牌方自己成為局結第一名: East's kong leaves two without chips, East first."""
     _, game = hand_of(load_ruleset("ccm2012"), [194, 6, 0, 200], KONG_HAND)
-    east_kongs(game)
+    game.kong(E, "1m 1m 1m 1m")
     assert chips(game) == (206, 0, 0, 194)
+
+
+def test_seed_004_31_two_players_left_without_chips_by_a_kong_end_the_game_at_once():
+    """第一條三十一 「第三種是兩家無分即告結束。」 with 十五 (除非槓牌方自己成為局結第一名)
+    (issue 30 item 7): East's concealed kong takes South's last chips, West has none, East is first
+    after it: the game ends there. The hand stops (GameEnded; East's replacement is not
+    drawn), its row says so, and the game is over with the chips the kong left."""
+    session, game = hand_of(load_ruleset("ccm2012"), [194, 6, 0, 200], KONG_HAND)
+    out = game.kong(E, "1m 1m 1m 1m")
+    assert game.table.ended
+    [ended] = of(out, ev.GameEnded)
+    assert "two players have no chips left" in ended.reason
+    game.refused(ev.TileDrawn, E)
+    row = session.record(game.table)
+    assert row.result == "game over" and row.totals == (206, 0, 0, 194)
+    [over] = session.games
+    assert (over["hands"], over["ended"], over["chips"]) == (1, ended.reason, [206, 0, 0, 194])
+    assert session.scores == [100] * 4  # the next game's fresh chips
 
 
 def report_naming(game: Game, seat: int) -> ev.Alert:

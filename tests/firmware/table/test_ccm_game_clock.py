@@ -137,6 +137,31 @@ def hall(tmp_path):
     journal.close()
 
 
+SOUTH_WAITS = ("7m", "1122334455667m", "", "")  # East's 7m completes South's 清一色 七對
+EAST_WINS = ("11223344556677m", "", "", "")  # East's dealt 14: 清一色 七對, T = 60
+
+
+def stacked_deal(hall, layout) -> None:
+    """Walls that deal `layout` (by seat of the hand) raised, East's roll: the hand dealt."""
+    hands = hall.service.hands
+    walls = stacked_walls(hands.ruleset, (3, 4), layout, seed=hands.session.hand_number)
+    dealer = hands.session.player_at(0)
+    hands.walls.ready = [walls[(side - dealer) % 4] for side in range(4)]
+    hands.raise_walls(hall.clock.t, "A")
+    hands.apply(ev.DiceRolled(hall.clock.t, 0, (3, 4)))
+
+
+def by_seat(hall, chips) -> None:
+    """The session's chips set so that the hand's seats E S W N hold `chips`."""
+    session = hall.service.hands.session
+    for seat, amount in enumerate(chips):
+        session.scores[session.player_at(seat)] = amount
+
+
+def own(table, seat: int, name: str) -> int:
+    return next(x for x in table.hands[seat] if tiles.kind_of(x) == tiles.tile(name))
+
+
 def test_seed_004_5_the_game_clock_is_the_rule_books_and_starts_with_its_first_hand(hall):
     """seed 004 第五條 (RULES.md 4.3): 四圈一局 … 每局規定限時兩小時: the rule book's 120 minutes,
     counted from the game's first hand, on table time; before it the whole time is shown."""
@@ -322,13 +347,16 @@ def test_seed_004_5_the_referee_begins_the_next_game_before_the_breaks_end(hall)
 
 
 def test_seed_004_31_a_game_ended_by_chips_gets_its_break_and_a_fresh_clock(hall):
-    """seed 004 §31 局結 (兩家無分即告結束) before time: that game's break too, and the next
-    game's clock starts afresh with its first hand."""
-    hall.service.hands.session.scores = [0, 0, 200, 200]
-    hall.deal()
+    """seed 004 §31 局結 (兩家無分即告結束) before time, here at once in the hand (issue 30 item
+    7): East's kong takes South's last chips, West has none: that game's break too, and the
+    next game's clock starts afresh with its first hand."""
+    by_seat(hall, [194, 6, 0, 200])
+    stacked_deal(hall, ("1111m", "", "", ""))
     hall.clock.t += 600
-    hall.play_out()
-    assert [g["ended"] for g in hall.games()] == [game_over([0, 0, 200, 200])]
+    hands = hall.service.hands
+    kong = tuple(x for x in hands.table.hands[0] if tiles.kind_of(x) == tiles.tile("1m"))
+    hands.apply(ev.KongDeclared(hall.clock.t, 0, kong))
+    assert [g["ended"] for g in hall.games()] == [game_over([206, 0, 0, 194])]
     assert hall.game()["break_left"] == 900 and hall.game()["seconds_left"] is None
     hall.clock.t += 900
     hall.deal()
@@ -399,30 +427,6 @@ def test_issue_13_wsom_has_no_game_clock_its_sitting_keeps_the_venues(tmp_path):
 
 
 # -- issue 30 items 5, 6: the time running out reaches the hand in play ---------------------------
-
-SOUTH_WAITS = ("7m", "1122334455667m", "", "")  # East's 7m completes South's 清一色 七對
-EAST_WINS = ("11223344556677m", "", "", "")  # East's dealt 14: 清一色 七對, T = 60
-
-
-def stacked_deal(hall, layout) -> None:
-    """Walls that deal `layout` (by seat of the hand) raised, East's roll: the hand dealt."""
-    hands = hall.service.hands
-    walls = stacked_walls(hands.ruleset, (3, 4), layout, seed=hands.session.hand_number)
-    dealer = hands.session.player_at(0)
-    hands.walls.ready = [walls[(side - dealer) % 4] for side in range(4)]
-    hands.raise_walls(hall.clock.t, "A")
-    hands.apply(ev.DiceRolled(hall.clock.t, 0, (3, 4)))
-
-
-def by_seat(hall, chips) -> None:
-    """The session's chips set so that the hand's seats E S W N hold `chips`."""
-    session = hall.service.hands.session
-    for seat, amount in enumerate(chips):
-        session.scores[session.player_at(seat)] = amount
-
-
-def own(table, seat: int, name: str) -> int:
-    return next(x for x in table.hands[seat] if tiles.kind_of(x) == tiles.tile(name))
 
 
 def test_seed_004_5_32_time_up_in_the_middle_of_a_hand_makes_it_the_games_last(hall):
