@@ -428,7 +428,9 @@ class PenaltyLifted(Event):
 
 
 RULED = (PenaltyApplied, PenaltyWaived, WinRescored)  # the outputs that answer a ruling's alert
-RESETTLED = (WinRescored, PenaltyLifted)  # the outputs that change a finished hand's settlement
+# the outputs that change a finished hand's settlement (a penalty applied once it is over: a
+# ruling made later, or an offence of its win's confirmation, seed 004 第三章 第二條 七(二))
+RESETTLED = (WinRescored, PenaltyLifted, PenaltyApplied)
 
 
 # Records: what the machinery and the referee report beside the hand, journaled as 'device'

@@ -83,6 +83,7 @@ class Session:
     seating: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
     # CCM: payments held outside the table until the game ends (seed 004 §32), per player
     held: list[tuple[int, ...]] = field(default_factory=list)
+    last_held: list[tuple[int, ...]] = field(default_factory=list)  # of the last hand recorded
 
     def __post_init__(self):
         if not self.scores:
@@ -110,6 +111,7 @@ class Session:
         outcome = table.outcome()
         changes, penalties, held = self._payments(outcome, self.dealer)
         self.held += held
+        self.last_held = held
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
         if len(self.sheet) % HALF_SESSION_HANDS == 0:
@@ -173,6 +175,24 @@ class Session:
             row, changes=tuple(changes), totals=tuple(self.scores), penalties=tuple(penalties)
         )
         return self.sheet[-1]
+
+    def ended_game(self, table: Table) -> bool:
+        """The table's hand is the last recorded, and its game ended with it."""
+        return bool(self.sheet) and self.last is table and len(self.sheet) == self.game_first_row
+
+    def settle_after_game(self, table: Table) -> dict:
+        """The amounts the last hand, which ended its game, holds now beyond those it held
+        when recorded (a penalty of its win's confirmation applied since, seed 004 第三章 第二條
+        七(二) 先計分不罰分，局結後罰分) added after the game's end to its 局分, like §32's.
+        The ended game's record."""
+        if not self.ended_game(table):
+            raise ValueError("only the last hand recorded, which ended its game, is settled so")
+        _, _, held = self._payments(table.outcome(), self.sheet[-1].dealer)
+        late, self.last_held = held[len(self.last_held) :], held
+        game = self.games[-1]
+        game["chips"] = self.ruleset.release_held(list(game["chips"]), late)
+        game["held"] = [game["held"][p] + sum(x[p] for x in late) for p in range(4)]
+        return game
 
     def carried(self) -> list[ev.ViolationReported]:
         """The reports held after the last recorded hand's end, for the next hand: each

@@ -265,8 +265,8 @@ class Table(HandState):
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]
-            if self.ended:  # between hands (engine/reports.py)
-                return reports.hold(self.referee, event)
+            if self.ended and not reports.of_the_win(self.referee, event, bool(self.results)):
+                return reports.hold(self.referee, event)  # between hands (engine/reports.py)
             wall = self.wall
             drawing = wall is not None and event.seat == self.live_drawer()
             return reports.report(

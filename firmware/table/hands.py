@@ -304,11 +304,7 @@ class Hands:
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
         if self.recorded and any(isinstance(out, ev.RESETTLED) for out in outputs):
-            row = self.session.settle_again(table)  # on the sheet already: before it is shown
-            self.out(
-                f"{event.t:9.1f}  hand {row.number} settled again: scores "
-                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
-            )
+            self._settle_again(event.t, table)  # on the sheet already: before it is shown
         self.publish(outputs)
         if isinstance(event, ev.ClocksResumed) and table.clocks.paused_at is None:
             self._interruption_over(event.t)
@@ -317,6 +313,24 @@ class Hands:
         return outputs
 
     # -- the hand's end ------------------------------------------------------------------
+
+    def _settle_again(self, t, table) -> None:
+        """The hand on the sheet changed: its row settled again while its game goes on; once
+        its game has ended with it, what it holds now added to the game's 局分 (seed 004 第三章
+        第二條 七(二) 局結後罰分); else (a later hand's game) nothing moves."""
+        session = self.session
+        if session.settles_again(table):
+            row = session.settle_again(table)
+            self.out(
+                f"{t:9.1f}  hand {row.number} settled again: scores "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
+            )
+        elif session.ended_game(table):
+            game = session.settle_after_game(table)
+            self.out(
+                f"{t:9.1f}  game {len(session.games)} settled after its end: 局分 "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(game["chips"]))
+            )
 
     def _interruption_over(self, t) -> None:
         """Play goes on after a power cut: the referee resumed the clocks, or the hand ended."""
