@@ -22,6 +22,7 @@ from firmware.cli import main
 from firmware.journal.store import Journal
 from firmware.table.sessions import new_session
 from firmware.tools import update, update_check
+from tests.support.powercut import ServiceWriting, cut
 
 PASSING = [{"name": "gpio", "ok": True, "detail": "every line", "advice": ""}]
 FAILING = PASSING + [
@@ -152,7 +153,7 @@ def test_issue_19_an_update_is_refused_while_a_hand_is_in_play(table, capsys):
         j.hand("wsom2006", 2, build_walls(list(range(136)), 17), 900.0)
     assert main(["update", str(wheels["0.2.0"]), *args]) == 2
     err = capsys.readouterr().err
-    assert f"hand 2 of {journal.name} is in play: updates install between hands" in err
+    assert f"hand 2 of {journal.name} is open" in err and "void it" in err
     assert len(installer.installed) == 1 and release_of(prefix) == "0.1.0"
     assert sorted(p.name for p in data.iterdir()) == ["current", journal.name]  # no -wal left
 
@@ -162,11 +163,25 @@ def test_issue_19_an_update_is_refused_while_the_service_writes_the_session(tabl
     selftest needs too) refuses the update, saying to stop the service first."""
     installer, prefix, data, wheels, args = table
     journal = new_session(data, "sim", date(2026, 12, 2))
-    with Journal(journal):
+    with ServiceWriting(journal):
         assert main(["update", str(wheels["0.1.0"]), *args]) == 2
-    assert "is being written (the service is running" in capsys.readouterr().err
+    assert f"the service is running, writing {journal.name}: stop it" in capsys.readouterr().err
     assert installer.installed == [] and not prefix.exists()
     assert main(["update", str(wheels["0.1.0"]), *args]) == 0  # closed: between sessions
+
+
+def test_issue_31_after_a_cut_an_update_names_the_open_hand_and_how_to_end_it(table, capsys):
+    """Issue 31 "maintenance after a cut": after a power cut mid-hand the service is not
+    running; the refusal names the hand left open and how to end it (start the service,
+    finish or void the hand, stop it), never "stop the service"."""
+    installer, prefix, data, wheels, args = table
+    journal = new_session(data, "sim", date(2026, 12, 2))
+    cut(journal, deal=4)
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 2
+    err = capsys.readouterr().err
+    assert f"hand 4 of {journal.name} is open" in err and "stop it first" not in err
+    assert "systemctl start mjtable" in err and "void it" in err
+    assert installer.installed == [] and not prefix.exists()
 
 
 @pytest.mark.parametrize(
