@@ -4,6 +4,8 @@ simulated table and naming each injected fault with what to do; `mjtable logs ex
 bundles the logs, journals, selftest and masked profile for a support ticket."""
 
 import json
+import os
+import stat
 import tarfile
 from pathlib import Path
 
@@ -171,6 +173,7 @@ def test_logs_export_bundles_logs_journals_selftest_profile(
         argv = ["logs", "export", "-o", str(out), "--journal-dir", str(journals)]
         assert main([*argv, "--profile", str(sim_profile)]) == 0
     assert capsys.readouterr().out.startswith(f"{out}: 6 files")
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
     with tarfile.open(out) as tar:
         members = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
         tar.extract("bundle/journals/sim-1-1.sqlite", tmp_path / "x", filter="data")
@@ -190,6 +193,23 @@ def test_logs_export_bundles_logs_journals_selftest_profile(
     assert members["bundle/version.txt"].startswith(b"mjtable ")
     for data in members.values():
         assert PIN.encode() not in data and TOKEN.encode() not in data
+
+
+def test_issue_31_logs_export_is_the_users_alone_and_says_where_it_is(
+    capsys, sim_profile, tmp_path, monkeypatch
+):
+    """Issue 31 "small things a technician meets": the bundle (journals, every concealed
+    hand) is made 0600 whatever the umask, and the line names it by its whole path, since by
+    default it lands in whatever folder the command ran in."""
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o000)  # the loosest: only the file's own mode keeps others out
+    try:
+        assert main(["logs", "export", "--profile", str(sim_profile), "--data-dir", "j"]) == 0
+    finally:
+        os.umask(old)
+    (bundle,) = tmp_path.glob("mjtable-logs-*.tar.gz")
+    assert stat.S_IMODE(bundle.stat().st_mode) == 0o600
+    assert capsys.readouterr().out.startswith(f"{bundle}: ")
 
 
 def test_logs_export_never_overwrites_a_file(capsys, sim_profile, tmp_path):
