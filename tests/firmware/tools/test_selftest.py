@@ -126,6 +126,16 @@ def test_a_slow_fsync_fails_the_journal_disk(tmp_path):
     assert "replace it" in check.advice
 
 
+def test_issue_31_the_journal_disk_line_shows_the_free_space(tmp_path):
+    """Issue 31 "small things a technician meets": the passing journal line says how much
+    room the card has (as the service measures it, statvfs's f_bavail), not only the
+    threshold, so a card filling up is seen before it stops the table."""
+    free = os.statvfs_result((4096, 4096, 0, 0, 1_536_000, 0, 0, 0, 0, 255))  # 6000 MB free
+    check = selftest.journal_disk(tmp_path, 200, statvfs=lambda folder: free)
+    assert check.ok
+    assert check.detail.startswith(f"{tmp_path}: 6000 MB free (the table stops under 200 MB), ")
+
+
 def test_a_disk_under_min_free_mb_fails_the_journal_disk(tmp_path):
     """Issue 19 with issue 20 item 7: less free space than [journal] min_free_mb is the
     service's DiskFull, so the selftest fails the journal's disk (firmware/table/storage.py)."""
