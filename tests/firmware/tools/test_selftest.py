@@ -63,8 +63,18 @@ def test_the_simulated_table_passes_every_check(capsys, sim_profile, tmp_path):
 @pytest.mark.parametrize(
     ("fault", "failing", "words", "advice"),
     [
-        ("jam=W", ["shuffler"], "West stacking head", "clear the tile stuck at the West"),
-        ("lost=N", ["shuffler"], "North lane stacked 33", "look for the missing tile"),
+        (
+            "jam=W",
+            ["shuffler", "stacker reads tiles"],
+            "West stacking head",
+            "clear the tile stuck at the West",
+        ),
+        (
+            "lost=N",
+            ["shuffler", "stacker reads tiles"],
+            "North lane stacked 33",
+            "look for the missing tile",
+        ),
         ("unplug", ["zone reader"], "cannot open", "check the zone reader's USB cable"),
         (
             "unplug=stacker",
@@ -88,6 +98,19 @@ def test_an_injected_fault_is_named_with_its_advice(
     assert advice in checks[failing[0]]["advice"]
 
 
+def test_issue_31_a_jammed_lane_fails_stacker_reads_tiles(capsys, sim_profile, tmp_path):
+    """Issue 31 "a jam still passes 'stacker reads tiles'": with a lane jammed at its first
+    tile the cycle never stacks its 136 tiles, so the stacker's check cannot pass on the
+    tiles of the other lanes; it fails saying the cycle did not end and what to do first."""
+    status, checks = selftest_json(capsys, sim_profile, tmp_path, "--fault", "jam", "--no-buttons")
+    stacker = checks["stacker reads tiles"]
+    assert status == 1 and not stacker["ok"]
+    assert stacker["detail"].endswith(
+        "of the 136 tiles of a cycle: the cycle did not end (the shuffler's line says why)"
+    )
+    assert stacker["advice"] == "clear the shuffler's fault, then run the selftest again"
+
+
 def test_the_text_lines_say_pass_fail_and_what_to_do(capsys, sim_profile, tmp_path):
     """Issue 19: one line per device, PASS or FAIL, the failing one followed by its advice,
     and the count of failures last."""
@@ -99,7 +122,7 @@ def test_the_text_lines_say_pass_fail_and_what_to_do(capsys, sim_profile, tmp_pa
     failed = lines.index(next(line for line in lines if line.startswith("FAIL")))
     assert lines[failed].startswith("FAIL  shuffler: a tile is stuck at the East stacking head")
     assert lines[failed + 1].strip().startswith("-> clear the tile stuck")
-    assert lines[-1] == "1 failed: shuffler"
+    assert lines[-1] == "2 failed: shuffler, stacker reads tiles"
 
 
 def test_a_button_not_pressed_is_named_and_never_hangs(sim_profile, tmp_path, monkeypatch):
