@@ -112,14 +112,20 @@ def update(
     install: Installer,
     say: Callable[[str], None] = print,
 ) -> bool:
-    """Install, check, switch; False when a check failed and nothing was switched."""
+    """Install, check, switch, each step said as it begins (the install and the checks take
+    minutes on a Pi); False when a check failed and nothing was switched."""
     release = prefix / RELEASES / f"{version}-{datetime.now():%Y%m%dT%H%M%S.%f}"
     release.parent.mkdir(parents=True, exist_ok=True)
+    say(f"1/3 installing mjtable {version} into {release} (pip: a minute or more on a Pi)")
     try:
         install(release, wanted)
     except (OSError, subprocess.CalledProcessError) as err:
         shutil.rmtree(release, ignore_errors=True)
         raise UpdateError(f"the install failed, nothing switched: {err}") from None
+    say(
+        f"2/3 checking {release.name}: its selftest, then its service started on a scratch "
+        "journal (a hand played, or the devices taken and let go)"
+    )
     failed = checks(release, profile, simulated)
     for line in failed:
         say(f"check FAILED: {line}")
@@ -127,6 +133,7 @@ def update(
         shutil.rmtree(release, ignore_errors=True)
         say(f"{release.name} removed, nothing switched")
         return False
+    say(f"3/3 switching to {release.name}")
     before = _target(prefix / CURRENT)
     if before is not None:
         _point(prefix, PREVIOUS, before)

@@ -96,6 +96,24 @@ def test_issue_19_an_update_switches_current_and_keeps_the_previous_release(tabl
     assert "updated, every check passed: restart the service" in capsys.readouterr().out
 
 
+def test_issue_31_update_says_each_step_as_it_begins(table, capsys):
+    """Issue 31 "`update` shows progress": the install and the checks take minutes on a Pi;
+    each step is said, numbered, before it begins, then the switch and the verdict."""
+    _, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line[:4] for line in lines[:3]] == ["1/3 ", "2/3 ", "3/3 "]
+    release = os.readlink(prefix / "current").split("/")[-1]
+    assert lines[0] == (
+        f"1/3 installing mjtable 0.2.0 into {prefix / 'releases' / release} "
+        "(pip: a minute or more on a Pi)"
+    )
+    assert lines[1].startswith(f"2/3 checking {release}: its selftest, then its service")
+    assert lines[2] == f"3/3 switching to {release}"
+    assert lines[3] == f"current -> {release}"
+    assert lines[-1].startswith("updated, every check passed")
+
+
 def test_issue_19_a_failed_selftest_after_an_update_switches_nothing(table, capsys):
     """Issue 19: the new release's own selftest runs before the switch; a failed check is
     named, `current` and `previous` are as they were, the failed release is gone, exit 1."""
