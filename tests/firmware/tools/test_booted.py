@@ -216,3 +216,50 @@ def test_issue_31_systemd_analyze_security_inside_rates_2_or_better(machine):
     score = float(found[1])
     SCORES["systemd-analyze security, inside"] = score
     assert score <= 2.0, out[-1500:]
+
+
+def test_issue_31_a_full_data_partition_exits_3_not_restarted(machine):
+    """Issue 31 (RestartPreventExitStatus=3): the journal's partition under [journal]
+    min_free_mb (a 50 MB filesystem, the profile asking 100) stops the table with status 3,
+    not restarted, "NOT REFEREEING" and the disk named in its log and on the table's screen.
+    Room again, a restart runs the table."""
+    machine.run("systemctl", "stop", "mjtable")
+    small = ["-o", "size=50m,mode=0750,uid=mjtable,gid=mjtable", "tmpfs", DATA]
+    machine.run("mount", "-t", "tmpfs", *small)
+    try:
+        machine.run("systemctl", "start", "mjtable", check=False)
+        until(lambda: show(machine, "ActiveState")["ActiveState"] == "failed", "the unit failed")
+        seen = show(machine, "ExecMainStatus", "NRestarts")
+        assert (seen["ExecMainStatus"], seen["NRestarts"]) == ("3", "0")
+        said = machine.run("cat", "/var/lib/mjtable/not-running.txt").stdout
+        assert "NOT REFEREEING" in said and "disk full" in said, said
+    finally:
+        machine.run("umount", DATA)
+    machine.run("systemctl", "restart", "mjtable")
+    assert show(machine, "SubState")["SubState"] == "running"
+
+
+def test_issue_31_uninstall_keeps_the_journals_and_purge_removes_them(machine):
+    """Issue 31 with README section 10: uninstall.sh on the booted system stops and removes
+    the service and keeps /var/lib/mjtable (the sessions) and /etc/mjtable; --purge removes
+    them and the user. install.sh then lays the table down again, as on a new card."""
+    start(machine)
+    sessions = journals(machine)
+    assert sessions
+    try:
+        machine.run("bash", f"{SRC}/deploy/pi/uninstall.sh")
+        assert show(machine, "LoadState")["LoadState"] == "not-found"
+        assert journals(machine) == sessions  # closed by the stop: no -wal left
+        assert machine.run("test", "-e", PROFILE, check=False).returncode == 0
+        assert machine.run("test", "-e", "/opt/mjtable", check=False).returncode == 1
+        machine.run("bash", f"{SRC}/deploy/pi/uninstall.sh", "--purge")
+        for gone in ("/var/lib/mjtable", "/etc/mjtable"):
+            assert machine.run("test", "-e", gone, check=False).returncode == 1, gone
+        assert machine.run("id", "mjtable", check=False).returncode == 1
+    finally:  # the next cases' table, as the fixture laid it down
+        machine.run("bash", f"{SRC}/deploy/pi/install.sh")
+        machine.run("install", "-m", "0640", "-g", "mjtable", f"{SRC}/table.toml", PROFILE)
+
+
+def journals(machine) -> list[str]:
+    return [name for name in machine.run("ls", DATA).stdout.split() if name.endswith(".sqlite")]
