@@ -190,8 +190,8 @@ EOF
         say "the service makes the device key at its first start, once the line above is fixed"
 fi
 
-if [ "$live" = 0 ] || ! command -v udevadm >/dev/null; then
-    skip "udevadm control --reload; udevadm trigger (--root or no udev)"
+if [ "$live" = 0 ] || ! command -v udevadm >/dev/null || [ ! -S /run/udev/control ]; then
+    skip "udevadm control --reload; udevadm trigger (--root, or no udev running: a container)"
 else
     udevadm control --reload && udevadm trigger --subsystem-match=tty
 fi

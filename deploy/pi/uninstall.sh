@@ -47,8 +47,8 @@ gone /etc/systemd/system/mjtable.service
 [ "$live" = 0 ] || [ ! -d /run/systemd/system ] || systemctl daemon-reload
 
 gone /etc/udev/rules.d/99-mjtable.rules
-if [ "$live" = 0 ] || ! command -v udevadm >/dev/null; then
-    skip "udevadm control --reload (--root or no udev)"
+if [ "$live" = 0 ] || ! command -v udevadm >/dev/null || [ ! -S /run/udev/control ]; then
+    skip "udevadm control --reload (--root, or no udev running: a container)"
 else
     udevadm control --reload
 fi

@@ -27,6 +27,7 @@ from pathlib import Path
 from firmware import cli_args
 from firmware.journal.schema import left_open
 from firmware.journal.store import Journal, JournalError, last_written
+from firmware.table import maintenance
 from firmware.table.profile import Profile, ProfileError, load_profile
 
 PI_DATA_DIR = Path("/var/lib/mjtable/journal")
@@ -209,15 +210,12 @@ def run(args) -> int:
         if not found:
             print(f"no sessions in {folder} (mjtable session new begins one)")
         return 0
-    current = current_session(folder)
-    if current is not None and current.exists() and left_open(str(current)):
-        print(
-            f"mjtable session new: {current} is open (the table is writing it, or was until "
-            "a power cut): stop the service first (systemctl stop mjtable), so that the hand "
-            "in play is never left behind in the old session",
-            file=sys.stderr,
-        )
-        return 2
+    try:
+        busy = maintenance.blocker(current_session(folder))
+    except maintenance.MaintenanceError as err:
+        busy = str(err)
+    if busy:  # the hand in play is never left behind in the old session
+        return maintenance.refuse("session new", busy, folder)
     try:
         path = new_session(folder, profile.name, date.today())
     except (OSError, JournalError) as err:

@@ -37,6 +37,7 @@ class DiskWatch:
         self.folder = os.path.dirname(os.path.abspath(journal_path))
         self.min_free_mb, self.faults, self.statvfs = min_free_mb, faults, statvfs
         self.checked: float | None = None  # table time of the latest look
+        self.free_mb: float | None = None  # what it saw then
 
     def poll(self, t: float) -> None:
         """On the actor's tick: look if CHECK_SECONDS have passed since the latest look."""
@@ -54,7 +55,7 @@ class DiskWatch:
             raise StorageFailure(
                 f"the journal's folder {self.folder} cannot be read: {err.strerror}"
             ) from err
-        free = stat.f_bavail * stat.f_frsize / MB
+        free = self.free_mb = stat.f_bavail * stat.f_frsize / MB
         where = f"{free:.0f} MB free for the journal in {self.folder}"
         if free < self.min_free_mb:
             raise DiskFull(

@@ -190,7 +190,9 @@ class _Warnings:
         """Room enough: nothing to keep."""
 
 
-def journal_disk(folder: Path, min_free_mb: float, clock=time.perf_counter) -> Check:
+def journal_disk(
+    folder: Path, min_free_mb: float, clock=time.perf_counter, statvfs=os.statvfs
+) -> Check:
     """Free space as the service watches it (firmware/table/storage.py), and a file written and
     fsynced in the folder (or the folder that will hold it) within FSYNC_LIMIT."""
     where = folder
@@ -199,7 +201,8 @@ def journal_disk(folder: Path, min_free_mb: float, clock=time.perf_counter) -> C
     warnings = _Warnings()
     advice = f"free space on the journal's disk ({where}) or give the table a bigger card"
     try:
-        DiskWatch(where / "journal.sqlite", min_free_mb, warnings).check(0.0)
+        watch = DiskWatch(where / "journal.sqlite", min_free_mb, warnings, statvfs)
+        watch.check(0.0)
     except StorageFailure as err:
         return Check("journal disk", False, str(err), advice)
     seconds = _fsync_seconds(where, clock)
@@ -216,7 +219,8 @@ def journal_disk(folder: Path, min_free_mb: float, clock=time.perf_counter) -> C
     return Check(
         "journal disk",
         True,
-        f"{where}: over {min_free_mb:g} MB free, an fsync in {seconds * 1000:.0f} ms{low}",
+        f"{where}: {watch.free_mb:.0f} MB free (the table stops under {min_free_mb:g} MB), "
+        f"an fsync in {seconds * 1000:.0f} ms{low}",
     )
 
 

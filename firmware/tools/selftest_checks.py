@@ -199,10 +199,12 @@ def shuffler_cycle(bench: Bench) -> Check:
 
 
 def stacker_tiles(bench: Bench, stacker) -> Check:
-    """The stacker reader read every tile the shuffler's cycle stacked, each of the registry."""
+    """The stacker reader read every tile the shuffler's cycle stacked, each of the registry.
+    A cycle that did not end (a jammed lane, a lost tile) fails it too: the tiles it should
+    have stacked were not all read, so nothing says the reader would have (issue 31)."""
     records = bench.records(stacker)
     ready = [r for r in bench.shuffler_records if isinstance(r, WallsReady)]
-    stacked = sum(ready[0].counts) if ready else 1  # a failed cycle: a tile at least
+    stacked = sum(ready[0].counts) if ready else 4 * bench.devices.shuffler.expected
 
     def tags() -> list[bytes]:
         return [r.tag for r in list(records) if isinstance(r, Stacked)]
@@ -210,6 +212,14 @@ def stacker_tiles(bench: Bench, stacker) -> Check:
     if stacker.opened.is_set():  # else it cannot have read any
         bench.wait(lambda: len(tags()) >= stacked, READER_SECONDS)
     read = tags()
+    if len(read) < stacked and not ready:
+        return Check(
+            "stacker reads tiles",
+            False,
+            f"the stacker reader read {len(read)} of the {stacked} tiles of a cycle: the "
+            "cycle did not end (the shuffler's line says why)",
+            "clear the shuffler's fault, then run the selftest again",
+        )
     if len(read) < stacked:
         return Check(
             "stacker reads tiles",

@@ -11,7 +11,7 @@ The bundle holds, in a folder named as the file:
 - version.txt: the package's version, Python's and the machine's.
 The secrets are masked wherever they appear in a text of the bundle. Exit status: 0 written,
 1 it could not be written (no file is left), 2 a bad argument or profile (the file is never
-overwritten).
+overwritten). The bundle is the user's alone (0600): it holds every concealed hand.
 """
 
 from __future__ import annotations
@@ -73,7 +73,10 @@ def run(args) -> int:
             dest.unlink(missing_ok=True)
         print(f"mjtable logs export: {dest}: cannot write the bundle: {err}", file=sys.stderr)
         return 1
-    print(f"{dest}: {len(members)} files; attach it to the support ticket")
+    print(
+        f"{dest.absolute()}: {len(members)} files, readable by you only (every concealed hand "
+        "is in it); attach it to the support ticket"
+    )
     return 0
 
 
@@ -93,7 +96,10 @@ def export(profile: Profile, journal_dir: Path, dest: Path) -> list[str]:
             "profile.toml": profile.path.read_text(encoding="utf-8"),
             "version.txt": _versions(),
         }
-        with tarfile.open(dest, "x:gz") as tar:
+        # made 0600 before a byte is in it, whatever the umask: the journals hold every
+        # concealed hand, the profile the table's settings (issue 31)
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file, tarfile.open(fileobj=file, mode="w:gz") as tar:
             for name, text in texts.items():
                 data = mask(text, secrets).encode("utf-8")
                 info = tarfile.TarInfo(f"{top}/{name}")

@@ -17,13 +17,13 @@ atomic, never missing). A failed check or install removes the new release, nothi
 release that did not do, so it is no one's to go back to again and `previous` is removed.
 Other releases than current and previous are removed after each update.
 
-Between hands only, the service stopped: the table's current session (firmware/table/sessions.py)
-must be closed (no table writing it: the selftest needs the readers, the pins and the port the
-service holds) and, replayed from a copy, its last hand ended or void, since the new version
-would take that hand up after the restart. So: systemctl stop mjtable, mjtable update,
-systemctl start mjtable. `rollback` is never refused (it goes back to the version that ran
-before). docs/updates.md says how this sits
-beside image-based updaters (RAUC, Mender).
+Between hands only, the service stopped: no process writing the table's current session (the
+selftest needs the readers, the pins and the port the service holds) and its last hand ended
+or void, since the new version would take that hand up after the restart; each refusal names
+what blocks and how to end it (firmware/table/maintenance.py). So: systemctl stop mjtable,
+mjtable update, systemctl start mjtable. `rollback` is never refused (it goes back to the
+version that ran before). docs/updates.md says how this sits beside image-based updaters (RAUC,
+Mender).
 """
 
 from __future__ import annotations
@@ -34,16 +34,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 
 from firmware import cli_args
-from firmware.journal.replay import ReplayError, replay
-from firmware.journal.schema import left_open
-from firmware.journal.store import Journal, JournalError
+from firmware.table import maintenance
 from firmware.table.profile import ProfileError, load_profile
 from firmware.table.sessions import add_table_options, current_session, data_dir
 from firmware.tools.update_check import checks
@@ -56,34 +53,6 @@ Installer = Callable[[Path, list[str]], None]  # (release folder, pip's argument
 
 class UpdateError(Exception):
     """An update or a rollback that cannot be done: said, nothing switched."""
-
-
-def hand_in_play(folder: Path) -> str | None:
-    """Why the table may not be updated now (its current session's journal is being written,
-    or its last hand has not ended), or None."""
-    path = current_session(folder)
-    if path is None or not path.exists():
-        return None
-    if left_open(str(path)):
-        return (
-            f"{path.name} is being written (the service is running, or it stopped without "
-            "closing it): stop the service first (systemctl stop mjtable), the selftest needs "
-            "its devices too"
-        )
-    with tempfile.TemporaryDirectory(prefix="mjtable-update-") as scratch:
-        # a copy, as the closed file is whole: SQLite leaves -wal and -shm files beside a
-        # journal read in place, which run as root would keep the service from its journal
-        copy = Path(scratch) / path.name
-        shutil.copyfile(path, copy)
-        try:
-            with Journal(copy, readonly=True) as journal:
-                played = replay(journal).played
-        except (JournalError, ReplayError) as err:
-            raise UpdateError(f"cannot read the current session {path}: {err}") from None
-    last = played[-1] if played else None
-    if last is None or last.voided or last.ended is not None:
-        return None
-    return f"hand {last.number} of {path.name} is in play: updates install between hands"
 
 
 def pip_install(release: Path, wanted: list[str]) -> None:
@@ -143,14 +112,20 @@ def update(
     install: Installer,
     say: Callable[[str], None] = print,
 ) -> bool:
-    """Install, check, switch; False when a check failed and nothing was switched."""
+    """Install, check, switch, each step said as it begins (the install and the checks take
+    minutes on a Pi); False when a check failed and nothing was switched."""
     release = prefix / RELEASES / f"{version}-{datetime.now():%Y%m%dT%H%M%S.%f}"
     release.parent.mkdir(parents=True, exist_ok=True)
+    say(f"1/3 installing mjtable {version} into {release} (pip: a minute or more on a Pi)")
     try:
         install(release, wanted)
     except (OSError, subprocess.CalledProcessError) as err:
         shutil.rmtree(release, ignore_errors=True)
         raise UpdateError(f"the install failed, nothing switched: {err}") from None
+    say(
+        f"2/3 checking {release.name}: its selftest, then its service started on a scratch "
+        "journal (a hand played, or the devices taken and let go)"
+    )
     failed = checks(release, profile, simulated)
     for line in failed:
         say(f"check FAILED: {line}")
@@ -158,6 +133,7 @@ def update(
         shutil.rmtree(release, ignore_errors=True)
         say(f"{release.name} removed, nothing switched")
         return False
+    say(f"3/3 switching to {release.name}")
     before = _target(prefix / CURRENT)
     if before is not None:
         _point(prefix, PREVIOUS, before)
@@ -216,13 +192,14 @@ def run(args) -> int:
     try:
         version, wanted = _wanted(args)
         profile = load_profile(args.profile)
-        busy = hand_in_play(data_dir(profile, args.data_dir))
+        folder = data_dir(profile, args.data_dir)
+        busy = maintenance.blocker(current_session(folder))
         if busy:
-            raise UpdateError(busy)
+            return maintenance.refuse("update", busy, folder)
         ok = update(
             Path(args.prefix), version, wanted, args.profile, profile.simulated, pip_install
         )
-    except (UpdateError, ProfileError) as err:
+    except (UpdateError, ProfileError, maintenance.MaintenanceError) as err:
         print(f"mjtable update: {err}", file=sys.stderr)
         return 2
     print(

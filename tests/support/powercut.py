@@ -97,3 +97,46 @@ def finish(cmd: list) -> str:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout + done.stderr
+
+
+_WRITER = """
+import os, signal, sys
+from engine.wall import build_walls
+from firmware.journal.store import Journal
+journal = Journal(sys.argv[1])
+if sys.argv[2] == "cut":  # a hand dealt (unless 0), then the power goes: nothing closed
+    if int(sys.argv[3]):
+        journal.hand("wsom2006", int(sys.argv[3]), build_walls(list(range(136)), 17), 900.0)
+    os.kill(os.getpid(), signal.SIGKILL)
+print("open", flush=True)
+sys.stdin.read()  # the service writing on, until the test is done with it
+"""
+
+
+def cut(journal: Path, deal: int = 0) -> None:
+    """A table process opens `journal`, deals hand `deal` into it (0: none, a cut between
+    hands) and is cut off (SIGKILL): the journal left unclosed, no process holding it."""
+    done = subprocess.run([sys.executable, "-c", _WRITER, str(journal), "cut", str(deal)], cwd=REPO)
+    assert done.returncode == -signal.SIGKILL
+
+
+class ServiceWriting:
+    """Another process with `journal` open, as the running service has it (`with`)."""
+
+    def __init__(self, journal: Path):
+        self.journal = journal
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(self.journal), "run"],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout.readline() == "open\n"  # opened before the test goes on
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.communicate("")  # stdin closed: it closes the journal and ends
+        assert self.proc.returncode == 0

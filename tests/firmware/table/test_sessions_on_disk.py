@@ -13,8 +13,10 @@ import pytest
 from firmware.cli import main
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
+from firmware.journal.schema import left_open
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
+from firmware.table import maintenance
 from firmware.table.actor import Actor
 from firmware.table.profile import TABLES_DIR, load_profile
 from firmware.table.service import Service
@@ -25,6 +27,7 @@ from firmware.table.sessions import (
     data_dir,
     new_session,
 )
+from tests.support.powercut import ServiceWriting, cut
 from tests.support.servicekit import Clock, StillShuffler, act, dealt_service
 
 TODAY = f"{date.today():%Y-%m-%d}"
@@ -72,7 +75,7 @@ def test_issue_19_session_list_shows_each_session_with_its_hands_and_never_write
     with Journal(first) as journal:
         for hand in (1, 2):
             journal.hand("wsom2006", hand, [[0]] * 4, t=60.0 * hand)
-    cli(capsys, "session", "new", "--data-dir", tmp_path)
+    new_session(tmp_path, "sim-1", date.today())  # as the desk begins it (hand 2 left open)
     second = Journal(tmp_path / f"sim-1-{TODAY}-2.sqlite")  # the table writing it
     second.hand("ccm2012", 1, [[0]] * 4, t=5.0)
     before = snapshot(tmp_path)
@@ -89,14 +92,47 @@ def test_issue_19_session_list_shows_each_session_with_its_hands_and_never_write
 
 def test_issue_19_no_new_session_while_the_table_writes_the_current_one(tmp_path, capsys):
     """`session new` while the service has the current journal open is refused (status 2):
-    after a power cut the service would open the new file and leave the hand in play behind."""
+    the service would go on writing the old file and leave the hand in play behind."""
     cli(capsys, "session", "new", "--data-dir", tmp_path)
-    with Journal(current_session(tmp_path)):
+    with ServiceWriting(current_session(tmp_path)):
         status, said, err = cli(capsys, "session", "new", "--data-dir", tmp_path)
     assert status == 2 and said == "" and len(err.splitlines()) == 1
-    assert f"sim-1-{TODAY}-1.sqlite is open" in err and "stop the service first" in err
+    assert f"the service is running, writing sim-1-{TODAY}-1.sqlite: stop it first" in err
     assert [p.name for p in tmp_path.glob("*.sqlite")] == [f"sim-1-{TODAY}-1.sqlite"]
     assert cli(capsys, "session", "new", "--data-dir", tmp_path)[0] == 0  # closed: it may
+
+
+def test_issue_31_after_a_cut_session_new_names_the_open_hand_and_how_to_end_it(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 31 "maintenance after a cut": the service stopped by a power cut mid-hand is
+    not running, so "stop the service" would send the technician nowhere; the refusal names
+    the hand left open and the way out (start, finish or void it, stop), and the table's
+    screen says it too (the kiosk's not-running page, firmware/table/not_running.py)."""
+    monkeypatch.setattr(maintenance, "STATE_DIR", tmp_path)
+    data = tmp_path / "journal"
+    cli(capsys, "session", "new", "--data-dir", data)
+    current = current_session(data)
+    cut(current, deal=3)
+    status, said, err = cli(capsys, "session", "new", "--data-dir", data)
+    assert status == 2 and said == "" and len(err.splitlines()) == 1
+    assert f"hand 3 of {current.name} is open" in err and "stop it first" not in err
+    assert "systemctl start mjtable" in err and "void it" in err
+    page = (tmp_path / "not-running.txt").read_text()
+    assert page == f"mjtable session new refused: {err.split(': ', 1)[1]}"
+    assert current_session(data) == current
+
+
+def test_issue_31_a_cut_between_hands_leaves_session_new_free(tmp_path, capsys):
+    """Issue 31: a journal left unclosed by a cut with no hand open blocks nothing (the
+    session's hands all ended): the next session begins."""
+    cli(capsys, "session", "new", "--data-dir", tmp_path)
+    current = current_session(tmp_path)
+    assert main(["simulate", "--hands", "1", "--seed", "3", "--journal", str(current)]) == 0
+    cut(current)  # the service started again, then the power went before the next deal
+    assert left_open(str(current))  # what refused it before issue 31
+    assert cli(capsys, "session", "new", "--data-dir", tmp_path)[0] == 0
+    assert current_session(tmp_path) != current
 
 
 def test_issue_19_a_file_that_is_no_journal_is_listed_as_unreadable(tmp_path, capsys):

@@ -4,6 +4,8 @@ simulated table and naming each injected fault with what to do; `mjtable logs ex
 bundles the logs, journals, selftest and masked profile for a support ticket."""
 
 import json
+import os
+import stat
 import tarfile
 from pathlib import Path
 
@@ -61,8 +63,18 @@ def test_the_simulated_table_passes_every_check(capsys, sim_profile, tmp_path):
 @pytest.mark.parametrize(
     ("fault", "failing", "words", "advice"),
     [
-        ("jam=W", ["shuffler"], "West stacking head", "clear the tile stuck at the West"),
-        ("lost=N", ["shuffler"], "North lane stacked 33", "look for the missing tile"),
+        (
+            "jam=W",
+            ["shuffler", "stacker reads tiles"],
+            "West stacking head",
+            "clear the tile stuck at the West",
+        ),
+        (
+            "lost=N",
+            ["shuffler", "stacker reads tiles"],
+            "North lane stacked 33",
+            "look for the missing tile",
+        ),
         ("unplug", ["zone reader"], "cannot open", "check the zone reader's USB cable"),
         (
             "unplug=stacker",
@@ -86,6 +98,19 @@ def test_an_injected_fault_is_named_with_its_advice(
     assert advice in checks[failing[0]]["advice"]
 
 
+def test_issue_31_a_jammed_lane_fails_stacker_reads_tiles(capsys, sim_profile, tmp_path):
+    """Issue 31 "a jam still passes 'stacker reads tiles'": with a lane jammed at its first
+    tile the cycle never stacks its 136 tiles, so the stacker's check cannot pass on the
+    tiles of the other lanes; it fails saying the cycle did not end and what to do first."""
+    status, checks = selftest_json(capsys, sim_profile, tmp_path, "--fault", "jam", "--no-buttons")
+    stacker = checks["stacker reads tiles"]
+    assert status == 1 and not stacker["ok"]
+    assert stacker["detail"].endswith(
+        "of the 136 tiles of a cycle: the cycle did not end (the shuffler's line says why)"
+    )
+    assert stacker["advice"] == "clear the shuffler's fault, then run the selftest again"
+
+
 def test_the_text_lines_say_pass_fail_and_what_to_do(capsys, sim_profile, tmp_path):
     """Issue 19: one line per device, PASS or FAIL, the failing one followed by its advice,
     and the count of failures last."""
@@ -97,7 +122,7 @@ def test_the_text_lines_say_pass_fail_and_what_to_do(capsys, sim_profile, tmp_pa
     failed = lines.index(next(line for line in lines if line.startswith("FAIL")))
     assert lines[failed].startswith("FAIL  shuffler: a tile is stuck at the East stacking head")
     assert lines[failed + 1].strip().startswith("-> clear the tile stuck")
-    assert lines[-1] == "1 failed: shuffler"
+    assert lines[-1] == "2 failed: shuffler, stacker reads tiles"
 
 
 def test_a_button_not_pressed_is_named_and_never_hangs(sim_profile, tmp_path, monkeypatch):
@@ -122,6 +147,16 @@ def test_a_slow_fsync_fails_the_journal_disk(tmp_path):
     took = f"took {selftest.FSYNC_LIMIT + 1.5:.2f} s (at most {selftest.FSYNC_LIMIT:g} s)"
     assert not check.ok and check.detail.endswith(took)
     assert "replace it" in check.advice
+
+
+def test_issue_31_the_journal_disk_line_shows_the_free_space(tmp_path):
+    """Issue 31 "small things a technician meets": the passing journal line says how much
+    room the card has (as the service measures it, statvfs's f_bavail), not only the
+    threshold, so a card filling up is seen before it stops the table."""
+    free = os.statvfs_result((4096, 4096, 0, 0, 1_536_000, 0, 0, 0, 0, 255))  # 6000 MB free
+    check = selftest.journal_disk(tmp_path, 200, statvfs=lambda folder: free)
+    assert check.ok
+    assert check.detail.startswith(f"{tmp_path}: 6000 MB free (the table stops under 200 MB), ")
 
 
 def test_a_disk_under_min_free_mb_fails_the_journal_disk(tmp_path):
@@ -171,6 +206,7 @@ def test_logs_export_bundles_logs_journals_selftest_profile(
         argv = ["logs", "export", "-o", str(out), "--journal-dir", str(journals)]
         assert main([*argv, "--profile", str(sim_profile)]) == 0
     assert capsys.readouterr().out.startswith(f"{out}: 6 files")
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
     with tarfile.open(out) as tar:
         members = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
         tar.extract("bundle/journals/sim-1-1.sqlite", tmp_path / "x", filter="data")
@@ -190,6 +226,23 @@ def test_logs_export_bundles_logs_journals_selftest_profile(
     assert members["bundle/version.txt"].startswith(b"mjtable ")
     for data in members.values():
         assert PIN.encode() not in data and TOKEN.encode() not in data
+
+
+def test_issue_31_logs_export_is_the_users_alone_and_says_where_it_is(
+    capsys, sim_profile, tmp_path, monkeypatch
+):
+    """Issue 31 "small things a technician meets": the bundle (journals, every concealed
+    hand) is made 0600 whatever the umask, and the line names it by its whole path, since by
+    default it lands in whatever folder the command ran in."""
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o000)  # the loosest: only the file's own mode keeps others out
+    try:
+        assert main(["logs", "export", "--profile", str(sim_profile), "--data-dir", "j"]) == 0
+    finally:
+        os.umask(old)
+    (bundle,) = tmp_path.glob("mjtable-logs-*.tar.gz")
+    assert stat.S_IMODE(bundle.stat().st_mode) == 0o600
+    assert capsys.readouterr().out.startswith(f"{bundle}: ")
 
 
 def test_logs_export_never_overwrites_a_file(capsys, sim_profile, tmp_path):

@@ -22,6 +22,7 @@ from firmware.cli import main
 from firmware.journal.store import Journal
 from firmware.table.sessions import new_session
 from firmware.tools import update, update_check
+from tests.support.powercut import ServiceWriting, cut
 
 PASSING = [{"name": "gpio", "ok": True, "detail": "every line", "advice": ""}]
 FAILING = PASSING + [
@@ -95,6 +96,24 @@ def test_issue_19_an_update_switches_current_and_keeps_the_previous_release(tabl
     assert "updated, every check passed: restart the service" in capsys.readouterr().out
 
 
+def test_issue_31_update_says_each_step_as_it_begins(table, capsys):
+    """Issue 31 "`update` shows progress": the install and the checks take minutes on a Pi;
+    each step is said, numbered, before it begins, then the switch and the verdict."""
+    _, prefix, _, wheels, args = table
+    assert main(["update", str(wheels["0.2.0"]), *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line[:4] for line in lines[:3]] == ["1/3 ", "2/3 ", "3/3 "]
+    release = os.readlink(prefix / "current").split("/")[-1]
+    assert lines[0] == (
+        f"1/3 installing mjtable 0.2.0 into {prefix / 'releases' / release} "
+        "(pip: a minute or more on a Pi)"
+    )
+    assert lines[1].startswith(f"2/3 checking {release}: its selftest, then its service")
+    assert lines[2] == f"3/3 switching to {release}"
+    assert lines[3] == f"current -> {release}"
+    assert lines[-1].startswith("updated, every check passed")
+
+
 def test_issue_19_a_failed_selftest_after_an_update_switches_nothing(table, capsys):
     """Issue 19: the new release's own selftest runs before the switch; a failed check is
     named, `current` and `previous` are as they were, the failed release is gone, exit 1."""
@@ -152,7 +171,7 @@ def test_issue_19_an_update_is_refused_while_a_hand_is_in_play(table, capsys):
         j.hand("wsom2006", 2, build_walls(list(range(136)), 17), 900.0)
     assert main(["update", str(wheels["0.2.0"]), *args]) == 2
     err = capsys.readouterr().err
-    assert f"hand 2 of {journal.name} is in play: updates install between hands" in err
+    assert f"hand 2 of {journal.name} is open" in err and "void it" in err
     assert len(installer.installed) == 1 and release_of(prefix) == "0.1.0"
     assert sorted(p.name for p in data.iterdir()) == ["current", journal.name]  # no -wal left
 
@@ -162,11 +181,25 @@ def test_issue_19_an_update_is_refused_while_the_service_writes_the_session(tabl
     selftest needs too) refuses the update, saying to stop the service first."""
     installer, prefix, data, wheels, args = table
     journal = new_session(data, "sim", date(2026, 12, 2))
-    with Journal(journal):
+    with ServiceWriting(journal):
         assert main(["update", str(wheels["0.1.0"]), *args]) == 2
-    assert "is being written (the service is running" in capsys.readouterr().err
+    assert f"the service is running, writing {journal.name}: stop it" in capsys.readouterr().err
     assert installer.installed == [] and not prefix.exists()
     assert main(["update", str(wheels["0.1.0"]), *args]) == 0  # closed: between sessions
+
+
+def test_issue_31_after_a_cut_an_update_names_the_open_hand_and_how_to_end_it(table, capsys):
+    """Issue 31 "maintenance after a cut": after a power cut mid-hand the service is not
+    running; the refusal names the hand left open and how to end it (start the service,
+    finish or void the hand, stop it), never "stop the service"."""
+    installer, prefix, data, wheels, args = table
+    journal = new_session(data, "sim", date(2026, 12, 2))
+    cut(journal, deal=4)
+    assert main(["update", str(wheels["0.1.0"]), *args]) == 2
+    err = capsys.readouterr().err
+    assert f"hand 4 of {journal.name} is open" in err and "stop it first" not in err
+    assert "systemctl start mjtable" in err and "void it" in err
+    assert installer.installed == [] and not prefix.exists()
 
 
 @pytest.mark.parametrize(
