@@ -1,0 +1,252 @@
+"""The venue bus's schemas and its AsyncAPI document (docs/schema/, firmware/tools/schemas.py),
+made from its contract (firmware/bus/contract.py): each payload's dataclass with the envelope,
+its words (PHASES, ALERT_KINDS, ...), every topic with its QoS and whether it is retained, and
+the venue's commands with their arguments and signature."""
+
+from engine.seats import LETTERS
+from firmware.bus import contract as bus
+from firmware.tools.schema_types import DRAFT, HEX64, SEAT, of_dataclass
+
+TEXT, WHOLE = {"type": "string"}, {"type": "integer"}
+NULL = {"type": "null"}
+SIDE = {"enum": list(LETTERS)}  # a seat as the bus says it, E S W N
+
+
+def _or_null(schema: dict) -> dict:
+    return {"anyOf": [schema, NULL]}
+
+
+NARROWER: dict[str, dict] = {  # a payload's field: what its type cannot say
+    "v": {"const": bus.VERSION},
+    "venue": {"type": "string", "pattern": f"^{bus.TOPIC_WORD.pattern}$"},
+    "table": {"type": "string", "pattern": f"^{bus.TOPIC_WORD.pattern}$"},
+    "session": _or_null({"type": "string", "pattern": "^[0-9a-f]{32}$"}),  # the journal's id
+    "status": {"enum": list(bus.STATUSES)},
+    "phase": {"enum": list(bus.PHASES)},
+    "seq": {"type": "integer", "minimum": 1},
+    "seat": _or_null(SEAT),
+    "of": _or_null({"enum": list(bus.ALERTS_OF)}),
+    "round_wind": SIDE,
+    "dealer": SIDE,
+    "scores": {"type": "array", "items": WHOLE, "minItems": 4, "maxItems": 4},
+    "sheet": {"$ref": "sheet.json"},
+    "players": {
+        "type": "array",
+        "minItems": 4,
+        "maxItems": 4,
+        "items": {
+            "type": "object",
+            "required": ["seat", "name", "federation_id"],
+            "properties": {"seat": SIDE, "name": _or_null(TEXT), "federation_id": _or_null(TEXT)},
+            "additionalProperties": False,
+        },
+    },
+    "referee_on_way": _or_null(
+        {
+            "type": "object",
+            "required": ["referee", "at"],
+            "properties": {"referee": TEXT, "at": {"type": "number"}},
+            "additionalProperties": False,
+        }
+    ),
+    "rows": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/row"}},
+}
+ROW = {  # a journal row in `events`: a hand row or an event, public; {} one that cannot be read
+    "type": "object",
+    "required": ["seq", "kind", "event"],
+    "properties": {"seq": NARROWER["seq"], "kind": {"enum": list(bus.ROW_KINDS)}, "event": {}},
+    "additionalProperties": False,
+    "if": {"properties": {"kind": {"const": "hand"}}},
+    "then": {
+        "properties": {"event": {"anyOf": [{"$ref": "public-deal.json"}, {"maxProperties": 0}]}}
+    },
+    "else": {
+        "properties": {"event": {"anyOf": [{"$ref": "public-event.json"}, {"maxProperties": 0}]}}
+    },
+}
+
+
+def payload(cls: type, title: str, **extra: dict) -> dict:
+    """A table's message: `v`, the envelope and the payload's fields (contract.message)."""
+    envelope, own = of_dataclass(bus.Envelope), of_dataclass(cls)
+    properties = {"v": {}} | envelope["properties"] | own["properties"]
+    schema = {
+        "$schema": DRAFT,
+        "title": title,
+        "type": "object",
+        "required": list(properties),
+        "properties": {name: NARROWER.get(name, schema) for name, schema in properties.items()},
+        "additionalProperties": False,
+    }
+    return schema | extra
+
+
+def alerts() -> dict:
+    """`alerts`: an Alert, or a Ruling (RULING_KINDS) with the ruling's fields beside it."""
+    plain = payload(bus.Alert, "An alert")
+    plain["properties"]["kind"] = {
+        "enum": [k for k in bus.ALERT_KINDS if k not in bus.RULING_KINDS]
+    }
+    ruling = payload(bus.Ruling, "A ruling")
+    ruling["properties"]["kind"] = {"enum": list(bus.RULING_KINDS)}
+    for schema in (plain, ruling):
+        del schema["$schema"]
+    return {"$schema": DRAFT, "title": "A table's alerts message", "oneOf": [plain, ruling]}
+
+
+def text(most: int, blank: bool = False) -> dict:
+    """Printable text of at most `most` characters (firmware/uplink/commands.py `_text`)."""
+    shown = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$"
+    return {"type": "string", "maxLength": most, "pattern": shown} | (
+        {} if blank else {"minLength": 1}
+    )
+
+
+# Each command's arguments, as firmware/uplink/commands.py `_check_args` takes them.
+ARGS: dict[str, tuple[dict, dict]] = {
+    "start_session": (
+        {
+            "players": {
+                "type": "array",
+                "minItems": 4,
+                "maxItems": 4,
+                "items": {
+                    "type": "object",
+                    "required": ["name", "federation_id"],
+                    "properties": {
+                        "name": text(bus.NAME_LENGTH),
+                        "federation_id": _or_null(text(bus.FEDERATION_ID_LENGTH)),
+                    },
+                    "additionalProperties": False,
+                },
+            }
+        },
+        {"minutes": {"type": "integer", "minimum": 1, "maximum": bus.MAX_MINUTES}},
+    ),
+    "message": ({"text": text(bus.MESSAGE_LENGTH, blank=True)}, {}),
+    "pause": ({}, {}),
+    "resume": ({}, {}),
+    "acknowledge": (
+        {"alert": WHOLE, "referee": text(bus.NAME_LENGTH)},
+        {"of": {"enum": list(bus.ALERTS_OF)}},
+    ),
+    "resend": (
+        {"session": _or_null(text(bus.ID_LENGTH)), "after": {"type": "integer", "minimum": 0}},
+        {"until": {"type": "integer", "minimum": 1}},
+    ),
+}
+
+
+def command() -> dict:
+    """A venue's command (contract.Command) with its `hmac`: HMAC-SHA256 with the venue key of
+    the command without it, in RFC 8785's canonical form (firmware/bus/signing.py)."""
+    own = of_dataclass(bus.Command)["properties"]
+    properties = {"v": {"const": bus.VERSION}} | own
+    properties |= {"id": {"type": "string", "minLength": 1, "maxLength": bus.ID_LENGTH}}
+    properties |= {"issued": {"type": "number"}, "command": {"enum": list(bus.COMMANDS)}}
+    properties |= {"table": {"type": "string"}, "venue": {"type": "string"}, "hmac": HEX64}
+    return {
+        "$schema": DRAFT,
+        "title": 'A venue\'s command to a table (or to every table: table "*")',
+        "type": "object",
+        "required": list(properties),
+        "properties": properties,
+        "additionalProperties": False,
+        "allOf": [
+            {
+                "if": {"properties": {"command": {"const": name}}},
+                "then": {
+                    "properties": {
+                        "args": {
+                            "type": "object",
+                            "required": list(needed),
+                            "properties": needed | optional,
+                            "additionalProperties": False,
+                        }
+                    }
+                },
+            }
+            for name, (needed, optional) in ARGS.items()
+        ],
+    }
+
+
+def schema_file(leaf: str) -> str:
+    return f"bus-{leaf}.json"
+
+
+def asyncapi() -> dict:
+    """The MQTT interface as AsyncAPI 3.0, from the table's side: what it sends and receives."""
+    parameters = {
+        "venue": {"description": f"the venue's name on its bus: {bus.TOPIC_WORD_WORDS}"},
+        "table": {"description": f"the table's name: {bus.TOPIC_WORD_WORDS}"},
+    }
+    leaves = [*bus.PUBLISHED, bus.Leaf.CMD]
+    channels: dict[str, dict] = {
+        str(leaf): {
+            "address": bus.table_topic("{venue}", "{table}", leaf),
+            "parameters": parameters,
+            "messages": {str(leaf): {"$ref": f"#/components/messages/{leaf}"}},
+        }
+        for leaf in leaves
+    }
+    channels["every_table_cmd"] = {
+        "address": bus.command_topic("{venue}", bus.EVERY_TABLE),
+        "parameters": {"venue": parameters["venue"]},
+        "description": 'a command to every table of the venue (its table is "*")',
+        "messages": {"cmd": {"$ref": "#/components/messages/cmd"}},
+    }
+    operations = {
+        f"send_{leaf}": {
+            "action": "send",
+            "channel": {"$ref": f"#/channels/{leaf}"},
+            "bindings": {"mqtt": {"qos": bus.QOS, "retain": leaf in bus.RETAINED}},
+        }
+        for leaf in bus.PUBLISHED
+    }
+    operations |= {
+        f"receive_{name}": {
+            "action": "receive",
+            "channel": {"$ref": f"#/channels/{name}"},
+            "bindings": {"mqtt": {"qos": bus.QOS, "retain": False}},
+        }
+        for name in ("cmd", "every_table_cmd")
+    }
+    messages = {
+        str(leaf): {
+            "name": str(leaf),
+            "contentType": "application/json",
+            "payload": {
+                "schemaFormat": "application/schema+json;version=draft-2020-12",
+                "schema": {"$ref": schema_file(leaf)},
+            },
+        }
+        for leaf in leaves
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "mjtable venue bus",
+            "version": str(bus.VERSION),
+            "description": "A table's messages to its venue and the venue's signed commands "
+            "(docs/uplink.md). Every message is QoS 1; `state`, `status` and `sheet` are "
+            "retained; `status` offline is also the table's last will.",
+        },
+        "defaultContentType": "application/json",
+        "channels": channels,
+        "operations": operations,
+        "components": {"messages": messages},
+    }
+
+
+def documents() -> dict[str, dict]:
+    return {
+        schema_file(bus.Leaf.STATUS): payload(bus.Status, "A table's status message"),
+        schema_file(bus.Leaf.EVENTS): payload(bus.Events, "A table's events message")
+        | {"$defs": {"row": ROW}},
+        schema_file(bus.Leaf.ALERTS): alerts(),
+        schema_file(bus.Leaf.STATE): payload(bus.State, "A table's state message"),
+        schema_file(bus.Leaf.SHEET): payload(bus.Sheet, "A table's sheet message"),
+        schema_file(bus.Leaf.CMD): command(),
+        "asyncapi.json": asyncapi(),
+    }
