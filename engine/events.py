@@ -168,6 +168,13 @@ class WinDeclared(Event):
     ADDED = ("shown", "mixed_in")
 
 
+@_event
+class GameTimeUp(Event):
+    """The game's time ran out (CCM, seed 004 第五條 滿足規定時間後的最後一次成牌或荒牌，比賽結束):
+    the hand in play is the game's last, whatever its result; given by the game's clock
+    (firmware/table/game_clock.py) the moment it runs out, or as a hand begins after it."""
+
+
 # Referee inputs: valid in any state, from the referee's screen (credentials checked there).
 
 
@@ -274,6 +281,7 @@ INPUTS = (
     DealerKept,
     PenaltyRevoked,
     BreakMade,
+    GameTimeUp,
 )
 
 
@@ -368,6 +376,15 @@ class WinRescored(Event):
 
 
 @_event
+class GameEnded(Event):
+    """The game ended in the middle of the hand (CCM, seed 004 第一條三十一 第三種是兩家無分即告
+    結束): a payment on the spot (a kong's, 十五, 三十六) left two players without chips; the
+    hand ends there, neither won nor drawn. `reason`, the game's end in words."""
+
+    reason: str = ""
+
+
+@_event
 class ExhaustiveDraw(Event):
     """The live wall ran out with no winner (荒牌)."""
 
@@ -437,7 +454,9 @@ class PenaltyLifted(Event):
 
 
 RULED = (PenaltyApplied, PenaltyWaived, WinRescored)  # the outputs that answer a ruling's alert
-RESETTLED = (WinRescored, PenaltyLifted)  # the outputs that change a finished hand's settlement
+# the outputs that change a finished hand's settlement (a penalty applied once it is over: a
+# ruling made later, or an offence of its win's confirmation, seed 004 第三章 第二條 七(二))
+RESETTLED = (WinRescored, PenaltyLifted, PenaltyApplied)
 
 
 # Records: what the machinery and the referee report beside the hand, journaled as 'device'
@@ -615,7 +634,8 @@ class SeatsChanged(Event):
 class ScoresAsked(Event):
     """問分 (seed 004 三十三): in a stage's 4th game the player at `seat` (of the hand), the
     stage's `person`, asked the referee the four scores; the answer, shown on the public view:
-    `chips` (this game's, as settled so far) and `totals` (the stage's 局分 with them), by side
+    `chips` (this game's now: with a hand in play, after what it has paid on the spot, 三十六
+    現場匯) and `totals` (the stage's 局分 with them), by side
     (E S W N); `game` is the session's game number."""
 
     person: int = 0

@@ -88,12 +88,15 @@ def _seats() -> list[list]:
 @dataclass(eq=False)
 class HandState:
     """One hand's tiles and turn. `chips`, `doubling` and `last_deal` come from the session
-    (CCM 4.11-4.13); None chips where the rule book has none."""
+    (CCM 4.11-4.13); None chips where the rule book has none. `time_up` from the game's clock
+    (ev.GameTimeUp)."""
 
     walls: list[list[int]]  # as the shuffler laid them, walls[side], before the break
     chips: list[int] | None = None
     doubling: bool = False  # CCM 倍打: a winning dealer goes on (A-C13)
     last_deal: bool = False  # CCM: the game's scheduled end if the deal passes
+    time_up: bool = False  # CCM: the game's time is up, this hand is its last (seed 004 第五條)
+    game_over: str = ""  # CCM: why the game ended in the hand, cutting it short (第一條三十一)
     wall: Wall | None = None  # broken and dealt from after the dice
     hands: list[list[int]] = field(default_factory=_seats)
     melds: list[list[ExposedMeld]] = field(default_factory=_seats)

@@ -125,8 +125,12 @@ class Interpreter:
             if self.deal_order is not None and self.deal_order.concerns(tile, seat, table):
                 return self.deal_order.take(t, seat, tile, table, self.to_deal)
             self.latest, self.racked[seat] = (seat, False, t), tile
+            draw = ev.TileDrawn(t, seat, tile)
+            if not table.out_of_step and self.waiting.replacement_early(draw):
+                self.waiting.hold(t, draw)  # its flower or kong first (issue 32 item 8)
+                return []
             seen = tampering.seen(t, table, self.to_deal[seat], seat, tile, self.side)
-            return seen + self._in_turn(t, ev.TileDrawn(t, seat, tile))
+            return seen + self._in_turn(t, draw)
         order = self.deal_order
         if src == "hand" and dst == "wall" and order and order.put_back(tile, self.to_deal):
             return []  # the deal's error put right before the break stands
@@ -174,6 +178,38 @@ class Interpreter:
                 tile,
             )
         ]
+
+    def expects(self, tile: int, source: str, target: str) -> bool:
+        """Does the hand wait for this movement now: a tile of the deal or the wall's next one
+        (or the replacement owed: one seen before its flower or kong waits for it) into the
+        rack of the seat to take it, or on from there (a flower drawn and laid out at once), a
+        discard, flower, kong or call by the seat in turn or on an open window, the latest
+        discard claimed, a call taken back? The tracking asks one sighting more of any other
+        (engine/tracking.py, issue 32 item 8): a misread is almost never a move anyone is due
+        to make."""
+        table, wall = self.table, self.table.wall
+        if table.ended or table.out_of_step or wall is None:
+            return False
+        src, src_side = zone_side(source)
+        dst, dst_side = zone_side(target)
+        seat = self.seat(dst_side)
+        if src == "wall" and dst in ("river", "melds"):  # the rack's reads dropped between
+            return self.expects(tile, source, zone("hand", dst_side))
+        if src == "wall" and dst == "hand":
+            head, tail = wall.next_draw_position, wall.next_replacement_position
+            robbing = table.state == "rob_window" and table.next_to_draw() == seat
+            return (
+                tile in self.to_deal[seat]
+                or (tile == wall.tile_at(head) and seat in (table.live_drawer(), table.turn))
+                or (tile == wall.tile_at(tail) and (table.owes_replacement(seat) or robbing))
+            )
+        if src == "river" and dst == "melds":
+            return bool(table.discards) and table.discards[-1][1] == tile
+        if src_side != dst_side:
+            return False
+        if src == "hand" and dst in ("river", "melds"):
+            return seat in (table.turn, table.live_drawer()) or table.state in WINDOWS
+        return src == "melds" and dst == "hand" and tile in self.exposing[seat]
 
     def button(self, t: float, side: int, name: str) -> list:
         """A seat's win button: a self-drawn win on its turn, else a call to win.

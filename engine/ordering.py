@@ -28,15 +28,28 @@ class Waiting:
 
     def in_order(self, event: Step) -> bool:
         """A draw in its turn; a discard or a flower the hand would take now (one it would
-        refuse may be waiting for its own draw, a replacement, an earlier opening flower)."""
+        refuse may be waiting for its own draw, a replacement, an earlier opening flower). A
+        replacement's tile taken before its flower or kong is read waits for it (issue 32
+        item 8: under heavy noise the flower's reads can come later)."""
         table, seat = self.table, seated(event)
         if isinstance(event, ev.TileDrawn):
-            return seat == table.next_to_draw() or table.owes_replacement(seat)
+            if table.owes_replacement(seat):
+                return True
+            return seat == table.next_to_draw() and not self.replacement_early(event)
         if table.state != "discard":
             return False
         if isinstance(event, ev.FlowerExposed):
             return table.calling.flower(event) is None
         return table.turns.discard(event) is None
+
+    def replacement_early(self, draw: ev.TileDrawn) -> bool:
+        """The tail's tile taken by a seat that owes no replacement (yet): its flower or kong
+        is not read."""
+        table, wall = self.table, self.table.wall
+        if wall is None or table.owes_replacement(seated(draw)):
+            return False
+        tail = wall.tile_at(wall.next_replacement_position)
+        return draw.tile == tail != wall.tile_at(wall.next_draw_position)
 
     def hold(self, t: float, event: Step) -> None:
         self.moves.append((t, event))

@@ -12,7 +12,10 @@ An offence the referee enters at the desk (a conduct penalty, 行為守則) may 
 `session_limit` (the points of all such offences a player may gather in a half-session before
 a forfeit is proposed, engine/session.py), and for `penalty_tiles = "exposed"` (the tiles the
 referee names become penalty tiles) `free_tiles` (how many of them the player takes back);
-`notice` (true: the sanction is publicly announced, 通報, seed 004 第三章 第二條 一, 十一).
+`notice` (true: the sanction is publicly announced, 通報, seed 004 第三章 第二條 一, 十一);
+`after_win` (true: the offence is committed while another's win is being confirmed, and its
+points are settled after the hand's wins, after the game's end where the hand ends the game:
+seed 004 第三章 第二條 七(二) 先計分不罰分，局結後罰分).
 
 What the offender may do with his penalty tiles is the rule book's `penalty_tile_mode`, a key of
 [penalties] beside the offences: "live_then_dead" (RULES.md 3.9: they may be discarded at his
@@ -75,6 +78,7 @@ OPTIONAL: dict[str, Kind] = {  # the keys of a reported offence, see above
     "session_limit": whole(1, 100_000),
     "free_tiles": whole(0, 14),
     "notice": "bool",
+    "after_win": "bool",
 }
 
 
@@ -92,6 +96,7 @@ class Offence:
     session_limit: int | None = None
     free_tiles: int = 0
     notice: bool = False
+    after_win: bool = False
 
     def blocks(self, seconds: int) -> int:
         """How many times the points are due for `seconds` (seed 000 暫停: 每30秒（或不足30秒）)."""
@@ -112,6 +117,7 @@ class Penalty:
     confirm: bool
     nth: int
     to: int | None = None  # all the points to this seat, the disadvantaged (seed 004 §38 一 6)
+    after_win: bool = False  # settled after the hand's wins (the offence's `after_win`)
 
     def to_json(self) -> dict:
         out = {
@@ -127,6 +133,8 @@ class Penalty:
         }
         if self.to is not None:  # only when the referee gave the points to one player
             out["to"] = self.to
+        if self.after_win:
+            out["after_win"] = True
         return out
 
 
@@ -208,4 +216,5 @@ class Catalogue:
             tiles,
             offence.confirm,
             nth,
+            after_win=offence.after_win,
         )

@@ -14,7 +14,9 @@ it is exposed and replaced.
 
 A report after the hand's end (a 暫停 is taken between hands, seed 000: 叫暫停應在兩局之間) is
 held by the ended hand's referee, journaled as that hand's input; the session carries it into
-the next hand (engine/session.py), where the desk enters it once the walls are up.
+the next hand (engine/session.py), where the desk enters it once the walls are up. But an
+offence committed while the win was being confirmed (its `after_win`: laying one's hand down
+early, seed 004 第三章 第二條 七(二)) is the won hand's own, entered after it or not.
 """
 
 from engine import events as ev
@@ -70,6 +72,13 @@ def report(referee, event: ev.ViolationReported, hand, wall_head: int | None, st
             "(a forfeit), or let the deduction stand alone",
         )
     return out
+
+
+def of_the_win(referee, event: ev.ViolationReported, won: bool) -> bool:
+    """A report entered once the hand is over that is still its own: an offence committed
+    while its win was being confirmed (`after_win`), in a hand won."""
+    offence = _offence(referee, event.offence)
+    return won and offence is not None and offence.after_win
 
 
 def hold(referee, event: ev.ViolationReported) -> list:

@@ -106,6 +106,8 @@ class HandOutcome:
     doubling: bool
     last_deal: bool
     proposed: WinResult | None = None
+    time_up: bool = False  # the game's time ran out: the hand is its last (seed 004 第五條)
+    game_over: bool = False  # the game ended in the hand, cutting it short (seed 004 第一條三十一)
     east: int = 0  # the seat that played East (another after 做錯莊, seed 000)
 
     @property

@@ -26,7 +26,7 @@ class HandRecord:
 
     number: int
     dealer: int  # the player who was East
-    result: str  # "win" or "draw"
+    result: str  # "win", "draw" or "game over" (CCM: cut short by the game's end, 第一條三十一)
     winners: tuple[int, ...]  # players, in payment order
     changes: tuple[int, ...]  # per player: the hand's payments (sum zero)
     totals: tuple[int, ...]  # per player, after this hand
@@ -83,6 +83,7 @@ class Session:
     seating: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
     # CCM: payments held outside the table until the game ends (seed 004 §32), per player
     held: list[tuple[int, ...]] = field(default_factory=list)
+    last_held: list[tuple[int, ...]] = field(default_factory=list)  # of the last hand recorded
 
     def __post_init__(self):
         if not self.scores:
@@ -91,24 +92,26 @@ class Session:
     def player_at(self, seat: int) -> int:
         return (self.dealer + seat) % 4
 
-    def new_table(self, walls: list[list[int]], time_up: bool = False) -> Table:
-        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East); with
-        `time_up`, the game's time ran out before it (RULES.md 4.3): it is the game's last."""
+    def new_table(self, walls: list[list[int]]) -> Table:
+        """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East). The
+        game's time running out reaches it as an input (ev.GameTimeUp, RULES.md 4.3)."""
         self.hand_number += 1
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1, time_up))  # 4.13
+        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))  # 4.13
         return Table(self.ruleset, walls, chips, self.doubling, last_deal)
 
     def record(self, table: Table, time_up: bool = False) -> HandRecord:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends
-        (`time_up`: the game's time ran out before this hand ended, RULES.md 4.3)."""
+        (`time_up`, or the table told so: the game's time ran out before this hand ended,
+        RULES.md 4.3)."""
         if not table.ended:
             raise ValueError("the hand is not over")
         outcome = table.outcome()
         changes, penalties, held = self._payments(outcome, self.dealer)
         self.held += held
+        self.last_held = held
         for player in range(4):
             self.scores[player] += changes[player] + penalties[player]
         if len(self.sheet) % HALF_SESSION_HANDS == 0:
@@ -120,7 +123,7 @@ class Session:
         row = HandRecord(
             self.hand_number,
             self.dealer,
-            "win" if winners else "draw",
+            "win" if winners else "game over" if outcome.game_over else "draw",
             winners,
             tuple(changes),
             tuple(self.scores),
@@ -131,7 +134,7 @@ class Session:
         )
         self.sheet.append(row)
         self._next_dealer(dealer_won=any(result.winner == 0 for result in outcome.results))
-        self._game_end(time_up)
+        self._game_end(time_up or outcome.time_up)
         return row
 
     def _payments(self, outcome: HandOutcome, dealer: int):
@@ -172,6 +175,24 @@ class Session:
             row, changes=tuple(changes), totals=tuple(self.scores), penalties=tuple(penalties)
         )
         return self.sheet[-1]
+
+    def ended_game(self, table: Table) -> bool:
+        """The table's hand is the last recorded, and its game ended with it."""
+        return bool(self.sheet) and self.last is table and len(self.sheet) == self.game_first_row
+
+    def settle_after_game(self, table: Table) -> dict:
+        """The amounts the last hand, which ended its game, holds now beyond those it held
+        when recorded (a penalty of its win's confirmation applied since, seed 004 第三章 第二條
+        七(二) 先計分不罰分，局結後罰分) added after the game's end to its 局分, like §32's.
+        The ended game's record."""
+        if not self.ended_game(table):
+            raise ValueError("only the last hand recorded, which ended its game, is settled so")
+        _, _, held = self._payments(table.outcome(), self.sheet[-1].dealer)
+        late, self.last_held = held[len(self.last_held) :], held
+        game = self.games[-1]
+        game["chips"] = self.ruleset.release_held(list(game["chips"]), late)
+        game["held"] = [game["held"][p] + sum(x[p] for x in late) for p in range(4)]
+        return game
 
     def carried(self) -> list[ev.ViolationReported]:
         """The reports held after the last recorded hand's end, for the next hand: each

@@ -39,7 +39,9 @@ STATES = [
     "rob_window",
     "won",
     "exhausted",
+    "game_over",  # CCM: two players without chips in the middle of the hand (seed 004 第一條三十一)
 ]
+ENDED = ("won", "exhausted", "game_over")
 WINDOWS = ("claim_window", "rob_window")  # calls on the latest tile are open
 TRIGGERS = {
     ev.DiceRolled: "roll_dice",
@@ -149,6 +151,8 @@ class Table(HandState):
             ("touch", STATES, None, [ok(self._touch)], do(self.touches.touch)),
             ("win", "discard", "won", [ok(wins.self_draw)],
              do(wins.settle, turns.won_on_wrong_draw, turns.charge_owing)),
+            ("end_game", [s for s in STATES if s not in ENDED], "game_over", [],
+             do(lambda event: [event])),
         ]  # fmt: skip
 
     # The machine's guards and actions from the rules, each given the input's event: `_ok`
@@ -181,11 +185,32 @@ class Table(HandState):
 
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Apply one input; return what happened (outputs in order, Alerts for refusals)."""
+        out = self._input(event)
+        return out + self._chips_out(event.t)
+
+    def _chips_out(self, t: float) -> list[ev.Event]:
+        """Seed 004 第一條三十一 第三種是兩家無分即告結束: a payment on the spot (a kong's, 十五,
+        三十六) left two players without chips: the game ends there, and the hand with it (one
+        that would do so with its maker not first was held outside the table, §32)."""
+        if self.chips is None or self.ended:
+            return []
+        now = self.winning.chips_now()
+        reason = now is not None and self.ruleset.game_end(list(now), 0)
+        if not reason:
+            return []
+        self.game_over, self._out = reason, []
+        self.trigger("end_game", event=ev.GameEnded(t, None, reason))
+        return self._out
+
+    def _input(self, event: ev.Event) -> list[ev.Event]:
         self._out, self._refusal = [], None
         if isinstance(event, REFEREE_INPUTS):
             return self._referee_input(event)
         if isinstance(event, ev.TableAccepted):
             return resync.accept(self, event)
+        if isinstance(event, ev.GameTimeUp):  # the hand in play is the game's last
+            self.time_up = self.time_up or not self.ended
+            return []
         trigger = TRIGGERS.get(type(event))
         if trigger is None:
             return [self._alert(event, "turn", f"{type(event).__name__} is not a game input")]
@@ -243,8 +268,8 @@ class Table(HandState):
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]
-            if self.ended:  # between hands (engine/reports.py)
-                return reports.hold(self.referee, event)
+            if self.ended and not reports.of_the_win(self.referee, event, bool(self.results)):
+                return reports.hold(self.referee, event)  # between hands (engine/reports.py)
             wall = self.wall
             drawing = wall is not None and event.seat == self.live_drawer()
             return reports.report(
@@ -267,7 +292,7 @@ class Table(HandState):
 
     @property
     def ended(self) -> bool:
-        return self.state in ("won", "exhausted")
+        return self.state in ENDED
 
     def live_drawer(self) -> int | None:
         """Who takes the next tile from the live wall, once it is his to take, or None."""

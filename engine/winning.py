@@ -317,6 +317,8 @@ class WinRules:
             chips=None if hand.chips is None else tuple(hand.chips),
             doubling=hand.doubling,
             last_deal=hand.last_deal,
+            time_up=hand.time_up,
+            game_over=bool(hand.game_over),
             proposed=proposed,
             east=hand.east,
         )

@@ -4,6 +4,8 @@ tests/firmware/display/conftest.py's: pytest reads options from this conftest on
 of one package's tests goes to that package's conftest.py (issue 29). The tests need nothing
 outside the checkout (no ../shared beside it)."""
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,12 @@ def broker(tmp_path):
     running = Broker(tmp_path / "broker").start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def reachable():
+    """A folder user mosquitto can read (the shipped config's broker, started as root, drops
+    to it): pytest's tmp_path lies under one only root may enter."""
+    with tempfile.TemporaryDirectory(prefix="mjtable-test-") as folder:
+        os.chmod(folder, 0o755)
+        yield Path(folder)

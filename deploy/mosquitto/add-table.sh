@@ -24,8 +24,8 @@ if ! [[ $name =~ ^[A-Za-z0-9_.-]{1,64}$ ]]; then
     echo "$0: NAME is 1 to 64 letters, digits, '-', '_' or '.', not '$name'" >&2
     exit 2
 fi
-if [ "$name" = venue ]; then
-    echo "$0: 'venue' is the venue server's user; name the table otherwise" >&2
+if [ "$name" = venue ] || [ "$name" = homeassistant ]; then
+    echo "$0: '$name' is the venue's own user (the acl beside this script); name the table otherwise" >&2
     exit 2
 fi
 

@@ -1,4 +1,5 @@
-"""`mjtable export sheet JOURNAL --format csv|json|pdf [-o FILE]` (firmware/audit/sheet.py)
+"""`mjtable export sheet JOURNAL --format csv|json|pdf [--excel] [-o FILE]`
+(firmware/audit/sheet.py; `--excel`: the CSV with UTF-8's byte order mark, sheet_csv.py)
 and `mjtable export hands JOURNAL --format jsonl|mjai [-o FILE]` (firmware/audit/hands.py).
 
 Each reads the journal without writing to it and writes to standard output, or to the new
@@ -14,6 +15,7 @@ import sys
 from firmware import cli_args
 from firmware.audit import hands as export_hands
 from firmware.audit import sheet as export_sheet
+from firmware.audit.sheet_csv import as_csv
 from firmware.journal.replay import ReplayError
 from firmware.journal.store import JournalError
 
@@ -28,12 +30,15 @@ def add_parser(commands) -> None:
         sub.add_argument("--format", choices=formats, required=True)
         sub.add_argument("-o", "--output", type=cli_args.path, metavar="FILE", help="a new file")
         sub.set_defaults(run=run)
+    s.add_argument("--excel", action="store_true", help="CSV for Excel: UTF-8 with its BOM")
 
 
 def run(args) -> int:
     try:
+        if args.what == "sheet" and args.excel and args.format != "csv":
+            raise export_sheet.ExportError("--excel is for --format csv (a BOM for Excel)")
         if args.what == "sheet":
-            data = rendered(export_sheet.sheet(args.journal), args.format)
+            data = rendered(export_sheet.sheet(args.journal), args.format, args.excel)
         else:
             data = export_hands.export(args.journal, args.format)
         write(data, args.output, binary=args.format == "pdf")
@@ -43,10 +48,11 @@ def run(args) -> int:
     return 0
 
 
-def rendered(document: dict, fmt: str) -> bytes:
-    """The sheet's document as the file of `fmt` (export_sheet.MEDIA's)."""
+def rendered(document: dict, fmt: str, excel: bool = False) -> bytes:
+    """The sheet's document as the file of `fmt` (export_sheet.MEDIA's); `excel`: the CSV
+    begins with a BOM."""
     if fmt == "csv":
-        return export_sheet.as_csv(document).encode("utf-8")
+        return as_csv(document, excel)
     if fmt == "json":
         return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
     from firmware.audit.pdf import as_pdf  # fpdf2 takes a second to import: for a PDF only

@@ -8,26 +8,31 @@ project's schema with the number of the hand it belongs to. It holds the conceal
 the deal, tsumo, dahai, chi, pon, daiminkan, ankan, kakan, hora, ryukyoku, end_kyoku,
 end_game; tiles 1m..9m 1p..9p 1s..9s, E S W N, P F C, the honours' letters being the
 project's own). Actors are the players (the seat each drew, East of the first hand 0), so
-`oya` is the hand's dealer. What riichi's format cannot say is a line of type
-`mjtable_note`: WSOM has no dora (`dora_marker` is mjai's unknown tile "?"), riichi or honba;
-alerts, penalties and rulings are notes carrying the event, penalty points a note with
-their deltas. CCM's hands (flowers, 144 tiles) are refused: mjai has no flower.
+`oya` is the hand's dealer. `dora_marker` is the tile standing where riichi's would (the table
+knows the wall), which WSOM ignores. What riichi's format cannot say is a note: a line of
+mjai's type `none` (which Mortal's libriichi and riichienv read past) with an `mjtable_note`
+naming what it carries: WSOM's rules beside riichi's, a win's patterns, an alert, penalty or
+ruling (the event), penalty points (their deltas), a hand voided or unfinished (docs/events.md
+"mjai"). CCM's hands (flowers, 144 tiles) are refused: mjai has no flower.
 """
 
 from engine.seats import LETTERS
 from engine.tiles import NAMES, kind_of
+from engine.wall import Break, Wall
 from firmware.audit import sheet as export_sheet
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal, JournalError, canonical
 
 FORMATS = ("jsonl", "mjai")
 RIICHI_TILES = 136
+RIICHI_DEAD_WALL = 14
+DORA_PLACE = -6  # riichi's dora indicator: the top of the dead wall's 3rd stack from its tail
 CALLS = {"chow": "chi", "pung": "pon", "kong": "daiminkan"}
 FOLDED = ("WallBroken", "Dealt", "Rebased")  # said by start_kyoku
-NO_DORA = {
-    "type": "mjtable_note",
-    "note": "WSOM 2006: no dora (dora_marker '?'), no riichi, no honba; penalties are notes",
-}
+RULES_NOTE = (
+    "WSOM 2006: no riichi, honba or dora (dora_marker is the tile at riichi's dora position, "
+    "which WSOM ignores); wins scored by WSOM's patterns, penalties beside them"
+)
 
 
 class Inexpressible(Exception):
@@ -80,14 +85,33 @@ def mjai(hands: list[export_sheet.Hand], players: list[dict]) -> list[dict]:
                 f"hand {hand.played.number} is played with {tiles} tiles ({deal['ruleset']}, "
                 f"flowers): mjai holds riichi's {RIICHI_TILES} only; export it as jsonl"
             )
-    out: list[dict] = [{"type": "start_game", "names": [p["name"] for p in players]}, NO_DORA]
+    out: list[dict] = [
+        {"type": "start_game", "names": [p["name"] for p in players]},
+        note("rules", None, text=RULES_NOTE),
+    ]
     for hand in hands:
         out += _kyoku(hand)
     return out + [{"type": "end_game"}]
 
 
+def note(what: str, hand: int | None, **carried) -> dict:
+    """A line riichi's tools read past (mjai's `none`) carrying what their format cannot say."""
+    line = {"type": "none", "mjtable_note": what}
+    return line | ({} if hand is None else {"hand": hand}) | carried
+
+
+def dora_marker(deal: dict, broken: dict) -> str:
+    """The tile standing at riichi's dora indicator when the wall is broken: the top of the
+    third stack from the tail of the last 14 tiles, as riichi's tools expect a real tile."""
+    wall = Wall(deal["walls"], Break(broken["seat"], broken["stacks"]), RIICHI_DEAD_WALL)
+    return pai(wall.dead_wall_tiles[DORA_PLACE])
+
+
 def _kyoku(hand: export_sheet.Hand) -> list[dict]:
-    """The hand's mjai events, start_kyoku to end_kyoku (a note alone if never dealt)."""
+    """The hand's mjai events, start_kyoku to end_kyoku (a note alone if never dealt). Notes
+    wait for the next draw or the hand's end: riichi's tools take the line after a player's
+    draw, or after a discard he may claim, as what he did, and a note there would say he did
+    nothing (libriichi then refuses the discard that follows as not his to make)."""
     number = hand.played.number
 
     def actor(seat: int) -> int:
@@ -99,8 +123,10 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
     outputs = [o.to_json() for o in hand.played.outputs]
     dealt = next((o for o in outputs if o["type"] == "Dealt"), None)
     if dealt is None:
-        return [{"type": "mjtable_note", "hand": number, "note": "voided before the deal"}]
-    dealt = next((o for o in outputs if o["type"] == "Rebased"), dealt)  # 開錯門: the break made
+        return [note("voided", number, text="voided before the deal")]
+    rebased = next((o for o in outputs if o["type"] == "Rebased"), None)  # 開錯門: the break made
+    dealt = rebased or dealt
+    broken = rebased or next(o for o in outputs if o["type"] == "WallBroken")
     tehais = by_actor([[pai(t) for t in tiles[:13]] for tiles in dealt["hands"]])
     out: list[dict] = [
         {
@@ -110,12 +136,13 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
             "honba": 0,
             "kyotaku": 0,
             "oya": hand.dealer,
-            "dora_marker": "?",
+            "dora_marker": dora_marker(hand.rows[0].data(), broken),
             "scores": list(hand.scores),
             "tehais": tehais,
         }
     ]
     scores, pungs = list(hand.scores), {}
+    held: list[dict] = []  # notes until the next draw
     drawn: dict[int | None, int] = {}  # by actor (an event's seat may be None): his last draw
     for seat, tiles in enumerate(dealt["hands"]):
         for tile in tiles[13:]:  # East's 14th: his first draw in riichi's terms
@@ -127,6 +154,8 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
             continue
         if kind == "Drew":
             drawn[who] = o["tile"]
+            out += held
+            held.clear()
             out.append({"type": "tsumo", "actor": who, "pai": pai(o["tile"])})
         elif kind == "Discarded":
             tsumogiri = drawn.pop(who, None) == o["tile"]
@@ -170,27 +199,20 @@ def _kyoku(hand: export_sheet.Hand) -> list[dict]:
                 }
             )
             patterns = [[p["name"], p["points"]] for p in o["score"].get("patterns", [])]
-            out.append({"type": "mjtable_note", "hand": number, "patterns": patterns})
+            held.append(note("patterns", number, patterns=patterns))
         elif kind == "ExhaustiveDraw":
             out.append(
                 {"type": "ryukyoku", "reason": "fanpai", "deltas": [0] * 4, "scores": scores}
             )
         else:  # alerts, penalties, rulings: riichi's format has no word for them
-            out.append({"type": "mjtable_note", "hand": number, "event": o})
+            held.append(note("event", number, event=o))
+    out += held
     record = hand.record
     if record is not None and list(record.totals) != scores:
         deltas = [t - s for t, s in zip(record.totals, scores, strict=True)]
-        out.append(
-            {
-                "type": "mjtable_note",
-                "hand": number,
-                "note": "penalty points and settlement beside the win",
-                "deltas": deltas,
-                "scores": list(record.totals),
-            }
-        )
+        out.append(note("settlement", number, deltas=deltas, scores=list(record.totals)))
     if hand.played.voided:
-        out.append({"type": "mjtable_note", "hand": number, "note": "voided: dealt again"})
+        out.append(note("voided", number, text="voided: dealt again"))
     elif not hand.played.table.ended:
-        out.append({"type": "mjtable_note", "hand": number, "note": "unfinished"})
+        out.append(note("unfinished", number))
     return out + [{"type": "end_kyoku"}]

@@ -11,7 +11,8 @@ import os
 
 from fpdf import FPDF
 
-from firmware.audit.sheet import ExportError, offence_words
+from firmware.audit.sheet import ExportError
+from firmware.audit.sheet_csv import offence_words
 
 CJK_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 CJK_TC = 3  # the collection's Traditional Chinese face (0 JP, 1 KR, 2 SC, 3 TC, 4 HK)

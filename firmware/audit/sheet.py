@@ -15,15 +15,19 @@ A CCM game ended by its time (seed 004 第五條) is not journaled as such: a ha
 was dealt fresh chips, though it left them otherwise, ended its game, as the table's game
 clock had it (one ended so by the journal's last hand is not known to have ended).
 
-The command line and the formats' choice are firmware/audit/cli.py.
+The document names the journal by its file's name only (where it lies on the machine is
+nobody's business), and the table by the name its hand rows give, with each hand's round
+(the prevailing wind), the time of day it began (UTC) and its wins: the winner, the
+discarder (None: self-drawn), the value (WSOM's points, CCM's fans) and its patterns.
+
+The command line and the formats' choice are firmware/audit/cli.py; the CSV is sheet_csv.py.
 """
 
-import csv
-import io
 import os
 from dataclasses import dataclass
 
 from engine import events as ev
+from engine.seats import LETTERS
 from engine.session import HandRecord, Session
 from engine.stage import take_seats
 from firmware.journal.replay import Played, journaled_seatings, replay
@@ -138,7 +142,8 @@ def sheet(path) -> dict:
     last = result.played[-1] if result.played else None
     return {
         "sheet": FORMAT,
-        "journal": os.path.abspath(os.fspath(path)),
+        "journal": os.path.basename(os.fspath(path)),
+        "table": next((h.rows[0].data().get("table") for h in reversed(hands)), None),
         "session_id": journal.session_id,
         "ruleset": session.ruleset.name if session else None,
         "ruleset_title": session.ruleset.title if session else None,
@@ -210,6 +215,9 @@ def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
         problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
     as_confirmed = confirmed.get(record.number)
     return row | {
+        "round": LETTERS[hand.passes // 4 % 4],
+        "started": hand.rows[0].data().get("wall_time"),
+        "wins": _wins(hand),
         "names": names,
         "federation_ids": ids,
         "seating": seating,
@@ -220,6 +228,30 @@ def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
         "changed_since_confirmed": as_confirmed is not None and as_confirmed != row,
         "signed_by": [s["referee"] for s in signatures if s["hand"] >= record.number],
     }
+
+
+def _wins(hand: Hand) -> list[dict]:
+    """The hand's wins by player (the row's column), as last scored (a WinRescored's score
+    replaces its Won's): winner, discarder (None: self-drawn), value and patterns."""
+    wins: dict[int, dict] = {}
+    for o in (o.to_json() for o in hand.played.outputs):
+        if o["type"] == "Won":
+            wins[o["seat"]] = {"from_seat": o["from_seat"], "score": o["score"]}
+        elif o["type"] == "WinRescored" and o["seat"] in wins:
+            wins[o["seat"]]["score"] = o["score"]
+
+    def player(seat):
+        return None if seat is None else (hand.dealer + seat) % 4
+
+    return [
+        {
+            "winner": player(seat),
+            "discarder": player(win["from_seat"]),
+            "value": win["score"]["total"],
+            "patterns": [[p["name"], p["points"]] for p in win["score"]["patterns"]],
+        }
+        for seat, win in wins.items()
+    ]
 
 
 def _offences(hand: Hand) -> list[dict]:
@@ -251,57 +283,3 @@ def _offences(hand: Hand) -> list[dict]:
         for o in outputs
         if o["type"] == "PenaltyApplied"
     ]
-
-
-# -- CSV -----------------------------------------------------------------------------------
-
-COLUMNS = (
-    ["hand", "dealer", "east", "result", "winners", "doubled"]
-    + [
-        f"{what}_{n}"
-        for what in ("player", "federation_id", "change", "penalty", "total", "held")
-        for n in (1, 2, 3, 4)
-    ]
-    + ["dead", "offences", "zero_sum", "confirmed", "signed_by"]
-)
-
-
-def as_csv(document: dict) -> str:
-    """One header row of COLUMNS, then one row per hand: players by name in each row (a CCM
-    seat change moves them between columns), offences as `name offence (rule) points`."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for h in document["hands"]:
-        names = h["names"]
-        writer.writerow(
-            [h["number"], names[h["dealer"]], "" if h["east"] is None else names[h["east"]]]
-            + [h["result"], "; ".join(names[w] for w in h["winners"]), _yes(h["doubled"])]
-            + names
-            + [i or "" for i in h["federation_ids"]]
-            + h["changes"]
-            + h["penalties"]
-            + h["totals"]
-            + (h["held"] or [""] * 4)
-            + [h["dead"], "; ".join(offence_words(o, names) for o in h["offences"])]
-            + ["ok" if h["zero_sum"]["ok"] else "; ".join(h["zero_sum"]["problems"])]
-            + [_yes(h["confirmed"]), "; ".join(h["signed_by"])]
-        )
-    return out.getvalue()
-
-
-def offence_words(offence: dict, names: list[str]) -> str:
-    """ "Bob empty_call (RULES.md 4.15 (空碰)) 10 points: reason; revoked: reason" """
-    words = f"{names[offence['player']]} {offence['offence']} ({offence['rule']})"
-    words += f" {offence['points']} points" + (
-        f", {offence['effect']}" if offence["effect"] else ""
-    )
-    if offence["reason"]:
-        words += f": {offence['reason']}"
-    if offence["revoked"]:
-        words += f"; revoked: {offence['revoked_reason'] or 'no reason given'}"
-    return words
-
-
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"

@@ -31,7 +31,7 @@ from firmware.journal.seals import lanes_of, reveal_matches
 from firmware.journal.store import Journal, JournalError, Row
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-ENDS = ("Won", "ExhaustiveDraw")  # the outputs that end a hand
+ENDS = ("Won", "ExhaustiveDraw", "GameEnded")  # the outputs that end a hand
 
 
 def add_parser(commands) -> None:
@@ -107,7 +107,7 @@ class Hand:
     number: int
     walls: list
     tile_set: str | None
-    end: int | None = None  # its Won, ExhaustiveDraw or HandVoided
+    end: int | None = None  # its Won, ExhaustiveDraw, GameEnded or HandVoided
     dice: int | None = None  # its first DiceRolled
     reveal: tuple[int, ev.WallRevealed] | None = None
     signed: bool = False

@@ -1,20 +1,27 @@
 """`mjtable bench soak`: memory over a long day (issue 20: a hall's table runs for days).
 
 The simulated table plays `--hands` hands at top speed in this process, as `mjtable run
---speed 10000 --port 0` does (the readers on ptys read by the production serial code, the
-journal on disk), and the process's resident memory is read at each hand's end. The figure
-is its least-squares slope per hand over the last half of the hands, once start-up's
-allocations have settled (target: under 5 KiB a hand). Figures for README, never asserted
-by tests.
+--speed 10000 --port P` does (the readers on ptys read by the production serial code, the
+journal on disk), with its display served on loopback as every real table serves it, and
+two pages reading it all along (issue 32 item 4): the referee's stream, logged in with the
+profile's PIN, and the public one, each a real HTTP client in a thread of its own. The
+process's resident memory is read at each hand's end. The figure is its least-squares slope
+per hand over the last half of the hands, once start-up's allocations have settled (target:
+under 5 KiB a hand). Figures for README, never asserted by tests.
 """
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
+import socket
 import statistics
+import sys
 import tempfile
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from firmware.journal.store import Journal
@@ -25,6 +32,7 @@ from firmware.table.profile import load_profile
 
 SOAK_TARGET_KIB = 5.0
 MIB = 1 << 20
+READ_TIMEOUT = 60.0  # seconds a page waits for a line: the display pings every 15
 
 
 def resident_bytes() -> int:
@@ -43,7 +51,11 @@ def last_half_slope(samples: list[int]) -> float | None:
 
 
 def run(args) -> int:
-    result = asyncio.run(_soak(args.hands, args.seed, args.ruleset))
+    try:
+        result = asyncio.run(_soak(args.hands, args.seed, args.ruleset))
+    except SoakFailed as err:
+        print(f"mjtable bench soak: {err}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(result))
         return 0
@@ -51,6 +63,8 @@ def run(args) -> int:
         f"{result['hands']} hands on the simulated table at top speed (seed {args.seed}, "
         f"{args.ruleset}) in {result['seconds']:.1f} s"
     )
+    reads = ", ".join(f"{n} updates on {path}" for path, n in result["updates_read"].items())
+    print(f"  the display served, its pages read {reads}")
     print(
         f"  resident memory {result['rss_start_mib']:.1f} MiB at the start, "
         f"{result['rss_end_mib']:.1f} MiB after the last hand"
@@ -66,7 +80,6 @@ def run(args) -> int:
 
 
 async def _soak(hands: int, seed: int, ruleset_name: str) -> dict:
-    profile = load_profile("sim")
     ruleset = load_ruleset(ruleset_name)
     samples: list[int] = []
 
@@ -78,9 +91,28 @@ async def _soak(hands: int, seed: int, ruleset_name: str) -> dict:
         tempfile.TemporaryDirectory(prefix="mjtable-soak-") as folder,
         Journal(Path(folder) / "journal.sqlite") as journal,
     ):
+        # the referees' session key in the scratch folder, not in the simulated table's own
+        profile = replace(load_profile("sim"), data_dir=Path(folder))
+        port = _free_port(profile.host)
+        played = threading.Event()
+        pages = [
+            Page(profile.host, port, "/api/referee/stream", profile.referee_pin, played),
+            Page(profile.host, port, "/api/stream", None, played),
+        ]
+        for page in pages:
+            page.start()
         start, began = resident_bytes(), time.monotonic()
-        await run_table(_run_args(hands, seed), profile, ruleset, journal, Path(folder), each_tick)
-        seconds = time.monotonic() - began
+        try:
+            args = _run_args(hands, seed, port)
+            await run_table(args, profile, ruleset, journal, Path(folder), each_tick)
+        finally:
+            played.set()
+            seconds = time.monotonic() - began
+            for page in pages:
+                page.join(READ_TIMEOUT)
+    for page in pages:
+        if page.refused is not None or not page.updates:
+            raise SoakFailed(f"{page.path}: {page.refused or 'no update read'}")
     slope = last_half_slope(samples)
     return {
         "hands": len(samples),
@@ -92,15 +124,67 @@ async def _soak(hands: int, seed: int, ruleset_name: str) -> dict:
         "slope_hands": len(samples) - len(samples) // 2,
         "slope_kib_per_hand": None if slope is None else round(slope / 1024, 3),
         "target_kib_per_hand": SOAK_TARGET_KIB,
+        "updates_read": {page.path: page.updates for page in pages},
     }
 
 
-def _run_args(hands: int, seed: int) -> argparse.Namespace:
-    """`mjtable run --hands N --seed S --speed 10000 --port 0 --json-summary` on a new
+class SoakFailed(Exception):
+    """The soak could not measure what it says (a page's stream refused); the message says why."""
+
+
+class Page(threading.Thread):
+    """One page reading an event stream of the display at host:port until the table has
+    `played`: `pin` logs it in as the referee (a bearer, as a script does). It counts the
+    updates it reads; `refused` says why the display would not serve it, or why the stream
+    broke before the end."""
+
+    def __init__(self, host: str, port: int, path: str, pin: str | None, played):
+        super().__init__(daemon=True, name=f"soak page {path}")
+        self.host, self.port, self.path, self.played = host, port, path, played
+        self.headers = {"Accept": "text/event-stream"}
+        if pin is not None:
+            self.headers["Authorization"] = f"Bearer {pin}"
+        self.updates = 0
+        self.refused: str | None = None
+
+    def run(self) -> None:
+        while not self.played.is_set():  # until the display listens
+            link = http.client.HTTPConnection(self.host, self.port, timeout=READ_TIMEOUT)
+            try:
+                link.request("GET", self.path, headers=self.headers)
+            except ConnectionRefusedError:
+                link.close()
+                self.played.wait(0.05)
+                continue
+            try:
+                self._read(link.getresponse())
+            except (OSError, http.client.HTTPException) as err:
+                self.refused = f"the stream broke after {self.updates} updates: {err!r}"
+            finally:
+                link.close()
+            return
+
+    def _read(self, stream: http.client.HTTPResponse) -> None:
+        if stream.status != 200:
+            self.refused = f"HTTP {stream.status}: {stream.read(500).decode(errors='replace')}"
+            return
+        while line := stream.readline():  # until the display stops, its streams with it
+            self.updates += line.startswith(b"data:")
+
+
+def _free_port(host: str) -> int:
+    """A port free on `host` now, for the display (the Rig's port 0 means no display)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def _run_args(hands: int, seed: int, port: int) -> argparse.Namespace:
+    """`mjtable run --hands N --seed S --speed 10000 --port P --json-summary` on a new
     journal, as `mjtable run` reads its command line."""
     parser = argparse.ArgumentParser()
     run_command.add_parser(parser.add_subparsers())
-    options = ["--hands", str(hands), "--seed", str(seed), "--speed", "10000", "--port", "0"]
+    options = ["--hands", str(hands), "--seed", str(seed), "--speed", "10000", "--port", str(port)]
     args = parser.parse_args(["run", *options, "--json-summary"])
     args.history = args.cut = args.uplink = None  # no session to go on with, no venue
     return args

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 import rfc8785
 
-VERSION = 1  # every payload's "v"
+VERSION = 1  # every payload's "v": a field added is no new version, one changed or removed is
 ROOT = "mjtable"  # the first level of every topic
 QOS = 1  # every message, both ways
 EVERY_TABLE = "*"  # a command's `table` for all of the venue's tables
@@ -23,6 +23,9 @@ EVERY_TABLE = "*"  # a command's `table` for all of the venue's tables
 # "+" or "#" in it, nothing mosquitto's ACL patterns refuse (deploy/mosquitto/add-table.sh).
 TOPIC_WORD = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 TOPIC_WORD_WORDS = "1 to 64 letters, digits, '-', '_' or '.' (it is a word of the bus's topics)"
+# Home Assistant takes a discovery topic's node (the table) and its prefix of these alone.
+DISCOVERY_WORD = re.compile(r"[A-Za-z0-9_-]{1,64}")
+DISCOVERY_PREFIX = "homeassistant"  # Home Assistant's default
 MESSAGE_BYTES = 256 * 1024  # a message the venue takes at most (the broker takes it and a header)
 EVENTS_BYTES = 64 * 1024  # an `events` message's most, but for a single row larger alone
 COMMAND_BYTES = 4096  # a command at most: a few hundred, and a refused one is journaled whole
@@ -88,6 +91,12 @@ def venue_subscribes(venue: str) -> str:
     return f"{ROOT}/{venue}/table/+/#"
 
 
+def discovery_topic(prefix: str, component: str, table: str, entity: str) -> str:
+    """Home Assistant's `<prefix>/<component>/<node_id>/<object_id>/config` for a table's
+    entity: the table's name is the node, so that the ACL keeps each table to its own."""
+    return f"{prefix}/{component}/{table}/{entity}/config"
+
+
 def parse_topic(topic: str, venue: str) -> tuple[str, Leaf]:
     """(table, leaf) of a topic under venue_subscribes; ValueError, saying why, for any other."""
     parts = topic.split("/")
@@ -114,9 +123,20 @@ class Envelope:
 
 @dataclass(frozen=True)
 class Status:
-    """`status`: online on each connection; offline when the table stops, or its last will."""
+    """`status`: online on each connection; offline when the table stops, or its last will,
+    both with who the table is, so that an organiser can list the hall's firmware and rule
+    books. `birth` counts the table's connections, kept across restarts: an offline older
+    than the birth a reader has seen is a stale last will, and ignored."""
 
     status: str  # STATUSES
+    birth: int
+    firmware: str  # mjtable's version
+    model: str  # the machine's
+    profile_sha256: str | None  # of the profile's file; None: a simulated fleet's table
+    rules_sha256: str  # of the rule book's file
+    key_fingerprint: str | None  # firmware/journal/device_key.py `fingerprint`; None: no key
+    disk_free_bytes: int  # on the journal's disk
+    uptime_seconds: float  # since the table started
 
 
 @dataclass(frozen=True)
@@ -169,6 +189,7 @@ class State:
     referee_called: bool
     venue_message: str | None
     referee_on_way: dict | None  # {"referee", "at"}
+    shuffler: str  # drivers/shuffler.py STATES
 
 
 @dataclass(frozen=True)

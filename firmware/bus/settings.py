@@ -1,11 +1,12 @@
 """A table profile's optional [uplink] section (firmware/table/profile.py reads the rest): the
-venue's
-broker, how the table signs in to it, and the venue key its commands are signed with
-(docs/uplink.md). Without the section the table has no uplink.
+venue's broker, how the table signs in to it, the venue key its commands are signed with
+(docs/uplink.md), and whether it publishes Home Assistant's discovery. Without the section
+the table has no uplink.
 
-Every key is required, as in the profile's other sections, and each is refused at start-up
-naming it. The files it names (the broker's CA, the password, the venue key) are read here,
-so a missing or unreadable one is told now, not at the first connection.
+Every key is required, as in the profile's other sections, but the two of Home Assistant's
+discovery, which came later (issue 34); each is refused at start-up naming it. The files it
+names (the broker's CA, the password, the venue key) are read here, so a missing or
+unreadable one is told now, not at the first connection.
 """
 
 import ssl
@@ -13,7 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.schema import Section, Test, whole
-from firmware.bus.contract import MIN_KEY_BYTES, TOPIC_WORD, TOPIC_WORD_WORDS
+from firmware.bus.contract import (
+    DISCOVERY_PREFIX,
+    DISCOVERY_WORD,
+    MIN_KEY_BYTES,
+    TOPIC_WORD,
+    TOPIC_WORD_WORDS,
+)
 
 PORT = whole(1, 65535)
 # MQTT counts it in whole seconds; the broker sends the table's last will after 1.5 times it.
@@ -32,6 +39,7 @@ class UplinkSettings:
     password: str | None = field(repr=False)
     key: bytes | None = field(repr=False)  # the venue key (firmware/uplink/commands.py)
     keepalive: int  # seconds
+    discovery_prefix: str | None = None  # Home Assistant's; None: no discovery published
 
 
 def uplink_settings(section: Section, folder: Path) -> UplinkSettings:
@@ -70,7 +78,25 @@ def uplink_settings(section: Section, folder: Path) -> UplinkSettings:
         password=None if password is None else _text(section, "password_file", password),
         key=key,
         keepalive=section.get("keepalive_seconds", KEEPALIVE_SECONDS),
+        discovery_prefix=_discovery_prefix(section),
     )
+
+
+def _discovery_prefix(section: Section) -> str | None:
+    """`home_assistant = true`: the prefix Home Assistant's discovery is published under,
+    `discovery_prefix` or its default (firmware/uplink/discovery.py); None without."""
+    wanted = "home_assistant" in section.data and section.get("home_assistant", "bool")
+    if "discovery_prefix" not in section.data:
+        return DISCOVERY_PREFIX if wanted else None
+    prefix = section.get("discovery_prefix", "text")
+    if not wanted:
+        raise section.error("discovery_prefix", "a discovery prefix is for home_assistant = true")
+    if not DISCOVERY_WORD.fullmatch(prefix):
+        raise section.error(
+            "discovery_prefix",
+            f"{prefix!r}: Home Assistant's prefix is 1 to 64 letters, digits, '-' or '_'",
+        )
+    return prefix
 
 
 def with_venue(settings: UplinkSettings | None, venue: str | None) -> UplinkSettings | None:

@@ -33,6 +33,8 @@ class SheetBook:
         self.player_signatures: list[dict] = []  # person, hand, via, journal_head, wall_time
         self.asking: int | None = None  # the hand the players are asked to sign up to
         self.asked_on = None  # the table then: the next hand's walls end the asking
+        self._shown: tuple | None = None  # what the document below was made of
+        self._document: dict = {}
         self._recall(self.port.rows())
         self.port.on_signature(self.button)
 
@@ -68,6 +70,7 @@ class SheetBook:
     def confirm_score(self, t, body) -> dict:
         row = self._row(body["hand"])
         self.confirmed[row.number] = row.to_json()
+        self._shown = None
         return self._record(ev.ScoreConfirmed(t, None, row.number, row.to_json()))
 
     def sign_sheet(self, t, body) -> dict:
@@ -79,6 +82,7 @@ class SheetBook:
         head = self.port.head
         record = ev.SheetSigned(t, None, body["hand"], body["referee"], rows, head)
         self.signatures.append(_signature(record, self.wall_time()))
+        self._shown = None
         return self._record(record)
 
     def ask_signatures(self, t, body) -> dict:
@@ -86,7 +90,7 @@ class SheetBook:
         status = self.service.status()
         if status.in_play:
             raise ActionRefused("the players sign between hands: a hand is in play")
-        self.asking, self.asked_on = row.number, status.table
+        self.asking, self.asked_on, self._shown = row.number, status.table, None
         self.port.publish()
         return {"asking": row.number}
 
@@ -125,6 +129,7 @@ class SheetBook:
         assert hand is not None  # only while the players are asked
         record = ev.PlayerSigned(t, None, person, hand, via, head, self.wall_time())
         self.player_signatures.append(_without_type(record))
+        self._shown = None
         return self._record(record)
 
     def _row(self, number: int):
@@ -143,29 +148,38 @@ class SheetBook:
     def document(self, session, players) -> dict:
         """The sheet as it stands, for both views (nothing on it is concealed): each row of
         session.sheet with the names by column, the zero-sum check, confirmed or not and
-        changed since; the players, the signatures, and whether the players are asked."""
-        seatings = _seatings(session)
-        rows = []
-        for record, seating in zip(session.sheet, seatings, strict=True):
+        changed since; the players, the signatures, and whether the players are asked.
+        Every update of both views carries it and the pages' backlogs hold a hundred updates
+        each, so it is made again only when what it is made of has changed, and a row that
+        has not changed stays the same object: the sheet is held once, not once an update
+        (issue 32 item 4: a copy of it in each held update grew 427 KB a hand)."""
+        asked = self.asked()
+        made_of = (tuple(session.sheet), len(session.games), tuple(session.seating), players, asked)
+        if self._shown is not None and self._shown[0] is session and self._shown[1:] == made_of:
+            return self._document
+        before = self._document.get("rows", [])
+        rows: list[dict] = []
+        for record, seating in zip(session.sheet, _seatings(session), strict=True):
             row = record.to_json()
             confirmed = self.confirmed.get(record.number)
-            rows.append(
-                row
-                | {
-                    "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
-                    "zero_sum": zero_sum(record),
-                    "confirmed": confirmed is not None,
-                    "changed_since_confirmed": confirmed is not None and confirmed != row,
-                }
-            )
-        return {
+            row = row | {
+                "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
+                "zero_sum": zero_sum(record),
+                "confirmed": confirmed is not None,
+                "changed_since_confirmed": confirmed is not None and confirmed != row,
+            }
+            kept = before[len(rows)] if len(rows) < len(before) else None
+            rows.append(kept if kept == row else row)
+        self._shown = (session, *made_of)
+        self._document = {
             "rows": rows,
             "players": [dict(p) for p in players] if players else None,
-            "signatures": self.signatures,
-            "player_signatures": self.player_signatures,
-            "asking": self.asked(),
-            "signed_now": sorted(self.signed_now()) if self.asked() else [],
+            "signatures": list(self.signatures),
+            "player_signatures": list(self.player_signatures),
+            "asking": asked,
+            "signed_now": sorted(self.signed_now()) if asked else [],
         }
+        return self._document
 
 
 RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "RefereeActed")

@@ -64,7 +64,7 @@ def said(change: ev.SeatsChanged) -> str:
 
 def ask_scores(service, t, body) -> dict:
     """問分 by the player at `seat` (of the hand): in the 4th game of a seat-change stage, two
-    asks a player; answered with this game's chips and the stage's totals, by side."""
+    asks a player; answered with this game's chips now and the stage's totals, by side."""
     session = service.status().session
     fmt = format_of(session.ruleset)
     if fmt is None or not fmt.seats_change:
@@ -84,7 +84,7 @@ def ask_scores(service, t, body) -> dict:
     )
     if asked >= ASKS_PER_PLAYER:
         raise ActionRefused(f"P{person + 1} has asked the scores {asked} times: two at most")
-    chips = tuple(session.scores)
+    chips = scores_now(session, service.status().table)
     earlier = {p: 0 for p in range(4)}
     for ended in stage_games(session.games, fmt):
         for s, p in enumerate(ended["seating"]):
@@ -93,6 +93,15 @@ def ask_scores(service, t, body) -> dict:
     answer = ev.ScoresAsked(t, body["seat"], person, number, chips, totals)
     service.commands.record(answer, shown=True, line=answered(answer))
     return answer.to_json()
+
+
+def scores_now(session, table) -> tuple[int, ...]:
+    """此刻四家得分情況, by side: the chips as settled so far, and with a hand in play what it
+    has paid on the spot (三十六 現場匯: kongs, 追牌, penalties), not the last hand's."""
+    now = None if table is None or table.ended else table.winning.chips_now()
+    if now is None:
+        return tuple(session.scores)
+    return tuple(now[(side - session.dealer) % 4] for side in range(4))
 
 
 def answered(answer: ev.ScoresAsked) -> str:

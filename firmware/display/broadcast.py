@@ -7,9 +7,9 @@ seat's shanten and waits with their values, the win check, the last hand's resul
 seals (their digests only, issue 17). Nothing else of the referee's parts passes: not the
 alerts, faults, shuffler or event log (the referee's actions, the tiles a fault names), not
 the clocks, and of the wall only how many tiles are live: never the dice and the break or
-anything of its order, which tell what comes next. `DelayedFeed` holds the referee's
-documents as they arrive and lets each out `delay` seconds later on the table's clock: the
-server's stream waits, not the page.
+anything of its order, which tell what comes next. `DelayedFeed` holds the broadcast
+documents of the referee's as they arrive and lets each out `delay` seconds later on the
+table's clock: the server's stream waits, not the page.
 """
 
 import asyncio
@@ -51,11 +51,11 @@ def broadcast_state(referee: dict) -> dict:
     return out
 
 
-Entry = tuple[int, float, dict]  # (seq, arrival on the table's clock, the referee's document)
+Entry = tuple[int, float, dict]  # (seq, arrival on the table's clock, the broadcast document)
 
 
 class DelayedFeed:
-    """The referee's documents by arrival, each released `delay` seconds after it came in.
+    """The broadcast documents by arrival, each released `delay` seconds after it came in.
     The newest released one stays held, for a page that opens now."""
 
     def __init__(self, delay: float, clock: Callable[[], float]):
@@ -63,10 +63,11 @@ class DelayedFeed:
         self._held: deque[Entry] = deque(maxlen=HELD)
 
     def add(self, seq: int, referee: dict) -> None:
-        """Hold an update (the desk's publish, on the loop's thread); the documents are not
-        changed after they are sent, so holding one costs nothing at the table."""
+        """Hold an update's broadcast document (the desk's publish, on the loop's thread):
+        only what passes is held, never the referee's parts, whose score sheet grows a row a
+        hand (issue 32 item 4: a minute of documents each with the whole sheet)."""
         now = self.clock()
-        self._held.append((seq, now, referee))
+        self._held.append((seq, now, broadcast_state(referee)))
         while len(self._held) > 1 and self._held[1][1] <= now - self.delay:
             self._held.popleft()
 
@@ -96,13 +97,13 @@ class DelayedFeed:
         clock, or how long until the broadcast begins."""
         if entry is None:
             return {"seq": None, "delay": self.delay, "state": None}
-        seq, arrived, referee = entry
+        seq, arrived, state = entry
         return {
             "seq": seq,
             "delay": self.delay,
             "arrived": arrived,
             "released": self.clock(),
-            "state": broadcast_state(referee),
+            "state": state,
         }
 
     async def frames(self, stop: asyncio.Event):

@@ -45,8 +45,8 @@ def hand_result(session: Session, table: Table | None, players) -> dict | None:
     chips = session.ruleset.table_rules.start_chips is not None
     return {
         "hand_number": session.sheet[-1].number if recorded else session.hand_number,
-        "outcome": "win" if outcome.results else "draw",
-        "state": ended.state,  # won, exhausted
+        "outcome": "win" if outcome.results else "game over" if outcome.game_over else "draw",
+        "state": ended.state,  # won, exhausted, game_over
         "wins": [_win(ended, result, chinese, who) for result in outcome.results],
         "payments": [
             who(seat)

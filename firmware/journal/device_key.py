@@ -11,6 +11,7 @@ A later option: on a Raspberry Pi whose OTP holds a customer private key
 (`rpi-otp-private-key`), the key would come from there and never lie on the SD card.
 """
 
+import hashlib
 import os
 import stat
 import tempfile
@@ -47,6 +48,7 @@ class DeviceKey:
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
         self.public_hex = raw.hex()
+        self.fingerprint = fingerprint(self.public_hex)
 
     def sign_head(self, t: float, hand: int, head: str) -> ev.HeadSigned:
         """The record of the journal's head signed (over the ASCII of its hex)."""
@@ -56,6 +58,13 @@ class DeviceKey:
     def sign_journal(self, journal, t: float, hand: int) -> None:
         """At hand `hand`'s end: the journal's head as of now, signed, into the journal."""
         journal.record(self.sign_head(t, hand, journal.head))
+
+
+def fingerprint(public_hex: str) -> str:
+    """What names a table's key in a few characters (its status on the bus): "SHA256:" and
+    the hex SHA-256 of the raw 32-byte public key, so anyone holding a HeadSigned's
+    `public_key` recomputes it (`bytes.fromhex(public_key)` hashed)."""
+    return "SHA256:" + hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()
 
 
 def load(path: Path) -> DeviceKey:

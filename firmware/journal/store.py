@@ -257,10 +257,13 @@ class Journal:
         doubling: bool = False,
         last_deal: bool = False,
         tile_set: str | None = None,
+        table: str | None = None,
+        wall_time: str | None = None,
     ) -> None:
         """A new table: enough to rebuild it (Table(ruleset, walls, chips, doubling, last_deal)),
         its number and time, and the tile set it is played with, which a hand taken up again
-        after a power cut is read in (firmware/table/resume.py)."""
+        after a power cut is read in (firmware/table/resume.py); the table's name and the time
+        of day it began (UTC), which the score sheet gives (firmware/audit/sheet.py)."""
         row = {
             "ruleset": ruleset,
             "hand_number": hand_number,
@@ -272,6 +275,10 @@ class Journal:
         }
         if tile_set is not None:
             row["tile_set"] = tile_set
+        if table is not None:
+            row["table"] = table
+        if wall_time is not None:
+            row["wall_time"] = wall_time
         self._append([("hand", row)])
 
     def input(self, event) -> None:

@@ -11,6 +11,7 @@ from firmware.audit.shuffle_watch import follow
 from firmware.desk.desk import Desk
 from firmware.desk.referees import Referees, referees_file
 from firmware.display.app import create_app
+from firmware.resources import ruleset_path
 from firmware.table.service import assemble
 from firmware.table.sessions import data_dir
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN, loopback
@@ -68,7 +69,8 @@ class Rig:
         self.uplink = self.uplinking = None
         settings = args.uplink
         if settings is not None:
-            self.uplink = _uplink(service, settings, profile.name)
+            rules = args.ruleset or profile.ruleset
+            self.uplink = _uplink(service, settings, profile, rules)
             self.uplinking = asyncio.create_task(self.uplink.run())
         # After the desk, which then follows the hand taken up: its history, its alerts.
         service.resume(clock(), args.history, args.cut)
@@ -93,13 +95,25 @@ class Rig:
         self.shuffler.close()
 
 
-def _uplink(service, settings, table: str):
+def _uplink(service, settings, profile, rules: str):
     """The venue uplink of `service`, woken by each of its publications; the venue's commands
     taken on the actor's turn, like a referee's action (firmware/uplink/commands.py), never
-    again under an id the journal says was taken (what they noted, the table takes up itself)."""
+    again under an id the journal says was taken (what they noted, the table takes up itself).
+    Its status names the profile, the rule book `rules` (a name or a file) and the device key
+    (firmware/uplink/identity.py), its birth count kept beside the key."""
     from firmware.uplink.client import Uplink  # the MQTT client only for a table with a venue
     from firmware.uplink.commands import VenueCommands
+    from firmware.uplink.identity import BIRTH_FILE, Identity
     from firmware.uplink.messages import status_state
+
+    table, key = profile.name, service.hands.device_key
+    identity = Identity(
+        profile=profile.path,
+        rules=ruleset_path(rules),
+        key_fingerprint=key.fingerprint,
+        journal=service.journal.path,
+        births=key.path.parent / BIRTH_FILE,
+    )
 
     def on_command(payload: bytes) -> None:
         taken = service.commands.submit(lambda t: commands.receive(t, payload))
@@ -110,6 +124,7 @@ def _uplink(service, settings, table: str):
         service.journal,
         table,
         lambda: status_state(service.status(), uplink.alerts),
+        identity,
         on_command,
     )
     commands = VenueCommands(service, settings.key, settings.venue, table, resend=uplink.resend)

@@ -171,7 +171,8 @@ PAUSES = ("ClocksPaused", "ClocksResumed")  # a resumed hand's own: no re-derive
 
 def game_rows(journal: Journal) -> list[tuple[str, dict]]:
     """The game a journal holds: its hand rows, and its inputs but the clocks' pauses with
-    their outputs, each without its table time (which differs from run to run)."""
+    their outputs, each without its table time or a hand's time of day (which differ from run
+    to run)."""
     rows, pause = [], False
     for row in journal.rows():
         if row.kind not in ("hand", "input", "output"):
@@ -181,6 +182,7 @@ def game_rows(journal: Journal) -> list[tuple[str, dict]]:
             pause = row.kind == "input" and data.get("type") in PAUSES
         if not pause:
             data.pop("t", None)
+            data.pop("wall_time", None)
             rows.append((row.kind, data))
     return rows
 

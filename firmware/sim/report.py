@@ -13,6 +13,7 @@ def summary(game, hands: int, seconds: float) -> dict:
         "hands": hands,
         "wins": game.counts["wins"],
         "draws": game.counts["draws"],
+        "cut_short": game.counts["cut_short"],  # by the game's end (CCM: two without chips)
         "events": game.counts["events"],
         "alerts": game.counts["alerts"],
         "alerts_by_rule": dict(sorted(game.alerts_by_rule.items())),
@@ -35,7 +36,8 @@ def print_summary(summary: dict, problems: list, sheet) -> None:
     broken, hands stuck: none in a good run), games, the score sheet."""
     print(
         f"{summary['ruleset']}: {summary['hands']} hands, {summary['wins']} wins, "
-        f"{summary['draws']} exhaustive draws, {summary['events']} events, "
+        f"{summary['draws']} exhaustive draws, {summary['cut_short']} cut short by the "
+        f"game's end, {summary['events']} events, "
         f"{summary['alerts']} alerts, {summary['hands_per_second']} hands/s"
     )
     for rule, n in summary["alerts_by_rule"].items():

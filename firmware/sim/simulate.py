@@ -30,6 +30,9 @@ from firmware.sim.script import next_move, others
 STEP = 0.5  # seconds of table time per input: a brisk but human pace
 UNTIMED_STUCK = 180.0  # a rule book without time limits: stuck after WSOM's hand budget
 MAX_SLOW = 600.0  # seconds per discard of --slow-seat: ten minutes is already no game
+# the summary's count of each hand's end (the sheet's result); CCM's "game over": the game
+# ended in the hand, two players left without chips (seed 004 第一條三十一)
+ENDS = {"win": "wins", "draw": "draws", "game over": "cut_short"}
 
 
 def add_parser(commands) -> None:
@@ -184,7 +187,7 @@ class Game:
         row = self.session.record(table)
         if self.journal is not None:
             self.journal.checkpoint()  # the hand is in the main file: a copy of it holds it
-        self.counts["wins" if row.result == "win" else "draws"] += 1
+        self.counts[ENDS[row.result]] += 1
         if sum(row.changes) != 0:
             self.violations.append(f"hand {row.number}: score changes sum to {sum(row.changes)}")
         if self.ruleset.table_rules.start_chips is not None and min(row.totals) < 0:

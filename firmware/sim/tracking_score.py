@@ -6,6 +6,9 @@ The simulated players record the true movements of their latest hand (firmware/s
 and the service what its tracking inferred in its latest (firmware/table/status.py's TrackedHand).
 The score follows both as the table plays and keeps a hand until both sides are past its
 number (a voided hand and its redeal share one); then it folds the hand into five counts.
+A move the players made once their hand was over (a call taken back after a win) is no true
+move of it, nor a wrong one if the tracking saw it: the service, its hand still in play after
+a misread win, tracks on (issue 32 item 8).
 """
 
 from collections import Counter
@@ -19,13 +22,16 @@ class TrackingScore:
     def __init__(self) -> None:
         self.truth: dict[int, Counter] = {}  # hand -> its true movements, until folded
         self.tracked: dict[int, TrackedHand] = {}  # hand -> what the tracking inferred
+        self.after: dict[int, Counter] = {}  # hand -> the true movements once it was over
         self.figures = dict.fromkeys(FIGURES, 0)
 
-    def follow(self, tracked: TrackedHand, true_moves: tuple[int, Counter]) -> None:
+    def follow(self, tracked: TrackedHand, true_moves: tuple[int, Counter, Counter]) -> None:
         """Note both sides' latest hands (at every tick: a hand lasts many) and fold the
-        hands both are past: neither side goes back to an earlier number."""
-        number, moves = true_moves
+        hands both are past: neither side goes back to an earlier number. `true_moves`: the
+        hand's number, its movements and those made once it was over."""
+        number, moves, after = true_moves
         self.tracked[tracked.number], self.truth[number] = tracked, moves
+        self.after[number] = after
         past = min(tracked.number, number)
         for hand in [h for h in self.truth.keys() | self.tracked.keys() if h < past]:
             self._fold(hand)
@@ -40,6 +46,7 @@ class TrackingScore:
     def _fold(self, hand: int) -> None:
         truth = self.truth.pop(hand, Counter())
         tracked = self.tracked.pop(hand, TrackedHand(hand))
+        after = self.after.pop(hand, Counter())
         right = truth & tracked.moves
         missed = truth - right
         flagged = sum(n for (tile, _, _), n in missed.items() if tile in tracked.flagged)
@@ -47,5 +54,5 @@ class TrackingScore:
         figures["true_moves"] += truth.total()
         figures["inferred_right"] += right.total()
         figures["flagged"] += flagged
-        figures["inferred_wrong"] += (tracked.moves - truth).total()
+        figures["inferred_wrong"] += (tracked.moves - truth - after).total()
         figures["missed"] += missed.total() - flagged

@@ -126,8 +126,9 @@ class SimTable:
         self.rolls: list[tuple[int, int]] = []  # the hand in play's, still to be thrown
         self.pins, self.gpio = pins, gpio
         self.next_sweep = self.next_heartbeat = 0.0
-        # the hand's number and its true movements: (tile, from, to) -> times
-        self.true_moves: tuple[int, Counter] = (0, Counter())
+        # the hand's number, its true movements ((tile, from, to) -> times) and those made once
+        # it was over (a call taken back after a win): real, if not the hand's
+        self.true_moves: tuple[int, Counter, Counter] = (0, Counter(), Counter())
         self.hands_lifted = 0
         self.in_play = "B"  # so that the first set raised is A
         self.cycle_faults: list[str | None] = []  # machine faults, one per cycle to come
@@ -329,8 +330,8 @@ class SimTable:
             source = next(z for z, held in self.zones.items() if tag in held)
             self.zones[source].remove(tag)
             self.zones[target].append(tag)
-            if not self.truth.ended:  # afterwards the tiles only go back to the machine
-                number = self.session.hand_number
-                if self.true_moves[0] != number:
-                    self.true_moves = (number, Counter())
-                self.true_moves[1][tile, source, target] += 1
+            number = self.session.hand_number
+            if self.true_moves[0] != number:
+                self.true_moves = (number, Counter(), Counter())
+            _, during, after = self.true_moves
+            (after if self.truth.ended else during)[tile, source, target] += 1

@@ -8,11 +8,12 @@ from the start of the game's first hand (its walls raised: the journal's hand ro
 restart goes on where it was and an outage never counts. Five minutes before time the notice
 is on both views and the console. Once time is up the game ends with the next win or draw
 that ends a hand (最後一次成牌或荒牌): the hand in play, or the next one if time ran out
-between hands. However a game ended (time, chips, rounds: seed §31 局結), a new one gets a new
-clock when its first hand starts, after the break ([game] break_minutes, after every
-break_after_games games) unless the table's referee resumes play earlier at the desk (a
-HallResumed record). Everything here follows from journaled table times and records, so a
-resumed table ends the same games at the same hands.
+between hands; that hand is told so (the input GameTimeUp, firmware/table/hands.py), for §32's
+ban on a win leaving its winner not first. However a game ended (time, chips, rounds: seed
+§31 局結), a new one gets a new clock when its first hand starts, after the break ([game]
+break_minutes, after every break_after_games games) unless the table's referee resumes play
+earlier at the desk (a HallResumed record). Everything here follows from journaled table
+times and records, so a resumed table ends the same games at the same hands.
 """
 
 from engine import events as ev

@@ -8,6 +8,8 @@ input is journaled (committed) before it is applied (DESIGN.md). It is driven by
 turn only: nothing here is thread-safe or meant to be changed from outside.
 """
 
+from datetime import UTC, datetime
+
 from drivers.dice import DiceError, PhysicalDice
 from engine import events as ev
 from engine.moves import Interpreter, Irregular
@@ -91,7 +93,7 @@ class Hands:
         self.set_in_play, self.voided = tile_set, None
         dealer_side = self.session.player_at(0)
         walls = [lanes[(dealer_side + seat) % 4] for seat in range(4)]
-        self.table = table = self.session.new_table(walls, time_up=self.sitting.time_up(t))
+        self.table = table = self.session.new_table(walls)
         self.sitting.hand_started(t)
         self.recorded = False
         number = self.session.hand_number
@@ -104,6 +106,8 @@ class Hands:
             table.doubling,
             table.last_deal,
             tile_set,
+            self.profile.name,
+            datetime.now(UTC).isoformat(timespec="seconds"),
         )
         self.tracker.place({tile: zone("wall", lane) for lane in range(4) for tile in lanes[lane]})
         self.interpreter = self.new_interpreter(table)
@@ -112,6 +116,7 @@ class Hands:
             f"{LETTERS[dealer_side]} side; walls of set {tile_set} up"
         )
         self.publish([])
+        self.tell_time_up(t)  # it ran out between hands: this hand is the game's last
         if self.sitting.hall_paused:
             self.out(f"{t:9.1f}  the venue has paused the hall: the clocks wait for its resume")
             self.apply(ev.ClocksPaused(t, None))
@@ -168,9 +173,18 @@ class Hands:
 
     def poll(self, t) -> None:
         """The interpreter's timers (held moves, the claim window); none runs while a hand
-        taken up after a power cut waits for the referee."""
+        taken up after a power cut waits for the referee. The game's time running out."""
+        self.tell_time_up(t)
         if self.interpreter is not None and self.interruption is None:
             self.apply_all(self.interpreter.poll(t))
+
+    def tell_time_up(self, t) -> None:
+        """Seed 004 第五條 滿足規定時間後的最後一次成牌或荒牌，比賽結束: once the game's time is up
+        at `t`, the hand in play is told (a journaled input), so that it is its last: §32
+        then bars a win that ends the game with the winner not first, the dealer's too."""
+        table = self.table
+        if self.in_play and table is not None and not table.time_up and self.sitting.time_up(t):
+            self.apply(ev.GameTimeUp(t, None))
 
     def sweep(self, t, zone: str, tags) -> None:
         """A zone's inventory: the tiles that moved, and what that means in the hand."""
@@ -186,7 +200,7 @@ class Hands:
                 unknown.add(tag)
         if self.interruption is not None:
             self.interruption.sweep(zone, seen)
-        for result in self.tracker.sweep(t, zone, seen, unknown):
+        for result in self.tracker.sweep(t, zone, seen, unknown, interpreter.expects):
             self.tracked = tracked = self.tracked.of(self.session.hand_number)
             if isinstance(result, TrackingAlert):
                 self._tracking_alert(t, result)
@@ -276,6 +290,8 @@ class Hands:
 
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """Journal the input (committed), apply it, journal and show what it did."""
+        if not isinstance(event, ev.GameTimeUp):
+            self.tell_time_up(event.t)  # an input after time is up comes in the last hand
         table, interpreter = self.table, self.interpreter
         assert table is not None and interpreter is not None  # inputs come with a hand dealt
         self.journal.input(event)
@@ -292,11 +308,7 @@ class Hands:
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
         if self.recorded and any(isinstance(out, ev.RESETTLED) for out in outputs):
-            row = self.session.settle_again(table)  # on the sheet already: before it is shown
-            self.out(
-                f"{event.t:9.1f}  hand {row.number} settled again: scores "
-                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
-            )
+            self._settle_again(event.t, table)  # on the sheet already: before it is shown
         self.publish(outputs)
         if isinstance(event, ev.ClocksResumed) and table.clocks.paused_at is None:
             self._interruption_over(event.t)
@@ -305,6 +317,24 @@ class Hands:
         return outputs
 
     # -- the hand's end ------------------------------------------------------------------
+
+    def _settle_again(self, t, table) -> None:
+        """The hand on the sheet changed: its row settled again while its game goes on; once
+        its game has ended with it, what it holds now added to the game's 局分 (seed 004 第三章
+        第二條 七(二) 局結後罰分); else (a later hand's game) nothing moves."""
+        session = self.session
+        if session.settles_again(table):
+            row = session.settle_again(table)
+            self.out(
+                f"{t:9.1f}  hand {row.number} settled again: scores "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(row.totals))
+            )
+        elif session.ended_game(table):
+            game = session.settle_after_game(table)
+            self.out(
+                f"{t:9.1f}  game {len(session.games)} settled after its end: 局分 "
+                + " ".join(f"{LETTERS[p]} {s:+d}" for p, s in enumerate(game["chips"]))
+            )
 
     def _interruption_over(self, t) -> None:
         """Play goes on after a power cut: the referee resumed the clocks, or the hand ended."""

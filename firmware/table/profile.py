@@ -23,7 +23,7 @@ from drivers.buttons import BUTTONS
 from drivers.shuffler import ShufflerPins, ShufflerTiming
 from engine.schema import ConfigError, Range, Section, list_of, number, one_of, whole
 from engine.seats import LETTERS, ZONES
-from firmware.bus.contract import MAX_MINUTES
+from firmware.bus.contract import DISCOVERY_WORD, MAX_MINUTES
 from firmware.bus.settings import TOPIC_WORD, TOPIC_WORD_WORDS, UplinkSettings, uplink_settings
 from firmware.resources import config_dir, load_toml, ruleset_path
 from firmware.table.assembly import kinds
@@ -244,6 +244,10 @@ def load_profile(name_or_path: str | Path) -> Profile:
         section.done()
         if not TOPIC_WORD.fullmatch(name):
             raise table.error("name", f"{name!r}: with an [uplink], a name is {TOPIC_WORD_WORDS}")
+        if uplink.discovery_prefix is not None and not DISCOVERY_WORD.fullmatch(name):
+            raise table.error(
+                "name", f"{name!r}: Home Assistant's discovery takes no '.' in a table's name"
+            )
         if uplink.user not in (None, name):  # the venue's ACL (deploy/mosquitto/acl) is by name
             raise section.error(
                 "user",

@@ -94,8 +94,8 @@ class Sitting:
         return seconds_left(self.notes(), t) if self.game is None else self.game.left(t)
 
     def time_up(self, t: float) -> bool:
-        """The game's time is up at `t`: a hand beginning now is its last (seed 004 §32 then
-        bars a win that would end it with the winner not first)."""
+        """The game's time is up at `t`: the hand in play, or one beginning now, is its last
+        (seed 004 第五條; §32 then bars a win that would end it with the winner not first)."""
         return self.game is not None and self.game.left(t) == 0
 
     def hand_started(self, t: float) -> None:

@@ -63,6 +63,8 @@ def describe(event, ruleset=None) -> str:
         )
     if kind == "ExhaustiveDraw":
         return "exhaustive draw: the wall is spent"
+    if kind == "GameEnded":
+        return f"the game ends in the hand: {e['reason']}"
     if kind == "Alert":
         penalty = f" (proposed: {e['penalty']['offence']})" if e.get("penalty") else ""
         return f"ALERT #{e['id']} {e['rule']}: {e['message']}{penalty}"

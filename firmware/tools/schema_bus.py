@@ -3,6 +3,7 @@ made from its contract (firmware/bus/contract.py): each payload's dataclass with
 its words (PHASES, ALERT_KINDS, ...), every topic with its QoS and whether it is retained, and
 the venue's commands with their arguments and signature."""
 
+from drivers.shuffler import STATES
 from engine.seats import LETTERS
 from firmware.bus import contract as bus
 from firmware.tools.schema_types import DRAFT, HEX64, SEAT, of_dataclass
@@ -22,6 +23,13 @@ NARROWER: dict[str, dict] = {  # a payload's field: what its type cannot say
     "table": {"type": "string", "pattern": f"^{bus.TOPIC_WORD.pattern}$"},
     "session": _or_null({"type": "string", "pattern": "^[0-9a-f]{32}$"}),  # the journal's id
     "status": {"enum": list(bus.STATUSES)},
+    "birth": {"type": "integer", "minimum": 0},
+    "profile_sha256": _or_null(HEX64),
+    "rules_sha256": HEX64,
+    "key_fingerprint": _or_null({"type": "string", "pattern": "^SHA256:[0-9a-f]{64}$"}),
+    "disk_free_bytes": {"type": "integer", "minimum": 0},
+    "uptime_seconds": {"type": "number", "minimum": 0},
+    "shuffler": {"enum": list(STATES)},
     "phase": {"enum": list(bus.PHASES)},
     "seq": {"type": "integer", "minimum": 1},
     "seat": _or_null(SEAT),
@@ -171,6 +179,32 @@ def command() -> dict:
     }
 
 
+DISCOVERY = "discovery"  # Home Assistant's discovery configs ([uplink] home_assistant = true)
+
+
+def discovery() -> dict:
+    """A Home Assistant MQTT discovery config of one of a table's entities
+    (firmware/uplink/discovery.py): what this table always says; Home Assistant's own schema
+    has many more keys, which stay allowed."""
+    texts = {"type": "object", "additionalProperties": TEXT}
+    return {
+        "$schema": DRAFT,
+        "title": "A Home Assistant discovery config of a table's entity",
+        "type": "object",
+        "required": ["name", "unique_id", "qos", "state_topic", "value_template", "device"],
+        "properties": {
+            "name": TEXT,
+            "unique_id": {"type": "string", "pattern": "^mjtable_"},
+            "qos": {"const": bus.QOS},
+            "state_topic": TEXT,
+            "value_template": TEXT,
+            "availability": {"type": "array", "items": texts},
+            "device": texts | {"properties": {"identifiers": {"type": "array", "items": TEXT}}},
+            "origin": texts,
+        },
+    }
+
+
 def schema_file(leaf: str) -> str:
     return f"bus-{leaf}.json"
 
@@ -190,19 +224,34 @@ def asyncapi() -> dict:
         }
         for leaf in leaves
     }
+    channels[DISCOVERY] = {
+        "address": bus.discovery_topic("{prefix}", "{component}", "{table}", "{entity}"),
+        "parameters": {
+            "prefix": {
+                "description": "Home Assistant's discovery prefix",
+                "default": "homeassistant",
+            },
+            "component": {"enum": ["binary_sensor", "sensor"]},
+            "table": parameters["table"],
+            "entity": {"description": "the entity: online, state, hand, players, scores, ..."},
+        },
+        "description": "with [uplink] home_assistant = true: one config per entity of the table",
+        "messages": {DISCOVERY: {"$ref": f"#/components/messages/{DISCOVERY}"}},
+    }
     channels["every_table_cmd"] = {
         "address": bus.command_topic("{venue}", bus.EVERY_TABLE),
         "parameters": {"venue": parameters["venue"]},
         "description": 'a command to every table of the venue (its table is "*")',
         "messages": {"cmd": {"$ref": "#/components/messages/cmd"}},
     }
-    operations = {
+    retained = {*bus.RETAINED, DISCOVERY}  # discovery configs too, each on every connection
+    operations: dict[str, dict] = {
         f"send_{leaf}": {
             "action": "send",
             "channel": {"$ref": f"#/channels/{leaf}"},
-            "bindings": {"mqtt": {"qos": bus.QOS, "retain": leaf in bus.RETAINED}},
+            "bindings": {"mqtt": {"qos": bus.QOS, "retain": leaf in retained}},
         }
-        for leaf in bus.PUBLISHED
+        for leaf in [*bus.PUBLISHED, DISCOVERY]
     }
     operations |= {
         f"receive_{name}": {
@@ -221,7 +270,7 @@ def asyncapi() -> dict:
                 "schema": {"$ref": schema_file(leaf)},
             },
         }
-        for leaf in leaves
+        for leaf in [*leaves, DISCOVERY]
     }
     return {
         "asyncapi": "3.0.0",
@@ -248,5 +297,6 @@ def documents() -> dict[str, dict]:
         schema_file(bus.Leaf.STATE): payload(bus.State, "A table's state message"),
         schema_file(bus.Leaf.SHEET): payload(bus.Sheet, "A table's sheet message"),
         schema_file(bus.Leaf.CMD): command(),
+        schema_file(DISCOVERY): discovery(),
         "asyncapi.json": asyncapi(),
     }

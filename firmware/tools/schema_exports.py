@@ -1,9 +1,11 @@
 """The schemas of the exports (docs/schema/, firmware/tools/schemas.py): a journal's hand row,
 `mjtable export hands` (jsonl and mjai), `mjtable export sheet` (JSON, and CSV by row)."""
 
+from engine.seats import LETTERS
 from engine.session import HandRecord
 from engine.stage import Standing
 from firmware.audit import sheet as export_sheet
+from firmware.audit import sheet_csv
 from firmware.tools.schema_types import DRAFT, SEAT, TILE, of_dataclass
 
 NUMBER, WHOLE, TEXT, FLAG = (
@@ -14,6 +16,8 @@ NUMBER, WHOLE, TEXT, FLAG = (
 )
 NULL = {"type": "null"}
 FOUR = {"type": "array", "items": WHOLE, "minItems": 4, "maxItems": 4}  # by seat or by player
+SIDE = {"enum": list(LETTERS)}  # a round's wind, E S W N
+PATTERN = {"type": "array", "prefixItems": [TEXT, WHOLE], "minItems": 2, "maxItems": 2}
 
 
 def either(*schemas: dict) -> dict:
@@ -41,9 +45,8 @@ def deal_schema(public: bool) -> dict:
     }
     fields = {"ruleset": TEXT, "hand_number": WHOLE, "chips": either(FOUR, NULL), "t": NUMBER}
     fields |= {"doubling": FLAG, "last_deal": FLAG}
-    schema = strict(
-        fields | ({} if public else {"walls": lanes}), {"tile_set": {"enum": ["A", "B"]}}
-    )
+    optional = {"tile_set": {"enum": ["A", "B"]}, "table": TEXT, "wall_time": TEXT}
+    schema = strict(fields | ({} if public else {"walls": lanes}), optional)
     return schema | ({"properties": schema["properties"] | {"walls": False}} if public else {})
 
 
@@ -63,7 +66,7 @@ def hands_line() -> dict:
     }
 
 
-PAI = {"type": "string", "pattern": "^([1-9][mps]|5[mps]r|[ESWNPFC]|\\?)$"}  # mjai's tile names
+PAI = {"type": "string", "pattern": "^([1-9][mps]|[ESWNPFC])$"}  # mjai's tiles, red fives none
 ACTOR = SEAT  # mjai's players 0..3
 PAIS = {"type": "array", "items": PAI}
 # mjai's events (the riichi tools' log format) and the fields each must have.
@@ -93,8 +96,7 @@ MJAI: dict[str, dict] = {
     "ryukyoku": {"deltas": FOUR, "scores": FOUR},
     "end_kyoku": {},
     "end_game": {},
-    "none": {},  # mjai's event that says nothing: a consumer passes it by
-    "mjtable_note": {},  # what mjai cannot say of WSOM (docs/events.md)
+    "none": {"mjtable_note": TEXT},  # read past by mjai's tools: what their format cannot say
 }
 
 
@@ -123,6 +125,10 @@ def sheet_document() -> dict:
     record = of_dataclass(HandRecord)
     record["properties"] |= {"winners": {"type": "array", "items": SEAT}, "dealer": SEAT}
     record["properties"] |= {"east": either(SEAT, NULL), "result": {"enum": ["win", "draw"]}}
+    win = strict(
+        {"winner": SEAT, "discarder": either(SEAT, NULL), "value": either(WHOLE, NULL)}
+        | {"patterns": {"type": "array", "items": PATTERN}}
+    )
     player = strict({"name": TEXT, "federation_id": either(TEXT, NULL)})
     offence = strict(
         {"player": either(SEAT, NULL), "offence": TEXT, "rule": TEXT, "points": WHOLE}
@@ -132,6 +138,8 @@ def sheet_document() -> dict:
     names = {"type": "array", "items": TEXT, "minItems": 4, "maxItems": 4}
     line = strict(
         record["properties"]
+        | {"round": SIDE, "started": either(TEXT, NULL)}
+        | {"wins": {"type": "array", "items": win}}
         | {"names": names, "federation_ids": {"type": "array", "items": either(TEXT, NULL)}}
         | {"seating": {"type": "array", "items": SEAT}, "held": either(FOUR, NULL)}
         | {"offences": {"type": "array", "items": {"$ref": "#/$defs/offence"}}}
@@ -153,6 +161,7 @@ def sheet_document() -> dict:
     )
     document = strict(
         {"sheet": {"const": export_sheet.FORMAT}, "session_id": either(TEXT, NULL)}
+        | {"table": either(TEXT, NULL)}
         | {"ruleset": either(TEXT, NULL), "ruleset_title": either(TEXT, NULL)}
         | {"players": {"type": "array", "items": {"$ref": "#/$defs/player"}}}
         | {"hands": {"type": "array", "items": {"$ref": "#/$defs/line"}}}
@@ -160,7 +169,7 @@ def sheet_document() -> dict:
         | {"signatures": {"type": "array", "items": signature}}
         | {"player_signatures": {"type": "array", "items": by_player}}
         | {"zero_sum": FLAG, "in_play": either(WHOLE, NULL)},
-        {"journal": TEXT},  # the journal the export read; the bus's sheet has none
+        {"journal": TEXT},  # the journal's file name; the bus's sheet has none
     )
     defs = {"record": record, "line": line, "player": player, "offence": offence, "game": game}
     return {"$schema": DRAFT, "title": "An mjtable score sheet"} | document | {"$defs": defs}
@@ -168,9 +177,11 @@ def sheet_document() -> dict:
 
 def sheet_csv_row() -> dict:
     """A row of `mjtable export sheet --format csv` read with its header (csv.DictReader):
-    every column of firmware/audit/sheet.py COLUMNS, each a text."""
-    columns = {name: TEXT for name in export_sheet.COLUMNS}
+    every column of firmware/audit/sheet_csv.py COLUMNS, each a text."""
+    columns: dict[str, dict] = {name: TEXT for name in sheet_csv.COLUMNS}
     columns["hand"] = {"type": "string", "pattern": "^[1-9][0-9]*$"}
+    columns["round"] = SIDE
+    columns["started_utc"] = {"type": "string", "pattern": "^([0-9-]{10} [0-9:.]+)?$"}
     return {"$schema": DRAFT, "title": "A row of the sheet's CSV, by its header"} | strict(columns)
 
 

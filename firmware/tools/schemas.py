@@ -12,6 +12,7 @@ one folder. The journal's form (`event.json`) has every field; the public form
 
 import json
 import sys
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import get_args, get_type_hints
 
@@ -54,7 +55,8 @@ def events_document(public: bool) -> dict:
     """Every event (engine/events.py's registry), chosen by its `type`."""
     classes = [ev.event_type(name) for name in sorted(ev._TYPES)]
     defs = {cls.__name__: event_schema(cls, public) for cls in classes if cls}
-    penalty = of_dataclass(Penalty, optional=frozenset({"to"}))
+    written_when_set = frozenset(f.name for f in fields(Penalty) if f.default is not MISSING)
+    penalty = of_dataclass(Penalty, optional=written_when_set)  # Penalty.to_json: `to`, ...
     defs["penalty"], defs["score"] = penalty, score_schema(Score)
     if public:  # proposed penalty tiles are still concealed: only their count shows
         back = {"const": ev.BACK}

@@ -44,6 +44,8 @@ from firmware.bus.contract import (
 )
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal, Row
+from firmware.uplink.discovery import discovery_configs
+from firmware.uplink.identity import Identity
 from firmware.uplink.messages import (
     AlertBoard,
     alert_message,
@@ -60,6 +62,7 @@ log = logging.getLogger("mjtable.uplink")
 BATCH = 100  # rows read at a time, and rows acknowledged between two writes of the cursor
 SAVE_SECONDS = 1.0  # at most this long between a row acknowledged and the cursor written
 STATE_SECONDS = 0.25  # at most 4 states a second
+STATUS_SECONDS = 60.0  # the status again, its uptime and free space as of now, this often
 CLOCKS = ("t", "session_seconds_left")  # change alone, no new state: the venue counts them on
 RETRY_FIRST, RETRY_LAST = 0.5, 5.0  # seconds between connection attempts, doubling
 
@@ -97,8 +100,9 @@ class _Client(aiomqtt.Client):
 
 class Uplink:
     """`table` is the table's name in the topics; `state()` its public state (uplink_messages
-    `status_state`); `on_command(payload)` takes each command the venue sends (None: the
-    table takes none). `changed()` wakes it: a row was committed or the state changed."""
+    `status_state`); `identity` says who the table is in its status; `on_command(payload)`
+    takes each command the venue sends (None: the table takes none). `changed()` wakes it: a
+    row was committed or the state changed."""
 
     def __init__(
         self,
@@ -106,9 +110,11 @@ class Uplink:
         journal: Journal,
         table: str,
         state: Callable[[], dict],
+        identity: Identity,
         on_command: Callable[[bytes], None] | None = None,
     ):
         self.settings, self.journal, self.state = settings, journal, state
+        self.identity, self.status_at = identity, -math.inf
         self.on_command = on_command
         self.venue, self.table, self.session = settings.venue, table, journal.session_id
         self.envelope = Envelope(self.venue, table, self.session)
@@ -182,7 +188,8 @@ class Uplink:
 
     def _client(self) -> aiomqtt.Client:
         settings = self.settings
-        offline = encode(status_message(self.envelope, False))
+        self.identity.born()  # this connection's: its last will says it
+        offline = encode(status_message(self.envelope, self.identity.status(False)))
         return _Client(
             settings.host,
             settings.port,
@@ -200,7 +207,8 @@ class Uplink:
     async def _connected(self, client: aiomqtt.Client) -> None:
         """Say online, listen for commands and publish, until the connection fails (its
         MqttError raised) or the uplink is closed."""
-        await self._send(client, Leaf.STATUS, status_message(self.envelope, True))
+        await self._status(client, online=True)
+        await self._discovery(client)
         self.state_due, self.shown = True, None  # a new broker may not hold the last one
         self.sheets.due = True
         if self.on_command is not None:
@@ -231,9 +239,10 @@ class Uplink:
             await self._sheet(client, last=self.closing.is_set())
             wait = await self._state(client, last=self.closing.is_set())
             if self.closing.is_set():
-                await self._send(client, Leaf.STATUS, status_message(self.envelope, False))
+                await self._status(client, online=False)
                 listener.cancel()
                 return
+            wait = min(wait, await self._status(client, online=True, due=True))
             with contextlib.suppress(TimeoutError):  # not wait_for: 3.11 loses a cancel
                 async with asyncio.timeout(wait):  # that meets a wake-up already set
                     await self.wake.wait()
@@ -326,6 +335,26 @@ class Uplink:
         message = state_message(state, self.envelope, self.journal.seq, time.time())
         await self._send(client, Leaf.STATE, message)
         return SAVE_SECONDS
+
+    async def _status(self, client: aiomqtt.Client, online: bool, due: bool = False) -> float:
+        """Publish the status (`due`: only once STATUS_SECONDS passed since the last, by the
+        identity's clock); how long until the next is due."""
+        left = self.status_at + STATUS_SECONDS - self.identity.clock()
+        if due and left > 0:
+            return left
+        self.status_at = self.identity.clock()
+        status = status_message(self.envelope, self.identity.status(online))
+        await self._send(client, Leaf.STATUS, status)
+        return STATUS_SECONDS
+
+    async def _discovery(self, client: aiomqtt.Client) -> None:
+        """Home Assistant's discovery configs of the table, retained, if the profile asks."""
+        prefix = self.settings.discovery_prefix
+        if prefix is None:
+            return
+        status = self.identity.status(True)
+        for topic, config in discovery_configs(prefix, self.venue, self.table, status):
+            await client.publish(topic, encode(config), QOS, retain=True)
 
     async def _send(self, client: aiomqtt.Client, leaf: Leaf, message: dict) -> None:
         """Publish `message` on the table's `leaf`, retained if the contract keeps it."""

@@ -139,11 +139,13 @@ def public_state(
     referee_called: bool,
     venue_message: str | None,
     referee_on_way: dict | None,
+    shuffler: str,
 ) -> dict:
     """The `state` payload's own part (state_message adds the rest). `phase` is one of
     docs/uplink.md's; `dealer` and `round_wind` are seat letters; `scores` four, by player;
     `players` the venue's seating (four {"name", "federation_id"} by player) or None;
-    `referee_on_way` {"referee", "at"} or None."""
+    `referee_on_way` {"referee", "at"} or None; `shuffler` the shuffler's state
+    (drivers/shuffler.py STATES)."""
     seating = players if players is not None else [{}] * 4
     return {
         "t": t,
@@ -164,6 +166,7 @@ def public_state(
         "referee_on_way": None
         if referee_on_way is None
         else {"referee": referee_on_way["referee"], "at": referee_on_way["at"]},
+        "shuffler": shuffler,
     }
 
 
@@ -184,6 +187,7 @@ def status_state(status: Status, alerts: AlertBoard) -> dict:
         referee_called=alerts.referee_called,
         venue_message=notes.message,
         referee_on_way=notes.referee_on_way,
+        shuffler=status.shuffler.state,
     )
 
 
@@ -207,9 +211,10 @@ def state_message(state: dict, envelope: Envelope, seq: int, at: float) -> dict:
     return message(envelope, State(seq=seq, at=at, **state))
 
 
-def status_message(envelope: Envelope, online: bool) -> dict:
-    """The `status` message: online, or the last will's offline."""
-    return message(envelope, contract.Status("online" if online else "offline"))
+def status_message(envelope: Envelope, status: contract.Status) -> dict:
+    """The `status` message: online, or the last will's offline (firmware/uplink/identity.py
+    says who the table is)."""
+    return message(envelope, status)
 
 
 def _event(row: Row) -> ev.Event | None:

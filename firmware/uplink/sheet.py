@@ -19,6 +19,7 @@ from firmware.uplink.messages import public_row
 CHANGES = (  # the rows' types that change the sheet, by name (changes_sheet)
     "Won",
     "ExhaustiveDraw",
+    "GameEnded",
     "WinRescored",
     "PenaltyLifted",
     "HandVoided",

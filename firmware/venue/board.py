@@ -38,6 +38,7 @@ class TableBoard:
         self.state: dict | None = None
         self.state_received = 0.0  # the venue's wall clock when the state came
         self.status: str | None = None
+        self.identity: dict = {}  # the latest status taken: its birth, firmware, ...
         self.sessions: OrderedDict[str, SessionLog] = OrderedDict()
         self.alerts: OrderedDict[str, dict] = OrderedDict()  # key -> alert, see alert_key
         self.alert_seqs: OrderedDict[str, int] = OrderedDict()  # key -> latest seq taken
@@ -148,7 +149,12 @@ class VenueBoard:
         return True
 
     def _status(self, table: TableBoard, body: dict) -> bool:
-        table.status = body["status"]
+        """A status older than the birth taken is a stale one (a last will the broker sent
+        after the table had come back): ignored, so it never says offline over online."""
+        birth, known = body["birth"], table.identity.get("birth")
+        if birth is not None and known is not None and birth < known:
+            return False
+        table.status, table.identity = body["status"], body
         return True
 
     def _events(self, table: TableBoard, body: dict) -> bool:

@@ -31,9 +31,10 @@ from firmware import cli_args
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
-from firmware.resources import load_ruleset
+from firmware.resources import load_ruleset, ruleset_path
 from firmware.sim.simulate import Game
 from firmware.uplink.client import Uplink
+from firmware.uplink.identity import Identity
 from firmware.uplink.messages import public_state
 from firmware.venue.board import VenueBoard
 from firmware.venue.bus import VenueBus
@@ -151,6 +152,7 @@ class FleetTable:
             referee_called=False,
             venue_message=None,
             referee_on_way=None,
+            shuffler="idle",  # the fleet plays its walls with no shuffler
         )
 
 
@@ -247,7 +249,15 @@ def connect(fleet: list[FleetTable], broker: tuple[str, int], venue: str) -> lis
     settings = UplinkSettings(*broker, venue, False, None, None, None, None, keepalive=30)
     tasks = []
     for table in fleet:
-        table.uplink = uplink = Uplink(settings, table.journal, table.name, table.state)
+        identity = Identity(
+            profile=None,  # a fleet's table has none, and no device key
+            rules=ruleset_path(table.game.ruleset.name),
+            key_fingerprint=None,
+            journal=table.journal.path,
+            births=Path(table.journal.path).with_suffix(".birth"),
+        )
+        uplink = Uplink(settings, table.journal, table.name, table.state, identity)
+        table.uplink = uplink
         tasks.append(asyncio.create_task(uplink.run()))
     return tasks
 

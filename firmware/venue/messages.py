@@ -23,6 +23,15 @@ from firmware.bus.contract import (
     parse_topic,
 )
 
+IDENTITY = (  # the status's fields beside `status` and `birth`, shown as they are
+    "firmware",
+    "model",
+    "profile_sha256",
+    "rules_sha256",
+    "key_fingerprint",
+    "disk_free_bytes",
+    "uptime_seconds",
+)
 SHEET_LISTS = ("players", "hands", "games", "signatures", "player_signatures")
 MAX_TEXT = 500  # characters of a text shown on the dashboard (an alert's, a message)
 MAX_NAME = 80  # characters of a player's name, a federation id, a referee's name
@@ -85,6 +94,7 @@ def _state(body: dict, where: str) -> dict:
         "alerts_waiting": _whole(body, "alerts_waiting", where, optional=True) or 0,
         "referee_called": body.get("referee_called") is True,
         "venue_message": _scalar(body.get("venue_message"), MAX_TEXT),
+        "shuffler": _scalar(body.get("shuffler")),
         "referee_on_way": {
             "referee": _scalar(on_way.get("referee"), MAX_NAME),
             "at": on_way["at"] if _is_number(on_way.get("at")) else None,
@@ -95,9 +105,15 @@ def _state(body: dict, where: str) -> dict:
 
 
 def _status(body: dict, where: str) -> dict:
+    """The status and who the table says it is (a table before issue 34 says only the
+    status: its birth None, its identity unknown)."""
     if body.get("status") not in STATUSES:
         raise Malformed(f"{where}: status is not online or offline")
-    return {"status": body["status"]}
+    return {
+        "status": body["status"],
+        "birth": _whole(body, "birth", where, optional=True),
+        **{name: _scalar(body.get(name), MAX_TEXT) for name in IDENTITY},
+    }
 
 
 def _events(body: dict, where: str) -> dict:

@@ -115,11 +115,13 @@ def board_changes(board: VenueBoard, since: int, standings_doc: dict, now: float
 
 
 def drill_down(table: TableBoard, now: float) -> dict:
-    """One table as received: its public state, its alerts, its latest rulings, its rows and
-    sheets by session (the score sheet it published: /api/tables/<name>/sheet)."""
+    """One table as received: its public state, who it says it is (its latest status), its
+    alerts, its latest rulings, its rows and sheets by session (the score sheet it
+    published: /api/tables/<name>/sheet)."""
     return {
         "tile": tile(table, now),
         "status": table.status,
+        "identity": table.identity,
         "state": table.state,
         "rulings": list(table.rulings.values()),
         "sessions": {

@@ -128,8 +128,26 @@ def test_seed_004_section_15_option_a_game_ending_kong_scores_nothing():
 def test_seed_004_the_kong_of_the_player_who_becomes_first_is_paid():
     """§15 除非槓牌方自己成為局結第一名: East's kong leaves two without chips, East first."""
     _, game = hand_of(load_ruleset("ccm2012"), [194, 6, 0, 200], KONG_HAND)
-    east_kongs(game)
+    game.kong(E, "1m 1m 1m 1m")
     assert chips(game) == (206, 0, 0, 194)
+
+
+def test_seed_004_31_two_players_left_without_chips_by_a_kong_end_the_game_at_once():
+    """第一條三十一 「第三種是兩家無分即告結束。」 with 十五 (除非槓牌方自己成為局結第一名)
+    (issue 30 item 7): East's concealed kong takes South's last chips, West has none, East is first
+    after it: the game ends there. The hand stops (GameEnded; East's replacement is not
+    drawn), its row says so, and the game is over with the chips the kong left."""
+    session, game = hand_of(load_ruleset("ccm2012"), [194, 6, 0, 200], KONG_HAND)
+    out = game.kong(E, "1m 1m 1m 1m")
+    assert game.table.ended
+    [ended] = of(out, ev.GameEnded)
+    assert "two players have no chips left" in ended.reason
+    game.refused(ev.TileDrawn, E)
+    row = session.record(game.table)
+    assert row.result == "game over" and row.totals == (206, 0, 0, 194)
+    [over] = session.games
+    assert (over["hands"], over["ended"], over["chips"]) == (1, ended.reason, [206, 0, 0, 194])
+    assert session.scores == [100] * 4  # the next game's fresh chips
 
 
 def report_naming(game: Game, seat: int) -> ev.Alert:
@@ -251,3 +269,47 @@ def test_seed_004_elsewhere_discarding_a_flower_makes_a_dead_hand(ccm, scores):
     west_draws_his_fourth_flower(game)
     [alert] = of(game.apply(ev.TileDiscarded, W, tile=game.own(W, "4f")[0]), ev.Alert)
     assert alert.rule == "RULES.md 4.5"
+
+
+SOUTH_WAITS = ["7m", "1122334455667m", "", ""]  # East's 7m gives South 清一色 七對 (T 60)
+
+
+def south_calls_win_on_easts_7m(game: Game) -> None:
+    game.discard(E, "7m")
+    game.ok(ev.ClaimDeclared, S, claim="win")
+
+
+def test_seed_004_7_2_a_penalty_in_a_game_ending_win_comes_after_the_games_end():
+    """第三章 第二條 七(二) 「在別人報和牌且尚未核准和牌成立時，將自己的手牌提前推倒亮明 ...
+    罰分30分均分給各家10分。如此例出現在局結情況下，則先計分不罰分，局結後罰分。」
+    (issue 30 item 8):
+    South's win on East's last 50 chips leaves East and North without chips, ending the game;
+    West lays his hand down before it is confirmed. The win is scored first, the game ends,
+    and West's 10 to each is added after its end: paid before, it would have given North and
+    East 10 each and kept the game going."""
+    session, game = hand_of(load_ruleset("ccm2012"), [50, 100, 150, 0], SOUTH_WAITS)
+    south_calls_win_on_easts_7m(game)
+    [alert] = of(game.apply(ev.ViolationReported, W, offence="laying_down_early"), ev.Alert)
+    [applied] = of(game.ok(ev.Ruling, None, alert=alert.id), ev.PenaltyApplied)
+    assert applied.points == 10 and chips(game) == (50, 100, 150, 0)  # not on the spot
+    game.close()
+    assert of(game.log, ev.Won)
+    row = session.record(game.table)
+    assert row.totals == (0, 150, 150, 0) and row.penalties == (0, 0, 0, 0)
+    [ended] = session.games
+    assert "two players have no chips left" in ended["ended"]
+    assert ended["held"] == [10, 10, -30, 10] and ended["chips"] == [10, 160, 120, 10]
+    assert session.scores == [100] * 4  # nothing lands in the next game
+
+
+def test_seed_004_7_2_elsewhere_the_penalty_is_paid_after_the_win():
+    """七(二) outside a game-ending situation: 罰分30分均分給各家10分, settled after the win
+    (先計分): West pays 10 to each, the game goes on."""
+    session, game = hand_of(load_ruleset("ccm2012"), [100, 100, 100, 100], SOUTH_WAITS)
+    south_calls_win_on_easts_7m(game)
+    [alert] = of(game.apply(ev.ViolationReported, W, offence="laying_down_early"), ev.Alert)
+    game.ok(ev.Ruling, None, alert=alert.id)
+    game.close()
+    row = session.record(game.table)
+    assert row.changes == (-100, 100, 0, 0) and row.penalties == (10, 10, -30, 10)
+    assert session.games == []

@@ -35,6 +35,34 @@ def test_deal_is_not_input_then_a_discard_and_a_draw(wsom):
     assert hand.table.hands[S][-1] == drawn
 
 
+def test_the_moves_the_hand_waits_for_are_the_ones_due_now(wsom):
+    """Issue 32 item 8: the tracking asks one sighting more of a move the hand does not wait
+    for (a misread is almost never a move anyone is due to make): the deal's tiles into
+    their racks, the wall's next tile into the drawer's rack (or on to his melds at once, a
+    flower), the discard of the seat in turn and a call on the latest discard are due;
+    another wall tile, another rack, another player's river are not."""
+    hand = Hand(wsom, WSOM_DICE, dealer_side=3)
+    dealt = hand.table.hands[S][0]
+    assert hand.interp.expects(dealt, hand.wall_of(dealt), hand.zone("hand", S))
+    assert not hand.interp.expects(dealt, hand.wall_of(dealt), hand.zone("hand", W))
+    hand.deal()
+    tile = hand.table.hands[E][-1]
+    assert hand.interp.expects(tile, hand.zone("hand", E), hand.zone("river", E))
+    assert not hand.interp.expects(tile, hand.zone("hand", E), hand.zone("river", S))
+    other = hand.table.hands[S][0]
+    assert not hand.interp.expects(other, hand.zone("hand", S), hand.zone("river", S))
+    hand.discard(3.0, E)
+    wall = hand.table.wall
+    head = wall.tile_at(wall.next_draw_position)
+    assert hand.interp.expects(head, hand.wall_of(head), hand.zone("hand", S))
+    assert hand.interp.expects(head, hand.wall_of(head), hand.zone("melds", S))  # a flower
+    assert not hand.interp.expects(head, hand.wall_of(head), hand.zone("hand", N))
+    deep = next(x for x in hand.table.walls[W] if x not in (head, None) and wall.position_of(x))
+    assert not hand.interp.expects(deep, hand.wall_of(deep), hand.zone("hand", S))
+    assert hand.interp.expects(tile, hand.zone("river", E), hand.zone("melds", N))
+    assert not hand.interp.expects(other, hand.zone("river", S), hand.zone("melds", N))
+
+
 def test_draw_seen_before_the_discard_it_follows_waits_for_it(wsom):
     """Issue 4: when the readers miss a discard for a sweep or two, the next player's draw
     is confirmed first; it is held, and given to the engine once the discard is seen, in
@@ -72,6 +100,31 @@ def test_flower_laid_out_is_exposed_and_replaced(ccm):
     meant = hand.move(6.0, replacement, hand.wall_of(replacement), hand.zone("hand", E))
     assert meant == [ev.TileDrawn(6.0, E, replacement)]
     assert hand.table.flowers[E] == [flower] and hand.of(ev.Drew)[-1].replacement
+
+
+def test_a_replacement_taken_before_its_flower_is_read_waits_for_it(ccm):
+    """Issue 32 item 8: South draws a flower, lays it out and takes its replacement from the
+    tail; under heavy noise the replacement is read first. It is not due (the tracking asks a
+    sighting more of it) and, once read, waits for the flower: the flower, then the
+    replacement, no draw from the wrong place."""
+    hand = Hand(ccm, CCM_DICE, dealer_side=2, draws=["1f"], replacements=["C"])
+    hand.deal()
+    hand.discard(3.0, E)
+    wall = hand.table.wall
+    flower = wall.tile_at(wall.next_draw_position)
+    replacement = wall.tile_at(wall.next_replacement_position)
+    to_rack = (replacement, hand.wall_of(replacement), hand.zone("hand", S))
+    assert not hand.interp.expects(*to_rack)
+    assert hand.move(4.0, *to_rack) == []
+    assert hand.interp.expects(flower, hand.wall_of(flower), hand.zone("melds", S))
+    assert hand.move(4.2, flower, hand.wall_of(flower), hand.zone("melds", S)) == [
+        ev.ClaimWindowClosed(4.2, None),
+        ev.TileDrawn(4.2, S, flower),
+        ev.FlowerExposed(4.2, S, flower),
+    ]
+    assert hand.interp.expects(*to_rack)
+    assert hand.poll(4.3) == [ev.TileDrawn(4.3, S, replacement)]
+    assert hand.of(ev.Alert) == [] and hand.of(ev.Drew)[-1].replacement
 
 
 # Kongs on one's own turn (RULES.md 3.7) ------------------------------------------------------

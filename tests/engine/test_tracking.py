@@ -6,6 +6,7 @@ Sweeps are synthetic: `cycle` reads the 16 antennas in turn, as the reader does 
 
 import random
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -31,14 +32,16 @@ PLACED = {
 }
 
 
-def cycle(tracker, truth, n, drop=(), ghosts=None, unknown=None):
+def cycle(tracker, truth, n, drop=(), ghosts=None, unknown=None, expected=None):
     """Sweep `n` (0.25 s each): every antenna once, in order. `drop`: tiles their own zone misses;
-    `ghosts`: zone -> tiles also reported there; `unknown`: zone -> unregistered tags."""
+    `ghosts`: zone -> tiles also reported there; `unknown`: zone -> unregistered tags;
+    `expected`: the moves the hand waits for (Tracker.sweep)."""
     out = []
     for i, zone in enumerate(ZONES):
         seen = {tile for tile, home in truth.items() if home == zone and tile not in drop}
         seen |= (ghosts or {}).get(zone, set())
-        out += tracker.sweep(n * 0.25 + i / 64, zone, seen, (unknown or {}).get(zone, set()))
+        unread = (unknown or {}).get(zone, set())
+        out += tracker.sweep(n * 0.25 + i / 64, zone, seen, unread, expected)
     return out
 
 
@@ -62,16 +65,23 @@ def placed_tracker(**options):
     return tracker, truth
 
 
+def the_draw(tile, source, target):
+    return (tile, source, target) == (0, "wall_E", "hand_S")
+
+
 @pytest.mark.parametrize("confirm", [2, 3])
-def test_a_draw_is_a_move_once_the_hand_has_seen_it_confirm_times(confirm):
+@pytest.mark.parametrize("expected", [the_draw, None])
+def test_a_draw_is_a_move_once_the_hand_has_seen_it_confirm_times(confirm, expected):
     """Issue 4: a move is reported when the new zone has seen the tile in `confirm`
-    consecutive sweeps and the old zone no longer sees it; not before, and once."""
+    consecutive sweeps and the old zone no longer sees it; not before, and once. Issue 32
+    item 8: one the hand does not wait for needs one sighting more."""
     tracker, truth = placed_tracker(confirm=confirm)
     truth[0] = "hand_S"
-    for n in range(3, 3 + confirm - 1):
-        assert cycle(tracker, truth, n) == []
+    need = confirm if expected else confirm + 1
+    for n in range(3, 3 + need - 1):
+        assert cycle(tracker, truth, n, expected=expected) == []
         assert tracker.where(0) == "wall_E"
-    out = cycle(tracker, truth, 3 + confirm - 1)
+    out = cycle(tracker, truth, 3 + need - 1, expected=expected)
     assert [(m.tile, m.source, m.target, m.flagged) for m in moves(out)] == [
         (0, "wall_E", "hand_S", False)
     ]
@@ -90,6 +100,22 @@ def test_a_one_sweep_ghost_never_moves_a_tile_and_is_counted():
     assert out == []
     assert tracker.where(20) == tracker.where(21) == "hand_E"
     assert tracker.transient_sightings == 2
+
+
+def test_two_ghost_reads_in_a_row_and_one_drop_at_home_move_no_tile():
+    """Issue 32 item 8: under heavy noise (`--faults drop=0.2,ghost=0.05`) a tile still in the
+    South wall was read on South's rack in two sweeps in a row while its wall missed it once:
+    the tracking moved it, a draw nobody made, with no alert. Two sightings are too little
+    evidence for a move the hand does not wait for (it waits for another draw); a true one,
+    read as often, still lands."""
+    tracker, truth = placed_tracker()
+    out = cycle(tracker, truth, 3, ghosts={"hand_S": {36}}, expected=the_draw)
+    out += cycle(tracker, truth, 4, drop={36}, ghosts={"hand_S": {36}}, expected=the_draw)
+    out += run(tracker, truth, 5, 20)
+    assert out == [] and tracker.where(36) == "wall_S"
+    truth[36] = "hand_S"
+    (draw,) = moves(run(tracker, truth, 20, 30))
+    assert (draw.source, draw.target, draw.flagged) == ("wall_S", "hand_S", False)
 
 
 def test_a_one_sweep_drop_never_moves_a_tile_and_is_counted():
@@ -128,6 +154,27 @@ def test_a_draw_and_discard_between_two_reads_is_a_flagged_jump():
     assert (jump.kind, jump.zone, jump.tile) == ("jump", "river_S", 1)
     assert "the East wall" in jump.message and "South's river" in jump.message
     assert tracker.where(1) == "river_S" and tracker.flagged == 1
+
+
+def test_a_draw_seen_twice_then_discarded_is_both_steps_unflagged():
+    """Issue 32 item 8: a rack that read a drawn tile twice before its discard (too brief to
+    confirm alone) is a step of the tile's path: the discard that follows by a legal step
+    confirms it, so both are told, in order, and nothing is flagged. Once is a jump."""
+    tracker, truth = placed_tracker()
+    truth[0] = "hand_E"
+    out = run(tracker, truth, 3, 5)
+    truth[0] = "river_E"
+    out += run(tracker, truth, 5, 12)
+    assert [(m.source, m.target, m.flagged) for m in moves(out)] == [
+        ("wall_E", "hand_E", False),
+        ("hand_E", "river_E", False),
+    ]
+    assert alerts(out) == []
+    truth[1] = "hand_E"
+    out = run(tracker, truth, 12, 13)
+    truth[1] = "river_E"
+    out += run(tracker, truth, 13, 20)
+    assert [(m.source, m.target, m.flagged) for m in moves(out)] == [("wall_E", "river_E", True)]
 
 
 @pytest.mark.parametrize(
@@ -349,6 +396,11 @@ def legal_targets(zone):
     }[kind]
 
 
+def _passing(move, then) -> bool:
+    """`move` is a brief stay's step, `then` the step on from it (they come together)."""
+    return isinstance(then, Move) and (then.tile, then.source) == (move.tile, move.target)
+
+
 @pytest.mark.slow  # a second or more: out of the one-minute fast run, in CI's full run
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
@@ -356,7 +408,8 @@ def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
     read with 5 % dropped reads and 1 % ghost frames: every reported move ends where the tile
     is and every unflagged one is a true one (inferred_wrong = 0), >= 99 % of true moves are
     reported as such, every other one is covered by a flagged move or an alert on that tile,
-    and other alerts are rare. Four hands of 50 s, 1.5 moves a sweep."""
+    and other alerts are rare. Four hands of 50 s, 1.5 moves a sweep. A path reported as two
+    steps at once (through a stay too brief to confirm) ends where the tile is."""
     rng = random.Random(seed)
     tracker = Tracker()
     true_moves = recalled = inferred_wrong = 0
@@ -388,11 +441,12 @@ def test_random_play_through_noisy_reads_reports_only_true_moves(seed):
                 near = [tile for tile, home in truth.items() if home in NEIGHBOURS[zone]]
                 if near and rng.random() < 0.01:
                     seen.add(rng.choice(near))
-                for result in tracker.sweep(hand * 100 + n * 0.25 + i / 64, zone, seen):
+                results = tracker.sweep(hand * 100 + n * 0.25 + i / 64, zone, seen)
+                for result, then in pairwise([*results, None]):
                     out.append(result)
                     if isinstance(result, TrackingAlert):
                         covered.add(result.tile)
-                    elif result.target != truth[result.tile]:
+                    elif result.target != truth[result.tile] and not _passing(result, then):
                         inferred_wrong += 1
                     elif result.flagged:
                         covered.add(result.tile)

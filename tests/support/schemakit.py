@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from firmware.bus.contract import DISCOVERY_PREFIX
 from firmware.table.profile import TABLES_DIR
 from firmware.tools.schemas import FOLDER
 from tests.support.venuekit import VENUE
@@ -57,30 +58,31 @@ class Schemas:
 
 
 def channels(asyncapi: dict) -> list[tuple[re.Pattern, dict]]:
-    """Each channel's address as a pattern of topics, with its operation (QoS, retain) and the
-    schema file of its messages."""
+    """Each channel's address as a pattern of topics, with its operation (QoS, retain), the
+    schema file of its messages and its name."""
     out = []
     for name, channel in asyncapi["channels"].items():
-        pattern = re.escape(channel["address"]).replace(r"\{venue\}", "[^/]+")
-        pattern = pattern.replace(r"\{table\}", "[^/]+")
+        pattern = re.sub(r"\\\{[a-z]+\\\}", "[^/]+", re.escape(channel["address"]))
         operations = asyncapi["operations"].values()
         (operation,) = [o for o in operations if o["channel"]["$ref"] == f"#/channels/{name}"]
         (message,) = channel["messages"].values()
         key = message["$ref"].rsplit("/", 1)[1]
         schema = asyncapi["components"]["messages"][key]["payload"]["schema"]["$ref"]
-        out.append((re.compile(f"^{pattern}$"), operation | {"schema": schema}))
+        out.append((re.compile(f"^{pattern}$"), operation | {"schema": schema, "name": name}))
     return out
 
 
 class Wire:
-    """A client on every topic of the venue (QoS 2, so a message comes with the QoS it was
-    published with), keeping (topic, payload, qos, retain) of each."""
+    """A client on every topic of the venue and of Home Assistant's discovery (QoS 2, so a
+    message comes with the QoS it was published with), keeping (topic, payload, qos, retain)
+    of each."""
 
     def __init__(self, port: int, name: str):
         self.messages: list[tuple[str, bytes, int, bool]] = []
         self.lock, self.subscribed = threading.Lock(), threading.Event()
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name)
-        client.on_connect = lambda c, *_: c.subscribe(f"mjtable/{VENUE}/#", 2)
+        topics = [(f"mjtable/{VENUE}/#", 2), (f"{DISCOVERY_PREFIX}/#", 2)]
+        client.on_connect = lambda c, *_: c.subscribe(topics)
         client.on_subscribe = lambda *_: self.subscribed.set()
         client.on_message = self._take
         client.connect("127.0.0.1", port, keepalive=5)
@@ -124,12 +126,13 @@ password_file = ""
 venue = "{venue}"
 key_file = "venue.key"
 keepalive_seconds = 2
+home_assistant = true
 """
 
 
 def run_table(folder: Path, broker_port: int, key: bytes, *options: str) -> subprocess.Popen:
-    """`mjtable run` on the simulated profile with an [uplink] to the broker, the venue `key`
-    to check commands with, as its own process (stderr kept)."""
+    """`mjtable run` on the simulated profile with an [uplink] to the broker (Home Assistant's
+    discovery on), the venue `key` to check commands with, as its own process (stderr kept)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
     (folder / "venue.key").write_bytes(key + b"\n")

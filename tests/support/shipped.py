@@ -1,13 +1,13 @@
-"""The venue's broker as deploy/mosquitto/ ships it (issue 15), for the tests that run it:
-its mosquitto.conf and acl with their paths moved into a test folder, a venue CA and the
-broker's certificate as docs/venue.md makes them, add-table.sh's user for a table and the
-[uplink] section it prints, and the venue's user. tests/firmware/venue/conftest.py's
+"""The venue's broker as deploy/mosquitto/ ships it (issue 15, docs/venue.md): its
+mosquitto.conf and acl, their paths moved into a test folder, a venue CA and the broker's
+certificate made as docs/venue.md makes them, a table's user added by add-table.sh and the
+venue's user (VENUE_PASSWORD). Real Mosquitto (tests/support/broker.py). tests/conftest.py's
 `reachable` is a folder the broker (dropping to user mosquitto) can read."""
 
 import os
 import subprocess
 import tomllib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.schema import Section
@@ -21,7 +21,15 @@ VENUE_PASSWORD = "pv"  # the venue's user's, on the shipped broker of the tests
 VENUE_KEY = "k" * 32  # the venue key beside add-table.sh's output: venue.key
 
 
-def _certificates(folder: Path) -> None:
+@dataclass
+class Shipped:
+    broker: Broker  # not started; its `port` is the venue's loopback listener
+    tls_port: int  # the tables' listener
+    settings: UplinkSettings  # add-table.sh's [uplink], pointed at tls_port
+    uplink: str  # the [uplink] section add-table.sh printed, pointed at tls_port
+
+
+def certificates(folder: Path) -> None:
     """A venue CA and the broker's certificate for 127.0.0.1, as docs/venue.md makes them."""
     ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1"
 
@@ -38,17 +46,17 @@ def _certificates(folder: Path) -> None:
     os.chmod(folder / "broker.key", 0o644)  # the broker reads it as user mosquitto
 
 
-def shipped(folder: Path, table: str) -> tuple[Broker, int, UplinkSettings]:
-    """deploy/mosquitto/mosquitto.conf and its acl, their paths moved into `folder`, with
-    add-table.sh's user for `table` and the venue's user (VENUE_PASSWORD): the broker (not
-    started), its TLS port for the tables, and the [uplink] settings add-table.sh printed
-    (which the profile's reader takes), pointed at that port. The venue's listener is the
+def shipped(folder: Path, table: str, users: dict[str, str] | None = None) -> Shipped:
+    """deploy/mosquitto/mosquitto.conf and its acl in `folder` (one user mosquitto can read),
+    with add-table.sh's user for `table`, the venue's user and `users` (name -> password).
+    The [uplink] section add-table.sh printed is relative to `folder`, where it put the
+    table's password file; the venue key is `folder`/venue.key. The venue's listener is the
     broker's `port`: Broker.start waits for it, the last one mosquitto opens."""
     broker = Broker(folder, acl=(MOSQUITTO / "acl").read_text())
     store = folder / "store"
     store.mkdir()
     os.chmod(store, 0o777)
-    _certificates(folder)
+    certificates(folder)
     tls_port, venue_port = free_port(), broker.port
     text = (MOSQUITTO / "mosquitto.conf").read_text()
     moves = {
@@ -76,7 +84,8 @@ def shipped(folder: Path, table: str) -> tuple[Broker, int, UplinkSettings]:
         [MOSQUITTO / "add-table.sh", table], env=env, check=True, capture_output=True, text=True
     ).stdout
     (folder / f"{table}.uplink.toml").write_text(printed)  # for a profile: table_profile
-    subprocess.run([PASSWD, "-b", folder / "passwd", "venue", VENUE_PASSWORD], check=True)
+    for name, password in {"venue": VENUE_PASSWORD, **(users or {})}.items():
+        subprocess.run([PASSWD, "-b", folder / "passwd", name, password], check=True)
     os.chmod(folder / "passwd", 0o644)
     (folder / "venue.key").write_text(VENUE_KEY)
     section = Section(tomllib.loads(printed)["uplink"], "uplink")
@@ -88,7 +97,9 @@ def shipped(folder: Path, table: str) -> tuple[Broker, int, UplinkSettings]:
         "hall",
         table,
     )
-    return broker, tls_port, replace(settings, port=tls_port)
+    assert "port = 8883\n" in printed
+    uplink = printed.replace("port = 8883\n", f"port = {tls_port}\n")
+    return Shipped(broker, tls_port, replace(settings, port=tls_port), uplink)
 
 
 def table_profile(folder: Path, table: str, tls_port: int) -> Path:

@@ -4,9 +4,12 @@ topics, keeping each message as it arrives, and the payload fields that name til
 import json
 import threading
 import time
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from firmware.resources import ruleset_path
+from firmware.uplink.identity import Identity
 from tests.support.venuekit import VENUE
 
 TABLE = "sim-1"
@@ -15,6 +18,18 @@ TABLE = "sim-1"
 # Fields that name tiles, in any payload: the ids under them are checked against the truth.
 TILE_FIELDS = {"tile", "tiles", "hand", "hands", "wall", "walls", "melds", "rivers"}
 TILE_FIELDS |= {"win_tile", "claimed_tile", "penalty_tiles"}
+
+
+def identity(journal: Path) -> Identity:
+    """The identity of a table run in-process: no profile, no device key, the WSOM rule
+    book, its birth count beside `journal`."""
+    return Identity(
+        profile=None,
+        rules=ruleset_path("wsom2006"),
+        key_fingerprint=None,
+        journal=journal,
+        births=Path(journal).with_suffix(".birth"),
+    )
 
 
 class Venue:

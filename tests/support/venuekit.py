@@ -78,13 +78,16 @@ def state(
             "referee_called": False,
             "venue_message": None,
             "referee_on_way": None,
+            "shuffler": "idle",
         }
         | extra
     )
 
 
-def status(table: str, online: bool = True) -> dict:
-    return {"v": 1, "venue": VENUE, "table": table, "status": "online" if online else "offline"}
+def status(table: str, online: bool = True, birth: int | None = None) -> dict:
+    """A `status` message; without a birth, as a table before issue 34 sent it."""
+    said = {"v": 1, "venue": VENUE, "table": table, "status": "online" if online else "offline"}
+    return said if birth is None else said | {"birth": birth}
 
 
 def row(table: str, seq: int, kind: str = "input", event=None, session: str = "s1") -> dict:

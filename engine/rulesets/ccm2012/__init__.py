@@ -23,8 +23,8 @@ from engine.rulebook import (
 )
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
 from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
-from engine.rulesets.ccm2012.game_end import chipless, game_over, is_first, release_held
-from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, dues, run
+from engine.rulesets.ccm2012.game_end import ends_game, game_over, is_first, release_held
+from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, after_win, dues, run
 from engine.rulesets.ccm2012.liability import Claim, liable_player
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, readings, waits
 from engine.rulesets.ccm2012.settlement import Payments, Rates, doubled, pay, win_payments
@@ -220,15 +220,17 @@ class Ccm2012:
 
     def win_banned(self, outcome: HandOutcome) -> str:
         """RULES.md 4.13 (seed §32): a win that would end the game (two players left without
-        chips once the hand is settled with it, or the deal passing in the game's last deal)
-        is not allowed to a player who would not be first after it: he plays on."""
+        chips once the hand is settled with it, the game's time up, or the deal passing in
+        the game's last deal) is not allowed to a player who would not be first after it: he
+        plays on. Once time is up a winning dealer's 連莊 does not outlive the game (第五條
+        滿足規定時間後的最後一次成牌或荒牌，比賽結束): he too must be first."""
         result, chips = outcome.proposed, outcome.chips
         if result is None or chips is None:
             return ""
         changes, penalties, _ = self.settle(outcome)
         after = [c + changes[s] + penalties[s] for s, c in enumerate(chips)]
-        passes = result.winner != 0 or not self.table_rules.dealer_repeats
-        if not (chipless(after) >= 2 or (outcome.last_deal and passes)) or is_first(
+        keeps = result.winner == 0 and self.table_rules.dealer_repeats
+        if not ends_game(after, outcome.time_up, outcome.last_deal, keeps) or is_first(
             after, result.winner
         ):
             return ""
@@ -263,8 +265,9 @@ class Ccm2012:
         """A hand's chip changes per seat, (payments, penalties, held), in the order they
         were due: kongs, flower kongs, 追牌, penalties and fines on the spot (4.10, 4.15,
         engine/rulesets/ccm2012/ledger.py), then the wins in turn order from the discarder
-        with 包付 (4.11, 4.12) out of the chips left; all doubled while a winning dealer
-        continues (A-C13), none beyond a payer's chips (A-C14)."""
+        with 包付 (4.11, 4.12) out of the chips left; then the penalties settled after the wins
+        (第三章 第二條 七(二)), held outside the table when the hand ends the game; all doubled
+        while a winning dealer continues (A-C13), none beyond a payer's chips (A-C14)."""
         due, ledger = self._ledger(outcome)
         claims = [Claim(*claim) for claim in outcome.claims]
         wins = []
@@ -289,11 +292,18 @@ class Ccm2012:
                     liable,
                 )
             wins.append(doubled(self.rates, payments, outcome.doubling))
-        _, won = pay(self.rates, ledger.chips, wins)
+        chips, won = pay(self.rates, ledger.chips, wins)
         made, penalties = list(won), list[Payments]()
         for d, moved in zip(due, ledger.moved, strict=True):
             if moved is not None:
                 (penalties if d.column == PENALTIES else made).append(moved)
+        late = after_win(
+            self.rates, self.options["penalty_cap_per_recipient"], outcome.spot, outcome.doubling
+        )
+        keeps = self.table_rules.dealer_repeats and any(r.winner == 0 for r in outcome.wins)
+        if late and ends_game(chips, outcome.time_up, outcome.last_deal, keeps):
+            return Settlement(by_seat(made), by_seat(penalties), ledger.held + tuple(late))
+        penalties += pay(self.rates, chips, late)[1]
         return Settlement(by_seat(made), by_seat(penalties), ledger.held)
 
 

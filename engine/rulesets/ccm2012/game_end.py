@@ -26,6 +26,13 @@ def game_over(chips, scheduled_done: bool = False, time_up: bool = False) -> str
     return None
 
 
+def ends_game(after, time_up: bool, last_deal: bool, dealer_keeps: bool) -> bool:
+    """A hand settled to chips `after` ends the game: two players without chips, the game's
+    time up (seed 第五條: its last win or draw, whoever wins), or its last deal with the deal
+    passing (`dealer_keeps`: a winning dealer keeps it, 連莊)."""
+    return chipless(after) >= 2 or time_up or (last_deal and not dealer_keeps)
+
+
 def is_first(chips, seat: int) -> bool:
     """The seat holds the most chips (a tie for the most counts as first)."""
     return chips[seat] == max(chips)

@@ -11,7 +11,10 @@ and adds it after the game (「槓牌和處罰的得失分只能掛於盤外，�
 instead that such a kong scores nothing (「本次槓牌不得分」): `options.game_ending_kong` chooses,
 "hold" (§32, the default) or "void" (§15); a penalty is held either way (§15 speaks of kongs).
 A 追牌 is the first discarder's payment for a deed of his, held like a penalty (an inference:
-§32 names kongs and penalties only).
+§32 names kongs and penalties only). A penalty of an offence committed while another's win is
+being confirmed (its `after_win`) is not paid on the spot: the win is scored first, and where
+the hand ends the game it is added after the game's end (第三章 第二條 七(二) 先計分不罰分，
+局結後罰分; `after_win`).
 """
 
 from typing import NamedTuple
@@ -84,7 +87,7 @@ def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: boo
             paid = kong_payments(rates, item.seat, item.kind, item.feeder)
             due = Due("payments", item.seat, paid, True)
         elif item.penalty is not None:
-            if not item.penalty.points:
+            if not item.penalty.points or item.penalty.after_win:
                 continue
             due = Due(PENALTIES, item.seat, penalty_payments(rates, cap, item.penalty))
         else:
@@ -93,6 +96,16 @@ def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: boo
     return [
         due._replace(payments=doubled(rates, due.payments, doubling))
         for _, _, due in sorted(timed, key=lambda x: x[:2])
+    ]
+
+
+def after_win(rates: Rates, cap: int, spot: tuple[Spot, ...], doubling: bool) -> list[Payments]:
+    """What the penalties settled after the hand's wins move (seed 004 第三章 第二條 七(二)),
+    in the order applied."""
+    return [
+        doubled(rates, penalty_payments(rates, cap, item.penalty), doubling)
+        for item in spot
+        if item.penalty is not None and item.penalty.after_win and item.penalty.points
     ]
 
 

@@ -327,6 +327,7 @@ function describe(e) {
     case "Won": return e.from_seat === null ? tr("{who} wins by self-draw", {who})
       : tr("{who} wins on {from}'s discard", {who, from: side(e.from_seat)});
     case "ExhaustiveDraw": return tr("the wall is exhausted: drawn hand");
+    case "GameEnded": return tr("two players without chips: the game ends here");
     case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
       {dice: e.dice.join(" "), who, stacks: e.stacks});
     case "Dealt": return tr("tiles dealt");

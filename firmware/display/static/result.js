@@ -7,6 +7,7 @@
 
 words({  // i18n.js
   "hand {n}": "第 {n} 盤", "荒牌 exhaustive draw": "荒牌", "show result": "顯示結果",
+  "局結 game over: two players without chips": "局結：兩家無分",
   "fold": "收起", "{who} wins 和": "{who} 和牌", "self-drawn 自摸": "自摸",
   "on the discard of": "和", "robbing the kong of 搶槓": "搶槓和", "total": "合計",
   "{pay} hand, {penalty} penalties": "本盤 {pay}，罰分 {penalty}",
@@ -30,7 +31,8 @@ function renderResult(state) {
   el("header", {class: "result-head"},
     el("span", {class: "result-hand"}, tr("hand {n}", {n: r.hand_number})),
     el("span", {class: "result-title"}, r.outcome === "win" ? r.wins.map(winnerLine)
-      : tr("荒牌 exhaustive draw")),
+      : tr(r.outcome === "game over" ? "局結 game over: two players without chips"
+        : "荒牌 exhaustive draw")),
     PUBLIC ? null : el("button", {class: "fold", type: "button", onclick: () => {
       resultFolded = folded ? null : r.hand_number;
       renderResult(latest);

@@ -27,7 +27,7 @@ const PLACES = ["bottom", "right", "top", "left"];  // players 0..3 from above, 
 const STATES = {
   dice: "rolls the dice", second_roll: "second roll", draw: "to draw", discard: "to discard",
   claim_window: "calls open", rob_window: "kong may be robbed", won: "hand won",
-  exhausted: "drawn hand 荒牌", between_hands: "between hands",
+  exhausted: "drawn hand 荒牌", game_over: "game over 局結", between_hands: "between hands",
 };
 const COLOURS = {m: "#b3261e", p: "#1f5fbf", s: "#1d7a3a", f: "#7b3fa0", C: "#c62828",
   F: "#1d7a3a"};

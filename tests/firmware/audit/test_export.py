@@ -5,9 +5,12 @@ The sheet is checked against the session that played the hands (firmware/sim/sim
 keeps it), so a row rebuilt from the journal is the row the table had.
 """
 
+import codecs
 import csv
 import io
 import json
+import os
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pypdf import PdfReader
@@ -18,6 +21,7 @@ from engine.table import Table
 from firmware.audit import cli as export
 from firmware.audit import hands as export_hands
 from firmware.audit import sheet as export_sheet
+from firmware.audit.sheet_csv import as_csv
 from firmware.cli import main
 from firmware.display.app import create_app
 from firmware.journal.store import Journal, canonical
@@ -69,7 +73,7 @@ def test_issue_16_sheet_csv_has_named_columns_one_row_per_hand_and_running_total
     players by name and federation id, and each total the one before with the hand's change
     and penalty (RULES.md 1.3: the payments sum to zero)."""
     path, game = wsom_game
-    rows = list(csv.DictReader(io.StringIO(export_sheet.as_csv(export_sheet.sheet(path)))))
+    rows = list(csv.DictReader(io.StringIO(as_csv(export_sheet.sheet(path)).decode())))
     assert [int(r["hand"]) for r in rows] == [row.number for row in game.session.sheet]
     before = [0] * 4
     for r, row in zip(rows, game.session.sheet, strict=True):
@@ -174,7 +178,7 @@ def test_issue_16_export_writes_a_new_file_only_and_a_bad_journal_is_one_line(
     path, _ = wsom_game
     out = tmp_path / "sheet.csv"
     assert main(["export", "sheet", str(path), "--format", "csv", "-o", str(out)]) == 0
-    assert out.read_text(encoding="utf-8").startswith("hand,dealer,")
+    assert out.read_text(encoding="utf-8").startswith("table,hand,round,")
     assert main(["export", "sheet", str(path), "--format", "csv", "-o", str(out)]) == 2
     assert "exists" in capsys.readouterr().err
     bad = tmp_path / "bad.sqlite"
@@ -210,23 +214,25 @@ def test_issue_16_hands_jsonl_lines_are_events_that_replay_to_the_same_outputs(w
 def test_issue_16_mjai_of_wsom_hands_has_the_riichi_events_in_order(wsom_game):
     """mjai for WSOM (136 tiles): start_game, then per hand start_kyoku with 13 tiles each,
     draws and discards, calls, a hora or ryukyoku, end_kyoku; end_game; tiles in mjai's
-    notation, and a note saying what riichi's format cannot (no dora)."""
+    notation, a real tile as the dora marker, and a note saying what riichi's format cannot
+    (no dora in WSOM) as a line of mjai's `none` (issue 34)."""
     path, game = wsom_game
     lines = [json.loads(line) for line in export_hands.export(path, "mjai").splitlines()]
     types = [line["type"] for line in lines]
     assert types[0] == "start_game" and types[-1] == "end_game"
     assert lines[0]["names"] == [p["name"] for p in PLAYERS]
-    assert "dora" in lines[1]["note"]
+    assert lines[1]["type"] == "none" and "dora" in lines[1]["text"]
     assert types.count("start_kyoku") == types.count("end_kyoku") == len(game.session.sheet)
     jsonl = [json.loads(line) for line in export_hands.export(path, "jsonl").splitlines()]
     discards = [r for r in jsonl if r.get("event", {}).get("type") == "Discarded"]
     assert types.count("dahai") == len(discards)
     tiles = {f"{n}{s}" for s in "mps" for n in range(1, 10)} | set("ESWNPFC")
-    known = {"tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "mjtable_note"}
+    known = {"tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "none"}
     for start in (i for i, t in enumerate(types) if t == "start_kyoku"):
         end = types.index("end_kyoku", start)
         kyoku = lines[start:end]
         assert [len(t) for t in kyoku[0]["tehais"]] == [13] * 4
+        assert kyoku[0]["dora_marker"] in tiles
         assert kyoku[1]["type"] == "tsumo" and kyoku[1]["actor"] == kyoku[0]["oya"]
         assert sum(t in ("hora", "ryukyoku") for t in types[start:end]) >= 1
         assert set(types[start + 1 : end]) <= known | {"hora", "ryukyoku"}
@@ -263,3 +269,70 @@ def test_issue_16_the_desk_s_download_needs_the_referee_and_serves_the_live_shee
     assert missing.status_code == 404
     page = client.get("/").text  # the referee view links each format
     assert all(f'href="/api/referee/sheet.{fmt}"' in page for fmt in ("csv", "json", "pdf"))
+
+
+def _csv_rows(data: bytes) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+
+
+def _wins(path) -> list[tuple[int, dict]]:
+    """(hand, Won event) of each win the journal holds."""
+    lines = [json.loads(line) for line in export_hands.export(path, "jsonl").splitlines()]
+    return [(r["hand"], r["event"]) for r in lines if r.get("event", {}).get("type") == "Won"]
+
+
+@pytest.mark.parametrize(("seed", "discarded"), [(3, True), (4, False)])
+def test_issue_34_sheet_csv_gives_each_win_its_winner_discarder_value_and_patterns(
+    tmp_path, seed, discarded
+):
+    """Per hand the winner, the discarder or `self-draw`, the value (CCM's fans, T of RULES.md
+    4.11) and its patterns; a draw leaves them empty."""
+    path = tmp_path / "journal.sqlite"
+    game = played(path, "ccm2012", seed=seed)
+    rows = {int(r["hand"]): r for r in _csv_rows(as_csv(export_sheet.sheet(path)))}
+    (hand, won), *_ = _wins(path)
+    assert (won["from_seat"] is not None) == discarded
+    record = game.session.sheet[hand - 1]
+    row = rows[hand]
+    assert row["winner"] == PLAYERS[record.winners[0]]["name"]
+    if discarded:
+        assert row["discarder"] == PLAYERS[(record.dealer + won["from_seat"]) % 4]["name"]
+    else:
+        assert row["discarder"] == "self-draw"
+    assert int(row["value"]) == won["score"]["total"] > 0
+    for pattern in won["score"]["patterns"]:
+        assert f"{pattern['name']} {pattern['points']}" in row["patterns"]
+    for other in (r for n, r in rows.items() if n != hand):
+        assert other["result"] == "draw" and other["winner"] == other["discarder"] == ""
+
+
+def test_issue_34_sheet_csv_names_the_table_its_round_and_when_each_hand_began(desk):
+    """A table's sheet: its profile's name, the round's wind, and the time of day (UTC) the
+    walls went up, as a spreadsheet reads a date and time."""
+    play_out(desk.service.hands, desk.service.clock())
+    now = datetime.now(UTC).replace(tzinfo=None)  # the walls went up as the fixture began
+    (row,) = _csv_rows(as_csv(desk.score_sheet()))
+    assert (row["table"], row["hand"], row["round"]) == ("sim-1", "1", "E")
+    started = datetime.strptime(row["started_utc"], "%Y-%m-%d %H:%M:%S")
+    assert now - timedelta(hours=1) <= started <= now
+
+
+def test_issue_34_excel_gets_the_csv_with_a_bom_so_chinese_names_read_right(wsom_game, tmp_path):
+    """`--excel`: UTF-8 with its byte order mark, which Excel on Windows needs to read 張偉
+    from a double-clicked file; without it, plain UTF-8; on another format, refused."""
+    path, _ = wsom_game
+    for flags, name in (([], "plain.csv"), (["--excel"], "excel.csv")):
+        out = tmp_path / name
+        assert main(["export", "sheet", str(path), "--format", "csv", *flags, "-o", str(out)]) == 0
+    excel, plain = (tmp_path / "excel.csv").read_bytes(), (tmp_path / "plain.csv").read_bytes()
+    assert excel == codecs.BOM_UTF8 + plain and not plain.startswith(codecs.BOM_UTF8)
+    assert "張偉" in excel.decode("utf-8-sig").splitlines()[1]
+    assert main(["export", "sheet", str(path), "--format", "json", "--excel"]) == 2
+
+
+def test_issue_34_json_sheet_holds_no_path_of_the_machine(wsom_game):
+    """The JSON sheet names its journal by the file's name, never where it lies."""
+    path, _ = wsom_game
+    text = export.rendered(export_sheet.sheet(path), "json").decode("utf-8")
+    assert json.loads(text)["journal"] == path.name
+    assert str(path.parent) not in text and os.sep + path.name not in text

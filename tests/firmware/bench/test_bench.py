@@ -26,8 +26,11 @@ def test_bench_frames_reports_rate_against_the_link():
 def test_bench_soak_reports_memory_per_hand_over_the_last_half():
     """Issue 20 item 11: `bench soak` plays the simulated table and reports the hands, the
     seconds, the resident memory at the start and after the last hand, and the slope per
-    hand fitted over the last half of the hands (figures reported, never asserted)."""
+    hand fitted over the last half of the hands (figures reported, never asserted); issue
+    32 item 4: with the display served, the referee's stream and the public one read."""
     result = bench("soak", "--hands", "3", "--seed", "2")
+    assert set(result["updates_read"]) == {"/api/referee/stream", "/api/stream"}
+    assert all(updates > 0 for updates in result["updates_read"].values())
     assert result["hands"] == 3 and result["seed"] == 2 and result["ruleset"] == "wsom2006"
     assert result["slope_hands"] == 2 and isinstance(result["slope_kib_per_hand"], float)
     assert result["rss_start_mib"] > 0 and result["rss_end_mib"] > 0 and result["seconds"] > 0

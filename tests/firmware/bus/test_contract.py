@@ -23,10 +23,12 @@ from firmware.bus.contract import (
     venue_subscribes,
 )
 from firmware.cli import main
+from firmware.uplink.discovery import discovery_configs
 from firmware.venue.messages import SHEET_LISTS, Malformed, parse
 
 MOSQUITTO = Path(__file__).resolve().parents[3] / "deploy" / "mosquitto"
 VENUE, TABLES, VENUE_USER = "hall", ("t1", "t2", "T-03"), "venue"
+HOME_ASSISTANT = "homeassistant"  # a venue's Home Assistant's broker user (issue 34)
 READ, WRITE = 1, 2  # mosquitto's MOSQ_ACL_READ, MOSQ_ACL_WRITE; deny is 0
 
 
@@ -154,6 +156,27 @@ def test_a_table_reads_its_commands_and_only_the_venue_writes_commands(acl):
         assert not any(_writable(acl, table, topic) for table in TABLES), topic
 
 
+def test_a_table_writes_its_home_assistant_discovery_and_no_other_table_may(acl):
+    """Issue 34: under the shipped ACL each table writes the discovery configs it publishes
+    under Home Assistant's default prefix, no other table writes them; Home Assistant's
+    user reads them and the status and state they name, and writes no table's topic and no
+    command."""
+    status = SAMPLES[0][1]
+    assert isinstance(status, contract.Status)
+    for table in TABLES:
+        configs = discovery_configs(contract.DISCOVERY_PREFIX, VENUE, table, status)
+        assert configs
+        others = [other for other in TABLES if other != table]
+        for topic, config in configs:
+            assert _writable(acl, table, topic), (table, topic)
+            assert not any(_writable(acl, other, topic) for other in others), topic
+            assert _readable(acl, HOME_ASSISTANT, topic), topic
+            assert _readable(acl, HOME_ASSISTANT, config["state_topic"]), topic
+        for topic in [*table_publishes(VENUE, table), command_topic(VENUE, table)]:
+            assert not _writable(acl, HOME_ASSISTANT, topic), topic
+    assert not _writable(acl, HOME_ASSISTANT, command_topic(VENUE, EVERY_TABLE))
+
+
 def test_the_acl_reader_holds_mosquittos_rules():
     """The reader the tests above rely on refuses what mosquitto refuses: nothing granted,
     another user's topic, a denial before a grant, a wildcard in a user's name."""
@@ -205,7 +228,20 @@ def test_a_table_name_is_a_topic_word_the_acl_can_hold():
 
 
 SAMPLES = [  # one payload of each type, on its leaf
-    (Leaf.STATUS, contract.Status("online")),
+    (
+        Leaf.STATUS,
+        contract.Status(
+            status="online",
+            birth=3,
+            firmware="0.1.0",
+            model="Raspberry Pi 4 Model B Rev 1.4",
+            profile_sha256="ab" * 32,
+            rules_sha256="cd" * 32,
+            key_fingerprint="SHA256:" + "ef" * 32,
+            disk_free_bytes=12_000_000_000,
+            uptime_seconds=61.5,
+        ),
+    ),
     (Leaf.EVENTS, contract.Events([{"seq": 1, "kind": "hand", "event": {"hand_number": 1}}])),
     (Leaf.ALERTS, contract.Alert(7, "fault", 2, "fault", None, "The shuffler stopped", 12.5)),
     (
@@ -243,6 +279,7 @@ SAMPLES = [  # one payload of each type, on its leaf
             referee_called=False,
             venue_message=None,
             referee_on_way=None,
+            shuffler="idle",
         ),
     ),
     (Leaf.SHEET, contract.Sheet(12, {name: [] for name in SHEET_LISTS})),

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine import events as ev
+from engine import tiles
 from tests.support.deskkit import DeskGame, applied, report
 from tests.support.servicekit import act
 from tests.support.tablekit import E, Game, S, W, as_it_lies, of, wsom_game
@@ -196,3 +197,43 @@ def test_config_penalty_tile_mode_is_checked(ccm):
     section = dict(ccm.config["penalties"], penalty_tile_mode="must discard")
     with pytest.raises(ConfigError, match="penalty_tile_mode"):
         Catalogue(section, paid_to_others=True)
+
+
+def test_seed_004_7_2_laying_down_early_entered_after_a_game_ending_win_is_that_games(
+    tmp_path, ccm
+):
+    """第三章 第二條 七(二) 「如此例出現在局結情況下，則先計分不罰分，局結後罰分。」 (issue 30
+    item 8): South's win on East's last chips leaves two players without chips and ends the
+    game; the referee enters West's laying down early after it, at the desk. It is the won
+    hand's, not held for the next: applied, its 10 to each is added to the ended game's 局分,
+    and the next game's chips are untouched."""
+    from firmware.desk.desk import Desk
+    from firmware.journal.store import Journal
+    from firmware.table.actor import Actor
+    from firmware.table.profile import load_profile
+    from firmware.table.service import Service
+    from tests.support.servicekit import Clock, StillShuffler
+    from tests.support.tablekit import stacked_walls
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = Service(
+            load_profile("sim"), ccm, journal, Actor(Clock()), StillShuffler(), out=lambda _: None
+        )
+        walls = stacked_walls(ccm, CCM_DICE, ("7m", "1122334455667m", "", ""))
+        hands = service.hands
+        hands.session.scores = [50, 100, 150, 0]
+        hands.walls.take = lambda: walls
+        hands.raise_walls(0.0, "A")
+        hands.apply(ev.DiceRolled(0.0, E, CCM_DICE))
+        seven = next(t for t in hands.table.hands[E] if tiles.kind_of(t) == tiles.tile("7m"))
+        hands.apply(ev.TileDiscarded(1.0, E, seven))
+        hands.apply(ev.ClaimDeclared(2.0, S, "win"))
+        hands.apply(ev.ClaimWindowClosed(3.0, None))
+        [ended] = hands.session.games
+        assert ended["chips"] == [0, 150, 150, 0]
+        desk = Desk(service, "T1")
+        out = act(desk, "report", {"seat": W, "offence": "laying_down_early"})["events"]
+        alert = next(e["id"] for e in out if e["type"] == "Alert" and e["needs_ruling"])
+        act(desk, "rule", {"alert": alert, "apply": True, "reason": "laid his hand down"})
+        assert ended["held"] == [10, 10, -30, 10] and ended["chips"] == [10, 160, 120, 10]
+        assert hands.session.scores == [100] * 4 and hands.session.carried() == []

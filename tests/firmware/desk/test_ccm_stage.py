@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from engine import events as ev
+from engine import tiles
 from engine.rulesets import build
 from engine.schema import ConfigError
 from engine.stage import format_of, proposed, repeats, stage_json, standings
@@ -256,6 +257,27 @@ def test_seed_004_三十三_問分_in_the_4th_game_twice_a_player_on_the_public_
         hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))
         hands.apply(ev.TileDiscarded(clock.t, 0, hands.table.hands[0][-1]))
         assert desk.snapshot(referee=False)["scores_asked"] is None  # the next discard
+
+
+def test_seed_004_三十三_問分_answers_the_scores_of_this_moment_with_the_spot_payments(tmp_path):
+    """三十三 現場諮詢裁判此刻四家得分情況, with 三十六 槓牌當時立即付分 (issue 30 item 9): East's
+    concealed kong in the hand in play has taken 6 from each of the three; the answer says so,
+    not the chips as of the last hand recorded."""
+    clock = Clock()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        desk = ccm_desk(journal, clock)
+        for _ in range(3):
+            play_game(desk, clock)
+            act(desk, "change_seats")
+        hands = desk.service.hands
+        hands.walls.ready = stacked_walls(hands.ruleset, (3, 4), ("1111m", "", "", ""), seed=9)
+        hands.raise_walls(clock.t, "A")
+        hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))
+        kong = tuple(t for t in hands.table.hands[0] if tiles.kind_of(t) == tiles.tile("1m"))
+        hands.apply(ev.KongDeclared(clock.t + 1, 0, kong))
+        answer = act(desk, "ask_scores", {"seat": 1})
+        assert answer["chips"] == [118, 94, 94, 94]  # E S W N; games 1-3 as above
+        assert answer["totals"] == [118, 494, 494, 494]
 
 
 @pytest.mark.slow  # a browser

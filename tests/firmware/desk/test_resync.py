@@ -24,11 +24,11 @@ from engine.moves import HOLD, Interpreter
 from engine.ordering import WAIT
 from engine.seats import side_of, zone
 from engine.table import Table
-from firmware.cli import main
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
+from tests.support.runkit import run_table
 from tests.support.servicekit import act
 from tests.support.tablekit import E, Game, N, S, W, break_for
 
@@ -307,6 +307,15 @@ def test_issue_20_item_5_accepting_the_table_is_a_journaled_input_that_replays(d
 # The faulted session end to end -------------------------------------------------------------
 
 FAULTS = "drop=0.2,ghost=0.05,unplug=1"
+# Every device fault a session meets without a power cut, at that noise (a slow player's
+# overtime is an offence the rules alert on, and a power cut's faults are issue 14's).
+FULL_MIX = "drop=0.2,ghost=0.05,jam=1,lost=1,foreign=1,unplug=1"
+CAMPAIGN = [
+    (faults, ruleset, seed)
+    for faults in (FAULTS, FULL_MIX)
+    for ruleset in ("wsom2006", "ccm2012")
+    for seed in range(1, 11)
+]
 
 
 def by_hand(journal: Path) -> tuple[list[int], int]:
@@ -324,22 +333,23 @@ def by_hand(journal: Path) -> tuple[list[int], int]:
     return alerts, voided
 
 
-@pytest.mark.slow  # four whole faulted sessions over ptys, seconds each
-@pytest.mark.parametrize(
-    "ruleset, seed", [("wsom2006", 5), ("wsom2006", 7), ("ccm2012", 11), ("ccm2012", 14)]
-)
-def test_issue_20_item_5_a_faulted_session_voids_no_hand_and_alerts_under_five_a_hand(
-    tmp_path, capsys, ruleset, seed
+@pytest.mark.slow  # forty faulted sessions of two hands over ptys, seconds each
+@pytest.mark.parametrize("faults, ruleset, seed", CAMPAIGN)
+def test_the_fault_campaign_voids_no_hand_infers_no_move_wrong_and_alerts_twice_at_most(
+    tmp_path, capsys, faults, ruleset, seed
 ):
-    """Issue 20 item 5, "done when": under `--faults drop=0.2,ghost=0.05,unplug=1` no hand is
-    voided (the simulated referee accepts the table as it lies when the hand refuses a move
-    the players made) and the alerts stay under 5 a hand; the journal replays exactly."""
+    """Issue 20 item 5 and issue 32 item 8, "done when": under heavy noise (20 % of reads
+    dropped, 5 % of frames with a ghost read, the reader unplugged once), alone or with every
+    other device fault, no hand is voided (the simulated referee accepts the table as it lies
+    when the hand refuses a move the players made), no move is inferred that the players did
+    not make, and a hand has at most 2 alerts; the journal replays exactly. Ten seeds of
+    each rule book, two hands each."""
     journal = tmp_path / "faults.sqlite"
-    options = ["run", "--port", "0", "--speed", "10000", "--hands", "4", "--seed", str(seed)]
-    options += ["--ruleset", ruleset, "--faults", FAULTS, "--journal", str(journal)]
-    assert main(options) == 0, capsys.readouterr().err
+    options = ["--speed", "10000", "--hands", "2", "--seed", str(seed), "--ruleset", ruleset]
+    summary, _ = run_table(capsys, journal, *options, "--faults", faults)
+    assert summary["tracking"]["inferred_wrong"] == 0, summary["tracking"]
     alerts, voided = by_hand(journal)
-    assert voided == 0 and len(alerts) == 4
-    assert max(alerts) < 5, alerts
+    assert voided == 0 and len(alerts) == 2
+    assert max(alerts) <= 2, alerts
     with Journal(journal, readonly=True) as opened:
         assert replay(opened).mismatches == 0

@@ -21,6 +21,7 @@ from drivers.buttons import ButtonPress
 from engine import events as ev
 from firmware.audit import cli as export
 from firmware.audit import sheet as export_sheet
+from firmware.audit.sheet_csv import as_csv
 from firmware.desk.referees import Referees
 from firmware.display import ActionRefused
 from firmware.display.app import create_app
@@ -80,7 +81,7 @@ def test_issue_16_players_entered_at_the_desk_name_the_seats_the_sheet_and_the_e
         assert [seat["name"] for seat in by_person] == [p["name"] for p in PLAYERS]
         assert public["sheet"]["players"] == PLAYERS
         assert public["sheet"]["rows"][0]["names"] == [p["name"] for p in PLAYERS]
-        rows = list(csv.DictReader(io.StringIO(export_sheet.as_csv(table.desk.score_sheet()))))
+        rows = list(csv.DictReader(io.StringIO(as_csv(table.desk.score_sheet()).decode())))
     assert [rows[0][f"player_{n}"] for n in (1, 2, 3, 4)] == [p["name"] for p in PLAYERS]
     assert [rows[0][f"federation_id_{n}"] for n in (1, 2, 3, 4)] == [
         "HK-1001",

@@ -37,7 +37,7 @@ def test_thousand_hands_keep_every_invariant(ruleset):
     for seed in range(8):
         game = play(ruleset, 250, seed)
         assert game.violations == []
-        assert game.counts["wins"] + game.counts["draws"] == 250
+        assert game.counts["wins"] + game.counts["draws"] + game.counts["cut_short"] == 250
         start = game.ruleset.table_rules.start_chips or 0  # CCM: 100 chips each (4.13)
         for chips in [game.session.scores] + [g["chips"] for g in game.session.games]:
             assert sum(chips) == 4 * start and (not start or min(chips) >= 0)
@@ -61,7 +61,7 @@ def test_every_mistake_is_caught_and_play_goes_on(ruleset):
     }
     assert game.caught == game.mistakes
     assert game.violations == []
-    assert game.counts["wins"] + game.counts["draws"] == 40
+    assert game.counts["wins"] + game.counts["draws"] + game.counts["cut_short"] == 40
 
 
 @pytest.mark.slow  # a second and more: CI's full run

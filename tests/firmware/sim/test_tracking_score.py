@@ -44,12 +44,12 @@ def test_folded_hand_by_hand_the_figures_are_the_whole_sessions():
         if rng.random() < 0.3:  # and a move inferred wrong
             steps["tracked"].append((hand, (rng.randrange(144), "river_0", "melds_1"), None))
     score, kept = TrackingScore(), 0
-    sides = {"truth": (0, Counter()), "tracked": TrackedHand(0)}
+    sides = {"truth": (0, Counter(), Counter()), "tracked": TrackedHand(0)}
     while steps["truth"] or steps["tracked"]:
         side = rng.choice([name for name in steps if steps[name]])
         hand, *what = steps[side].pop(0)
         if side == "truth":
-            sides["truth"] = (hand, truth[hand])
+            sides["truth"] = (hand, truth[hand], Counter())
             truth[hand][what[0]] += 1
         else:
             sides["tracked"] = tracked[hand]
@@ -70,16 +70,36 @@ def test_a_voided_hand_and_its_redeal_are_scored_as_one_number():
     score = TrackingScore()
     voided = Counter({(5, "wall_0", "hand_0"): 1})
     tracked = TrackedHand(2, Counter(voided))
-    score.follow(TrackedHand(1), (1, Counter()))
-    score.follow(tracked, (2, voided))
+    score.follow(TrackedHand(1), (1, Counter(), Counter()))
+    score.follow(tracked, (2, voided, Counter()))
     tracked.moves[(9, "wall_1", "hand_1")] += 1  # the redeal, same objects: same number
     voided[(9, "wall_1", "hand_1")] += 1
-    score.follow(tracked.of(2), (2, voided))
-    score.follow(TrackedHand(3), (3, Counter({(1, "wall_2", "hand_2"): 1})))
+    score.follow(tracked.of(2), (2, voided, Counter()))
+    score.follow(TrackedHand(3), (3, Counter({(1, "wall_2", "hand_2"): 1}), Counter()))
     assert score.summary(2) == {
         "true_moves": 2,
         "inferred_right": 2,
         "flagged": 0,
         "inferred_wrong": 0,
+        "missed": 0,
+    }
+
+
+def test_a_call_taken_back_after_the_players_win_is_no_move_inferred_wrong():
+    """Issue 32 item 8: a player laid out a pung on the discard another won on, and took it
+    back once the hand was over for the players; the service, which had read the win press
+    before that discard (a win on the tile before, refused), tracked the take-back. The
+    players made that move: it is not inferred wrong. A move nobody made still is."""
+    laid = Counter({(61, "hand_W", "melds_W"): 1, (67, "hand_W", "melds_W"): 1})
+    back = Counter({(61, "melds_W", "hand_W"): 1, (67, "melds_W", "hand_W"): 1})
+    tracked = TrackedHand(3, laid + back + Counter({(5, "wall_N", "hand_S"): 1}))
+    score = TrackingScore()
+    score.follow(tracked, (3, laid, back))
+    score.follow(TrackedHand(4), (4, Counter(), Counter()))
+    assert score.summary(3) == {
+        "true_moves": 2,
+        "inferred_right": 2,
+        "flagged": 0,
+        "inferred_wrong": 1,
         "missed": 0,
     }

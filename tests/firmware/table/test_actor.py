@@ -35,8 +35,9 @@ def table(tmp_path):
             desk.act("correct", {"tile": tile, "zone": zone("hand", side)})
         )
         await asyncio.sleep(0)  # submitted
-        service.actor.record(river)
-        service.actor.record(Inventory(antenna[zone("hand", side)], ()))
+        for _ in range(service.hands.tracker.confirm - 1):  # all its sightings but the last
+            service.actor.record(river)
+            service.actor.record(Inventory(antenna[zone("hand", side)], ()))
         take_queued(service)
         await answer
 

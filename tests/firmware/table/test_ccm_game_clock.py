@@ -36,6 +36,7 @@ from firmware.uplink.commands import VenueCommands
 from tests.conftest import REPO
 from tests.support.hall import KEY, PLAYERS, WALL, Hall, Lift, journaled
 from tests.support.servicekit import Clock, act
+from tests.support.tablekit import stacked_walls
 
 BY_TIME = game_over([100] * 4, time_up=True)
 SECONDS = 7200  # the rule book's 120 minutes: the 16-round format's game
@@ -134,6 +135,31 @@ def hall(tmp_path):
     journal = Journal(tmp_path / "j.sqlite")
     yield CcmHall(journal, Clock())
     journal.close()
+
+
+SOUTH_WAITS = ("7m", "1122334455667m", "", "")  # East's 7m completes South's 清一色 七對
+EAST_WINS = ("11223344556677m", "", "", "")  # East's dealt 14: 清一色 七對, T = 60
+
+
+def stacked_deal(hall, layout) -> None:
+    """Walls that deal `layout` (by seat of the hand) raised, East's roll: the hand dealt."""
+    hands = hall.service.hands
+    walls = stacked_walls(hands.ruleset, (3, 4), layout, seed=hands.session.hand_number)
+    dealer = hands.session.player_at(0)
+    hands.walls.ready = [walls[(side - dealer) % 4] for side in range(4)]
+    hands.raise_walls(hall.clock.t, "A")
+    hands.apply(ev.DiceRolled(hall.clock.t, 0, (3, 4)))
+
+
+def by_seat(hall, chips) -> None:
+    """The session's chips set so that the hand's seats E S W N hold `chips`."""
+    session = hall.service.hands.session
+    for seat, amount in enumerate(chips):
+        session.scores[session.player_at(seat)] = amount
+
+
+def own(table, seat: int, name: str) -> int:
+    return next(x for x in table.hands[seat] if tiles.kind_of(x) == tiles.tile(name))
 
 
 def test_seed_004_5_the_game_clock_is_the_rule_books_and_starts_with_its_first_hand(hall):
@@ -275,7 +301,7 @@ def test_seed_004_5_time_up_between_hands_the_next_hand_is_the_games_last(hall):
     hall.handle(Tick())
     assert hall.game()["notice"] == TIME_UP and hall.games() == []
     hall.deal()
-    assert hall.service.hands.table.last_deal  # seed 004 §32: the game's last hand
+    assert hall.service.hands.table.time_up  # seed 004 §32: the game's last hand
     hall.play_out()
     assert [(g["hands"], g["ended"]) for g in hall.games()] == [(2, BY_TIME)]
 
@@ -321,13 +347,16 @@ def test_seed_004_5_the_referee_begins_the_next_game_before_the_breaks_end(hall)
 
 
 def test_seed_004_31_a_game_ended_by_chips_gets_its_break_and_a_fresh_clock(hall):
-    """seed 004 §31 局結 (兩家無分即告結束) before time: that game's break too, and the next
-    game's clock starts afresh with its first hand."""
-    hall.service.hands.session.scores = [0, 0, 200, 200]
-    hall.deal()
+    """seed 004 §31 局結 (兩家無分即告結束) before time, here at once in the hand (issue 30 item
+    7): East's kong takes South's last chips, West has none: that game's break too, and the
+    next game's clock starts afresh with its first hand."""
+    by_seat(hall, [194, 6, 0, 200])
+    stacked_deal(hall, ("1111m", "", "", ""))
     hall.clock.t += 600
-    hall.play_out()
-    assert [g["ended"] for g in hall.games()] == [game_over([0, 0, 200, 200])]
+    hands = hall.service.hands
+    kong = tuple(x for x in hands.table.hands[0] if tiles.kind_of(x) == tiles.tile("1m"))
+    hands.apply(ev.KongDeclared(hall.clock.t, 0, kong))
+    assert [g["ended"] for g in hall.games()] == [game_over([206, 0, 0, 194])]
     assert hall.game()["break_left"] == 900 and hall.game()["seconds_left"] is None
     hall.clock.t += 900
     hall.deal()
@@ -395,3 +424,45 @@ def test_issue_13_wsom_has_no_game_clock_its_sitting_keeps_the_venues(tmp_path):
         hall.send("start_session", {"players": PLAYERS, "minutes": 60})
         state = Desk(hall.service, "T07").snapshot(False)
         assert state["game_clock"] is None and state["session_seconds_left"] == 3600
+
+
+# -- issue 30 items 5, 6: the time running out reaches the hand in play ---------------------------
+
+
+def test_seed_004_5_32_time_up_in_the_middle_of_a_hand_makes_it_the_games_last(hall):
+    """第五條 滿足規定時間後的最後一次成牌或荒牌，比賽結束 with 第一條三十二
+    非第一名方，在面臨局結情況下，不能以任何方式和牌 (issue 30 item 5): time runs out while
+    the game's first hand is played: the hand in play is told at once (a journaled
+    GameTimeUp input), so South, who would not be first after winning on East's discard (100
+    to North's 200), may not win: he plays on, and the draw that ends the hand ends the game
+    by time."""
+    by_seat(hall, [100, 0, 100, 200])
+    stacked_deal(hall, SOUTH_WAITS)
+    hands = hall.service.hands
+    hall.clock.t += SECONDS
+    hall.handle(Tick())
+    hands.apply(ev.TileDiscarded(hall.clock.t, 0, own(hands.table, 0, "7m")))
+    out = hands.apply(ev.ClaimDeclared(hall.clock.t, 1, "win"))
+    assert any(isinstance(o, ev.Alert) and "S may not win" in o.message for o in out)
+    assert not hands.table.results
+    assert [r["t"] for r in journaled(hall.service.journal, "GameTimeUp")] == [hall.clock.t]
+    hands.apply(ev.ClaimWindowClosed(hall.clock.t, None))
+    hall.play_out()
+    assert [g["ended"] for g in hall.games()] == [BY_TIME]
+
+
+def test_seed_004_5_32_time_up_the_dealer_not_first_may_not_win_either(hall):
+    """第五條 (the game ends with the last win or draw after time) with 第一條三十二 (issue 30
+    item 6): time ran out between hands; in the next, East, the dealer, would stay behind
+    North after his self-drawn win (180 to 200): his 連莊 would not outlive the game, so the
+    win is barred to him too; he plays on."""
+    stacked_deal(hall, ("", "", "", ""))
+    hall.play_out()
+    hall.clock.t += SECONDS
+    hall.handle(Tick())
+    by_seat(hall, [0, 70, 70, 260])
+    stacked_deal(hall, EAST_WINS)
+    hands = hall.service.hands
+    out = hands.apply(ev.WinDeclared(hall.clock.t, 0))
+    assert any(isinstance(o, ev.Alert) and "E may not win" in o.message for o in out)
+    assert not hands.table.ended

@@ -200,7 +200,8 @@ def test_issue_34_a_whole_session_with_faults_and_rulings_validates(tmp_path, ru
         options = ["--journal", str(journal), "--hands", "16", "--speed", "100", "--seed", "1"]
         options += ["--ruleset", ruleset, "--faults", "jam=1,lost=1,drop=0.02"]
         table = run_table(tmp_path / "table", broker.port, KEY, *options, "--port", str(port))
-        wait_for(lambda: any(m[0].endswith("/status") for m in wire.taken()))
+        # Its first rows out: it listens for commands by then (firmware/uplink/client.py).
+        wait_for(lambda: any(m[0].endswith("/events") for m in wire.taken()))
         for topic, command in commands(time.time()):
             wire.client.publish(topic, json.dumps(command, ensure_ascii=False), bus.QOS)
         assert Referee(port).rule_and_revoke(ruleset, table), "the desk's rulings never taken"
@@ -245,21 +246,22 @@ def test_issue_34_a_whole_session_with_faults_and_rulings_validates(tmp_path, ru
     statuses = [json.loads(m[1])["status"] for m in ours if m[0].endswith("/status")]
     assert statuses[0] == "online" and statuses[-1] == "offline", statuses
     routes = channels(ASYNCAPI)
-    for n, (topic, payload, qos, _) in enumerate(ours):
+
+    def route(topic: str) -> dict:
         (operation,) = [op for pattern, op in routes if pattern.match(topic)]
-        assert qos == operation["bindings"]["mqtt"]["qos"], topic
-        kit.check(operation["schema"], json.loads(payload), f"message {n} on {topic}")
-    leaves = {topic.rsplit("/", 1)[1] for topic, *_ in ours}
-    assert leaves == {*bus.PUBLISHED, bus.Leaf.CMD}, leaves
+        return operation
+
+    for n, (topic, payload, qos, _) in enumerate(ours):
+        assert qos == route(topic)["bindings"]["mqtt"]["qos"], topic
+        kit.check(route(topic)["schema"], json.loads(payload), f"message {n} on {topic}")
+    assert {route(m[0])["name"] for m in ours} == set(ASYNCAPI["channels"])
     published = [json.loads(m[1]) for m in ours if m[0].endswith("/events")]
     assert sum(len(body["rows"]) for body in published) >= len(rows)
-    kept = {op["channel"]["$ref"].rsplit("/", 1)[1] for op in ASYNCAPI["operations"].values()
-            if op["bindings"]["mqtt"]["retain"]}  # fmt: skip
-    assert {topic.rsplit("/", 1)[1] for topic, *_ in retained} == kept
+    kept = {op["name"] for _, op in routes if op["bindings"]["mqtt"]["retain"]}
+    assert {route(topic)["name"] for topic, *_ in retained} == kept
     for topic, payload, _, retain in retained:
         assert retain, topic
-        (operation,) = [op for pattern, op in routes if pattern.match(topic)]
-        kit.check(operation["schema"], json.loads(payload), f"retained {topic}")
+        kit.check(route(topic)["schema"], json.loads(payload), f"retained {topic}")
     print(ruleset, len(rows), "rows;", len(ours), "messages;", kit.counts)
 
 

@@ -19,7 +19,7 @@ from firmware.uplink.commands import WINDOW, VenueCommands
 from firmware.uplink.messages import AlertBoard, status_state
 from tests.support.hall import KEY, WALL, command
 from tests.support.servicekit import Clock, dealt_service
-from tests.support.uplinkkit import Venue
+from tests.support.uplinkkit import Venue, identity
 from tests.support.venuekit import VENUE
 
 
@@ -34,7 +34,7 @@ def table(tmp_path):
     "hall", its uplink (not running) the resends go to."""
     journal = Journal(tmp_path / "j.sqlite")
     service = dealt_service(journal, Clock())
-    uplink = Uplink(settings(), journal, "T07", lambda: {})
+    uplink = Uplink(settings(), journal, "T07", lambda: {}, identity(journal.path))
     commands = VenueCommands(
         service, KEY, "hall", "T07", wall_clock=lambda: WALL, resend=uplink.resend
     )
@@ -152,7 +152,11 @@ def test_issue_32_the_uplink_sends_the_rows_asked_for_again_as_events_only(tmp_p
     service.commands.report_fault(service.clock(), "shuffler", "jam", "jammed", "clear it")
     venue = Venue(broker.port)
     uplink = Uplink(
-        settings(broker.port), journal, "T07", lambda: status_state(service.status(), AlertBoard())
+        settings(broker.port),
+        journal,
+        "T07",
+        lambda: status_state(service.status(), AlertBoard()),
+        identity(journal.path),
     )
     last = journal.seq
 

@@ -26,7 +26,7 @@ from firmware.uplink.sheet import SheetBuilds
 from firmware.venue.board import VenueBoard
 from tests.support.servicekit import play_out, take_queued
 from tests.support.tablekit import E, S
-from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue
+from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue, identity
 from tests.support.venuekit import ORGANISER, VENUE, organiser_client, state
 
 APPLIED = "he called pung holding one tile of it"
@@ -50,7 +50,11 @@ def uplinked(desk, port: int, story) -> None:
         service = desk.service
         settings = UplinkSettings("127.0.0.1", port, VENUE, False, None, None, None, None, 2)
         uplink = Uplink(
-            settings, service.journal, TABLE, lambda: status_state(service.status(), uplink.alerts)
+            settings,
+            service.journal,
+            TABLE,
+            lambda: status_state(service.status(), uplink.alerts),
+            identity(service.journal.path),
         )
         service.commands.subscribe(lambda events: uplink.changed())
         running = asyncio.create_task(uplink.run())

@@ -27,6 +27,7 @@ from firmware.venue.demo import make_tables, play, run_fleet
 from firmware.venue.demo_truth import Truth
 from tests.support.broker import Broker
 from tests.support.shipped import MOSQUITTO, shipped
+from tests.support.uplinkkit import identity
 
 
 async def _listen(port, user, password, got: list, ready: asyncio.Event, tls=None) -> None:
@@ -101,7 +102,8 @@ def test_shipped_config_takes_a_table_over_tls(reachable):
     """Issue 15: deploy/mosquitto/mosquitto.conf, its paths moved into a test folder, starts;
     add-table.sh's user, with the [uplink] section it prints (which the profile's reader
     takes), publishes over TLS to the venue on the loopback listener."""
-    broker, tls_port, settings = shipped(reachable, "t7")
+    kit = shipped(reachable, "t7")
+    broker, tls_port, settings = kit.broker, kit.tls_port, kit.settings
     tls = ssl.create_default_context(cafile=settings.ca_file)
     got: list[str] = []
     broker.start()
@@ -127,7 +129,8 @@ def test_shipped_config_delivers_a_tables_score_sheet_to_the_venue(reachable):
     journals.mkdir()
     (table,) = make_tables(1, 2, journals)
     table.commit_until(math.inf)
-    broker, _, settings = shipped(reachable, table.name)
+    kit = shipped(reachable, table.name)
+    broker, settings = kit.broker, kit.settings
     board = VenueBoard("hall")
     broker.start()
     try:
@@ -148,7 +151,7 @@ async def _sheet_delivered(table, settings, board: VenueBoard, venue_port: int) 
     as of its last row (or 30 s: the assertions after say what did not come)."""
     bus = VenueBus(board, "127.0.0.1", venue_port, "venue", "pv")
     consumer = asyncio.create_task(bus.run())
-    uplink = Uplink(settings, table.journal, table.name, table.state)
+    uplink = Uplink(settings, table.journal, table.name, table.state, identity(table.journal.path))
     publishing = asyncio.create_task(uplink.run())
 
     def done() -> bool:

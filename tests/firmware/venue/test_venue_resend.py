@@ -186,7 +186,8 @@ def test_issue_32_a_broker_killed_while_the_venue_is_away_loses_no_row(reachable
     venue once: its session held as one run from row 1 to the last, no gap, each row taken
     once (a row sent again is a duplicate, dropped)."""
     table = "sim-1"
-    broker, tls_port, _ = shipped(reachable, table)
+    kit = shipped(reachable, table)
+    broker, tls_port = kit.broker, kit.tls_port
     profile, journal = table_profile(reachable, table, tls_port), reachable / "j.sqlite"
     board = VenueBoard(VENUE)
 
