@@ -6,34 +6,30 @@ the venue's commands with their arguments and signature."""
 from drivers.shuffler import STATES
 from engine.seats import LETTERS
 from firmware.bus import contract as bus
-from firmware.tools.schema_types import DRAFT, HEX64, SEAT, of_dataclass
+from firmware.tools.schema_commands import command
+from firmware.tools.schema_types import DRAFT, HEX64, SEAT, of_dataclass, or_null
 
 TEXT, WHOLE = {"type": "string"}, {"type": "integer"}
-NULL = {"type": "null"}
 SIDE = {"enum": list(LETTERS)}  # a seat as the bus says it, E S W N
-
-
-def _or_null(schema: dict) -> dict:
-    return {"anyOf": [schema, NULL]}
 
 
 NARROWER: dict[str, dict] = {  # a payload's field: what its type cannot say
     "v": {"const": bus.VERSION},
     "venue": {"type": "string", "pattern": f"^{bus.TOPIC_WORD.pattern}$"},
     "table": {"type": "string", "pattern": f"^{bus.TOPIC_WORD.pattern}$"},
-    "session": _or_null({"type": "string", "pattern": "^[0-9a-f]{32}$"}),  # the journal's id
+    "session": or_null({"type": "string", "pattern": "^[0-9a-f]{32}$"}),  # the journal's id
     "status": {"enum": list(bus.STATUSES)},
     "birth": {"type": "integer", "minimum": 0},
-    "profile_sha256": _or_null(HEX64),
+    "profile_sha256": or_null(HEX64),
     "rules_sha256": HEX64,
-    "key_fingerprint": _or_null({"type": "string", "pattern": "^SHA256:[0-9a-f]{64}$"}),
+    "key_fingerprint": or_null({"type": "string", "pattern": "^SHA256:[0-9a-f]{64}$"}),
     "disk_free_bytes": {"type": "integer", "minimum": 0},
     "uptime_seconds": {"type": "number", "minimum": 0},
     "shuffler": {"enum": list(STATES)},
     "phase": {"enum": list(bus.PHASES)},
     "seq": {"type": "integer", "minimum": 1},
-    "seat": _or_null(SEAT),
-    "of": _or_null({"enum": list(bus.ALERTS_OF)}),
+    "seat": or_null(SEAT),
+    "of": or_null({"enum": list(bus.ALERTS_OF)}),
     "round_wind": SIDE,
     "dealer": SIDE,
     "scores": {"type": "array", "items": WHOLE, "minItems": 4, "maxItems": 4},
@@ -45,11 +41,11 @@ NARROWER: dict[str, dict] = {  # a payload's field: what its type cannot say
         "items": {
             "type": "object",
             "required": ["seat", "name", "federation_id"],
-            "properties": {"seat": SIDE, "name": _or_null(TEXT), "federation_id": _or_null(TEXT)},
+            "properties": {"seat": SIDE, "name": or_null(TEXT), "federation_id": or_null(TEXT)},
             "additionalProperties": False,
         },
     },
-    "referee_on_way": _or_null(
+    "referee_on_way": or_null(
         {
             "type": "object",
             "required": ["referee", "at"],
@@ -100,83 +96,6 @@ def alerts() -> dict:
     for schema in (plain, ruling):
         del schema["$schema"]
     return {"$schema": DRAFT, "title": "A table's alerts message", "oneOf": [plain, ruling]}
-
-
-def text(most: int, blank: bool = False) -> dict:
-    """Printable text of at most `most` characters (firmware/uplink/commands.py `_text`)."""
-    shown = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$"
-    return {"type": "string", "maxLength": most, "pattern": shown} | (
-        {} if blank else {"minLength": 1}
-    )
-
-
-# Each command's arguments, as firmware/uplink/commands.py `_check_args` takes them.
-ARGS: dict[str, tuple[dict, dict]] = {
-    "start_session": (
-        {
-            "players": {
-                "type": "array",
-                "minItems": 4,
-                "maxItems": 4,
-                "items": {
-                    "type": "object",
-                    "required": ["name", "federation_id"],
-                    "properties": {
-                        "name": text(bus.NAME_LENGTH),
-                        "federation_id": _or_null(text(bus.FEDERATION_ID_LENGTH)),
-                    },
-                    "additionalProperties": False,
-                },
-            }
-        },
-        {"minutes": {"type": "integer", "minimum": 1, "maximum": bus.MAX_MINUTES}},
-    ),
-    "message": ({"text": text(bus.MESSAGE_LENGTH, blank=True)}, {}),
-    "pause": ({}, {}),
-    "resume": ({}, {}),
-    "acknowledge": (
-        {"alert": WHOLE, "referee": text(bus.NAME_LENGTH)},
-        {"of": {"enum": list(bus.ALERTS_OF)}},
-    ),
-    "resend": (
-        {"session": _or_null(text(bus.ID_LENGTH)), "after": {"type": "integer", "minimum": 0}},
-        {"until": {"type": "integer", "minimum": 1}},
-    ),
-}
-
-
-def command() -> dict:
-    """A venue's command (contract.Command) with its `hmac`: HMAC-SHA256 with the venue key of
-    the command without it, in RFC 8785's canonical form (firmware/bus/signing.py)."""
-    own = of_dataclass(bus.Command)["properties"]
-    properties = {"v": {"const": bus.VERSION}} | own
-    properties |= {"id": {"type": "string", "minLength": 1, "maxLength": bus.ID_LENGTH}}
-    properties |= {"issued": {"type": "number"}, "command": {"enum": list(bus.COMMANDS)}}
-    properties |= {"table": {"type": "string"}, "venue": {"type": "string"}, "hmac": HEX64}
-    return {
-        "$schema": DRAFT,
-        "title": 'A venue\'s command to a table (or to every table: table "*")',
-        "type": "object",
-        "required": list(properties),
-        "properties": properties,
-        "additionalProperties": False,
-        "allOf": [
-            {
-                "if": {"properties": {"command": {"const": name}}},
-                "then": {
-                    "properties": {
-                        "args": {
-                            "type": "object",
-                            "required": list(needed),
-                            "properties": needed | optional,
-                            "additionalProperties": False,
-                        }
-                    }
-                },
-            }
-            for name, (needed, optional) in ARGS.items()
-        ],
-    }
 
 
 DISCOVERY = "discovery"  # Home Assistant's discovery configs ([uplink] home_assistant = true)

@@ -139,3 +139,7 @@ def of_dataclass(cls: type, optional=frozenset()) -> dict:
         "properties": {n: field_schema(cls.__name__, n, hints[n]) for n in names},
         "additionalProperties": False,
     }
+
+
+def or_null(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}]}
