@@ -17,8 +17,8 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from firmware.bus.contract import DISCOVERY_PREFIX
-from firmware.table.profile import TABLES_DIR
 from firmware.tools.schemas import FOLDER
+from tests.support.uplinkkit import table_profile
 from tests.support.venuekit import VENUE
 
 PROBE = "schema-probe"  # a topic of the test's own, outside the bus's
@@ -115,30 +115,10 @@ class Wire:
         self.client.disconnect()
 
 
-UPLINK = """
-[uplink]
-host = "127.0.0.1"
-port = {port}
-tls = false
-ca_file = ""
-user = ""
-password_file = ""
-venue = "{venue}"
-key_file = "venue.key"
-keepalive_seconds = 2
-home_assistant = true
-"""
-
-
 def run_table(folder: Path, broker_port: int, key: bytes, *options: str) -> subprocess.Popen:
     """`mjtable run` on the simulated profile with an [uplink] to the broker (Home Assistant's
     discovery on), the venue `key` to check commands with, as its own process (stderr kept)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
-    (folder / "venue.key").write_bytes(key + b"\n")
-    profile = folder / "table.toml"
-    uplink = UPLINK.format(port=broker_port, venue=VENUE)
-    profile.write_text((TABLES_DIR / "sim.toml").read_text() + uplink)
+    profile = table_profile(folder, broker_port, key=key, home_assistant=True)
     command = [sys.executable, "-m", "firmware.cli", "run", "--profile", str(profile), *options]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from firmware.resources import ruleset_path
+from firmware.table.profile import TABLES_DIR
 from firmware.uplink.identity import Identity
 from tests.support.venuekit import VENUE
 
@@ -30,6 +31,45 @@ def identity(journal: Path) -> Identity:
         journal=journal,
         births=Path(journal).with_suffix(".birth"),
     )
+
+
+UPLINK = """
+[uplink]
+host = "127.0.0.1"
+port = {port}
+tls = false
+ca_file = ""
+user = ""
+password_file = ""
+venue = "{venue}"
+key_file = ""
+keepalive_seconds = {keepalive}
+home_assistant = {home_assistant}
+"""
+
+
+def table_profile(
+    folder: Path,
+    port: int,
+    keepalive: int = 2,
+    key: bytes = b"",
+    name: str = TABLE,
+    home_assistant: bool = False,
+) -> Path:
+    """sim.toml, its table named `name`, with an [uplink] to the anonymous broker on `port`
+    (and the venue `key`, if any; Home Assistant's discovery if asked)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
+    path = folder / "table.toml"
+    uplink = UPLINK.format(
+        port=port, venue=VENUE, keepalive=keepalive, home_assistant=str(home_assistant).lower()
+    )
+    if key:
+        (folder / "venue.key").write_bytes(key + b"\n")
+        uplink = uplink.replace('key_file = ""', 'key_file = "venue.key"')
+    shipped = (TABLES_DIR / "sim.toml").read_text()
+    path.write_text(shipped.replace(f'name = "{TABLE}"', f'name = "{name}"', 1) + uplink)
+    return path
 
 
 class Venue:

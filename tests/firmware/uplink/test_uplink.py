@@ -25,45 +25,15 @@ from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.cli import backup
 from firmware.journal.store import Journal, Row
-from firmware.table.profile import TABLES_DIR
 from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state
 from tests.support.broker import Broker, free_port
 from tests.support.profilekit import make_certificate
 from tests.support.servicekit import Clock, dealt_service
-from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue
+from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue, table_profile
 from tests.support.venuekit import VENUE
 
 REPO = Path(__file__).resolve().parents[3]
-UPLINK = """
-[uplink]
-host = "127.0.0.1"
-port = {port}
-tls = false
-ca_file = ""
-user = ""
-password_file = ""
-venue = "{venue}"
-key_file = ""
-keepalive_seconds = {keepalive}
-"""
-
-
-def table_profile(
-    folder: Path, port: int, keepalive: int = 2, key: bytes = b"", name: str = TABLE
-) -> Path:
-    """sim.toml, its table named `name`, with an [uplink] to the broker on `port` (and the
-    venue `key`, if any)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
-    path = folder / "table.toml"
-    uplink = UPLINK.format(port=port, venue=VENUE, keepalive=keepalive)
-    if key:
-        (folder / "venue.key").write_bytes(key + b"\n")
-        uplink = uplink.replace('key_file = ""', 'key_file = "venue.key"')
-    shipped = (TABLES_DIR / "sim.toml").read_text()
-    path.write_text(shipped.replace(f'name = "{TABLE}"', f'name = "{name}"', 1) + uplink)
-    return path
 
 
 def start_table(profile: Path, journal: Path, hands="1", speed="1000", *extra: str):
