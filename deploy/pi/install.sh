@@ -4,13 +4,20 @@
 # technician's page. Run again, it changes only what differs from this checkout and never the
 # technician's own files (the profile, the udev rules, the journals, the device key).
 #
-#   --wheel FILE  install this wheel (with the project's pinned dependencies) as the first
-#                 release; without it, the package is built from this checkout. Once there is
-#                 a release, install.sh keeps it: `mjtable update` installs the next ones
-#   --no-wheel    no release (a trial, or a re-run for the other files only)
-#   --root DIR    lay everything down under DIR (also $DESTDIR): a trial as a normal user, or
-#                 an image being prepared; the steps that need the running system (the user,
-#                 ownership, apt, systemd, udev, the device key) are skipped, each with a line
+#   --wheel FILE      install this wheel as the first release; without it, the package is
+#                     built from this checkout. Its dependencies come from the lock it carries
+#                     (firmware/tools/requirements.lock), every file's hash checked. Once there
+#                     is a release, install.sh keeps it: `mjtable update` installs the next ones
+#   --wheelhouse DIR  install offline from DIR, as deploy/pi/wheelhouse.sh made it (the
+#                     dependencies' wheels and mjtable's own, unless --wheel): no index asked
+#   --no-wheel        no release (a trial, or a re-run for the other files only)
+#   --root DIR        lay everything down under DIR (also $DESTDIR): an image being prepared,
+#                     or a trial as a normal user. The steps that need the running system (the
+#                     user, ownership, apt, the release's venv, the device key) are left to the
+#                     image's first boot: the wheel, the wheelhouse if given and this script are
+#                     put in /opt/mjtable/firstboot, which mjtable-firstboot.service runs once
+#                     (`install.sh --firstboot`) before mjtable.service, both enabled
+#   --firstboot       that first boot's run, from /opt/mjtable/firstboot
 #
 # Lays down: the system user mjtable (in group gpio), Debian's packages it needs (apt-get),
 # the first release (a venv with the wheel and, on a Pi, rpi-lgpio: never RPi.GPIO, SOFTWARE.md
@@ -25,10 +32,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 checkout=$(cd "$here/../.." && pwd)
-RPI_LGPIO=rpi-lgpio==0.6    # the RPi.GPIO API over lgpio (HARDWARE.md §5)
+locks=$checkout/firmware/tools    # requirements.lock, requirements-pi.lock: deploy/pi/lock.sh
 root=${DESTDIR:-}
 wheel=""
+wheelhouse=""
 venv=1
+firstboot=0
 changed=""    # what this run laid down anew
 
 die() { echo "install.sh: $*" >&2; exit 2; }
@@ -39,11 +48,26 @@ while [ $# -gt 0 ]; do
     case $1 in
         --root) [ $# -ge 2 ] || die "--root needs a folder"; root=$2; shift 2 ;;
         --wheel) [ $# -ge 2 ] || die "--wheel needs a file"; wheel=$2; shift 2 ;;
+        --wheelhouse) [ $# -ge 2 ] || die "--wheelhouse needs a folder"; wheelhouse=$2; shift 2 ;;
         --no-wheel) venv=0; shift ;;
+        --firstboot) firstboot=1; shift ;;
         -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-        *) die "unknown option $1 (--wheel FILE, --no-wheel, --root DIR)" ;;
+        *) die "unknown option $1 (--wheel FILE, --wheelhouse DIR, --no-wheel, --root DIR)" ;;
     esac
 done
+if [ "$firstboot" = 1 ]; then    # the bundle --root put here: its wheel, its wheelhouse
+    wheel=$(ls "$checkout"/mjtable-*.whl 2>/dev/null | head -n 1)
+    [ -n "$wheel" ] || die "--firstboot: no mjtable wheel in $checkout"
+    [ ! -d "$checkout/wheelhouse" ] || wheelhouse=$checkout/wheelhouse
+fi
+if [ -n "$wheelhouse" ]; then
+    [ -d "$wheelhouse" ] || die "--wheelhouse $wheelhouse: no such folder"
+    wheelhouse=$(cd "$wheelhouse" && pwd)
+    if [ -z "$wheel" ] && [ "$venv" = 1 ]; then
+        wheel=$(ls "$wheelhouse"/mjtable-*.whl 2>/dev/null | sort -V | tail -n 1)
+        [ -n "$wheel" ] || die "--wheelhouse $wheelhouse: no mjtable wheel in it (wheelhouse.sh puts one)"
+    fi
+fi
 [ -z "$wheel" ] || [ -f "$wheel" ] || die "--wheel $wheel: no such file"
 [ -z "$wheel" ] || wheel=$(cd "$(dirname "$wheel")" && pwd)/$(basename "$wheel")
 if [ -n "$root" ]; then
@@ -121,11 +145,37 @@ fi
 
 # The first release, as `mjtable update` lays down the next ones (firmware/tools/update.py):
 # /opt/mjtable/releases/<version>-<when>/ a venv, /opt/mjtable/current -> it, what the unit runs.
+# A venv runs only where it was made (its scripts name its path, its wheels the machine's
+# Python): under --root it is left to the image's first boot, the bundle staged for it.
+bundle=/opt/mjtable/firstboot
 if [ "$venv" = 0 ]; then
     skip "the release in /opt/mjtable/releases and the wheel (--no-wheel)"
 elif [ -L "$root/opt/mjtable/current" ]; then
     say "kept the release current -> $(readlink "$root/opt/mjtable/current"):" \
         "updates are sudo mjtable update's (section 9 of deploy/pi/README.md)"
+elif [ "$live" = 0 ]; then
+    rm -rf "$root$bundle"
+    mkdir -p "$root$bundle/config/tables" "$root$bundle/deploy"
+    cp -r "$here/." "$root$bundle/deploy/pi"
+    cp "$checkout/config/tables/reference-pi.toml" "$checkout/config/tables/sim-tags.csv" \
+        "$root$bundle/config/tables/"
+    if [ -n "$wheel" ]; then
+        cp "$wheel" "$root$bundle/"
+    else
+        python3 -m pip wheel --quiet --no-input --disable-pip-version-check --no-deps \
+            -w "$root$bundle" "$checkout"
+    fi
+    [ -z "$wheelhouse" ] || cp -r "$wheelhouse/." "$root$bundle/wheelhouse"
+    put "$here/mjtable-firstboot.service" /etc/systemd/system/mjtable-firstboot.service 0644
+    for link in multi-user.target.wants/mjtable.service \
+        multi-user.target.wants/mjtable-firstboot.service \
+        mjtable.service.requires/mjtable-firstboot.service; do
+        mkdir -p "$(dirname "$root/etc/systemd/system/$link")"
+        ln -sfn "/etc/systemd/system/$(basename "$link")" "$root/etc/systemd/system/$link"
+    done
+    say "staged $(basename "$root$bundle"/mjtable-*.whl)${wheelhouse:+ and its wheelhouse} in" \
+        "$bundle; enabled mjtable-firstboot.service, which installs it at the first boot," \
+        "and mjtable.service after it"
 else
     if [ -n "$wheel" ]; then
         version=$(basename "$wheel" | sed -n 's/^mjtable-\([^-]*\)-.*\.whl$/\1/p')
@@ -133,19 +183,34 @@ else
     else
         version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$checkout/pyproject.toml")
     fi
-    release=releases/$version-$(date +%Y%m%dT%H%M%S)
-    python3 -m venv --system-site-packages "$root/opt/mjtable/$release"
-    pip=("$root/opt/mjtable/$release/bin/python" -m pip install --quiet --no-input
-        --disable-pip-version-check)
-    "${pip[@]}" "${wheel:-$checkout}"
+    release=/opt/mjtable/releases/$version-$(date +%Y%m%dT%H%M%S)
+    python3 -m venv --system-site-packages "$release"
+    pip=("$release/bin/python" -m pip install --quiet --no-input --disable-pip-version-check)
+    [ -z "$wheelhouse" ] || pip+=(--no-index --find-links "$wheelhouse")
+    lock() {  # lock NAME: the lock the release's wheel carries, or this checkout's
+        if [ -z "$wheel" ]; then
+            cat "$locks/$1"
+        else
+            "$release/bin/python" -c 'import sys, zipfile
+sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' \
+                "$wheel" "firmware/tools/$1" || die "--wheel $wheel: no firmware/tools/$1 in it"
+        fi
+    }
+    locked=$(mktemp -d)
+    trap 'rm -rf "$locked"' EXIT
+    lock requirements.lock >"$locked/requirements.lock"
+    lock requirements-pi.lock >"$locked/requirements-pi.lock"
+    "${pip[@]}" --require-hashes -r "$locked/requirements.lock"
+    "${pip[@]}" --no-deps "${wheel:-$checkout}"
     if [ "$pi" = 0 ]; then
         skip "rpi-lgpio: not a Raspberry Pi (${model:-no /proc/device-tree/model})"
     else
-        "${pip[@]}" "$RPI_LGPIO"
-        say "installed $RPI_LGPIO in the release (over apt's python3-lgpio)"
+        "${pip[@]}" --no-deps --require-hashes -r "$locked/requirements-pi.lock"
+        say "installed rpi-lgpio in the release (over apt's python3-lgpio)"
     fi
-    ln -sfn "$release" "$root/opt/mjtable/current"
-    say "installed mjtable $version: /opt/mjtable/current -> $release"
+    ln -sfn "${release#/opt/mjtable/}" /opt/mjtable/current
+    say "installed mjtable $version${wheelhouse:+ from $wheelhouse}, every file's hash checked:" \
+        "/opt/mjtable/current -> ${release#/opt/mjtable/}"
 fi
 command=/opt/mjtable/current/bin/mjtable
 if [ -L "$root/opt/mjtable/current" ] &&

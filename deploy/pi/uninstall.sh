@@ -42,8 +42,13 @@ if [ "$live" = 0 ] || [ ! -d /run/systemd/system ]; then
     skip "systemctl disable --now mjtable (--root or no systemd)"
 else
     systemctl disable --now --quiet mjtable 2>/dev/null || true
+    systemctl disable --quiet mjtable-firstboot 2>/dev/null || true
 fi
-gone /etc/systemd/system/mjtable.service
+# the links are systemctl enable's, or install.sh --root's in an image
+gone /etc/systemd/system/mjtable.service /etc/systemd/system/mjtable-firstboot.service \
+    /etc/systemd/system/mjtable.service.requires \
+    /etc/systemd/system/multi-user.target.wants/mjtable.service \
+    /etc/systemd/system/multi-user.target.wants/mjtable-firstboot.service
 [ "$live" = 0 ] || [ ! -d /run/systemd/system ] || systemctl daemon-reload
 
 gone /etc/udev/rules.d/99-mjtable.rules

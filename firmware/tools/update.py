@@ -7,7 +7,9 @@ The install prefix (/opt/mjtable; `--prefix`) holds one venv per release and two
     current -> releases/...      what the unit runs (/opt/mjtable/current/bin/mjtable)
     previous -> releases/...     the release before it, for `mjtable rollback`
 
-`update` installs into a new release folder (the running one is never touched) and checks it
+`update` installs into a new release folder (the running one is never touched), the wheel's
+dependencies from the lock it carries with every file's hash checked (issue 31: pinned to the
+hash; from a folder of wheels and no index with `--wheelhouse`), and checks it
 there (firmware/tools/update_check.py: its own `mjtable selftest --json --no-buttons`, then its
 service started from the installed profile on a scratch journal, one simulated hand played
 or the devices taken and let go); only a release that passed both is switched to: `previous`
@@ -34,6 +36,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import zipfile
 from collections.abc import Callable
 from datetime import datetime
 from importlib import metadata
@@ -48,6 +52,7 @@ from firmware.tools.update_check import checks
 PREFIX = Path("/opt/mjtable")
 RELEASES, CURRENT, PREVIOUS = "releases", "current", "previous"
 WHEEL = re.compile(r"mjtable-([^-]+)-.+\.whl")  # a wheel's file name: name-version-tags.whl
+LOCKS = ("requirements.lock", "requirements-pi.lock")  # package data of firmware.tools
 Installer = Callable[[Path, list[str]], None]  # (release folder, pip's arguments)
 
 
@@ -56,16 +61,44 @@ class UpdateError(Exception):
 
 
 def pip_install(release: Path, wanted: list[str]) -> None:
-    """A venv at `release` with `wanted` installed by pip (a wheel file, or an index and the
-    package), seeing the system's packages as install.sh's does (python3-lgpio from apt), and
-    rpi-lgpio at the running release's version when it has one (a Pi's)."""
+    """A venv at `release`, seeing the system's packages as install.sh's does (python3-lgpio
+    from apt), with `wanted` (pip's options for where to look, then a wheel file or the
+    package): the dependencies first, every file's hash checked against the lock the new
+    wheel carries (firmware/tools/requirements.lock, deploy/pi/lock.sh), then the wheel
+    itself, and on a Pi (the running release has rpi-lgpio) rpi-lgpio by its own lock."""
+    *where, what = wanted
+    python = str(release / "bin" / "python")
     subprocess.run(
         [sys.executable, "-m", "venv", "--system-site-packages", str(release)], check=True
     )
-    with contextlib.suppress(metadata.PackageNotFoundError):
-        wanted = [*wanted, f"rpi-lgpio=={metadata.version('rpi-lgpio')}"]
-    pip = [str(release / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-input"]
-    subprocess.run([*pip, "--disable-pip-version-check", *wanted], check=True)
+    pip = [python, "-m", "pip", "--quiet", "--no-input", "--disable-pip-version-check"]
+    with tempfile.TemporaryDirectory(prefix="mjtable-update-") as folder:
+        wheel = Path(what)
+        if not wheel.is_file():  # from the index: the wheel alone, to read its locks
+            subprocess.run([*pip, "wheel", "--no-deps", "-w", folder, *where, what], check=True)
+            wheel = next(Path(folder).glob("mjtable-*.whl"))
+        locks = carried_locks(wheel, Path(folder))
+        install = [*pip, "install", *where]
+        subprocess.run([*install, "--require-hashes", "-r", str(locks[0])], check=True)
+        subprocess.run([*install, "--no-deps", str(wheel)], check=True)
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            metadata.version("rpi-lgpio")  # a Pi's release
+            subprocess.run(
+                [*install, "--no-deps", "--require-hashes", "-r", str(locks[1])], check=True
+            )
+
+
+def carried_locks(wheel: Path, into: Path) -> tuple[Path, Path]:
+    """The wheel's requirements.lock and requirements-pi.lock, copied into `into`."""
+    found = []
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for name in LOCKS:
+                found.append(into / name)
+                found[-1].write_bytes(archive.read(f"firmware/tools/{name}"))
+    except (OSError, KeyError, zipfile.BadZipFile) as err:
+        raise UpdateError(f"{wheel.name} carries no lock of its dependencies: {err}") from None
+    return found[0], found[1]
 
 
 def _target(link: Path) -> str | None:
@@ -119,7 +152,7 @@ def update(
     say(f"1/3 installing mjtable {version} into {release} (pip: a minute or more on a Pi)")
     try:
         install(release, wanted)
-    except (OSError, subprocess.CalledProcessError) as err:
+    except (OSError, subprocess.CalledProcessError, UpdateError) as err:
         shutil.rmtree(release, ignore_errors=True)
         raise UpdateError(f"the install failed, nothing switched: {err}") from None
     say(
@@ -148,6 +181,12 @@ def add_parser(commands) -> None:
     p.add_argument("wheel", nargs="?", type=cli_args.path, metavar="WHEEL", help="a wheel file")
     p.add_argument("--index", metavar="URL", help="the package index to install from instead")
     p.add_argument("--version", metavar="V", help="with --index: this version (default newest)")
+    p.add_argument(
+        "--wheelhouse",
+        type=cli_args.path,
+        metavar="DIR",
+        help="with a wheel: its dependencies from DIR, no index asked (deploy/pi/wheelhouse.sh)",
+    )
     add_table_options(p)
     _prefix(p)
     p.set_defaults(run=run)
@@ -181,7 +220,12 @@ def _wanted(args) -> tuple[str, list[str]]:
             )
         if not wheel.is_file():
             raise UpdateError(f"no such file {wheel}")
-        return match[1], [str(wheel.resolve())]
+        if args.wheelhouse and not Path(args.wheelhouse).is_dir():
+            raise UpdateError(f"--wheelhouse {args.wheelhouse}: no such folder")
+        offline = ["--no-index", "--find-links", args.wheelhouse] if args.wheelhouse else []
+        return match[1], [*offline, str(wheel.resolve())]
+    if args.wheelhouse:
+        raise UpdateError("--wheelhouse goes with a wheel file (wheelhouse.sh puts one in it)")
     if not re.match(r"(https?|file)://", args.index):
         raise UpdateError(f"--index {args.index!r} is not a URL (https://..., file://...)")
     package = f"mjtable=={args.version}" if args.version else "mjtable"

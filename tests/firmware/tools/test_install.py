@@ -18,7 +18,6 @@ from firmware.table import not_running
 from firmware.table.profile import load_profile
 from firmware.table.sessions import data_dir
 from firmware.table.storage import EXIT_STATUS
-from firmware.tools import update
 
 PI = Path(__file__).resolve().parents[3] / "deploy" / "pi"
 CONFIG = PI.parent.parent / "config" / "tables"
@@ -96,37 +95,39 @@ def test_issue19_install_run_again_changes_nothing_and_keeps_the_technicians_fil
     assert "installed" not in out and "kept /etc/mjtable/table.toml" in out
 
 
-FAKE_PYTHON = """#!/bin/bash
-# python3 for the install's test: `-m venv DIR` makes DIR/bin/python (this) and bin/mjtable;
-# `-m pip install ...` is written down in $PIP_LOG, offline.
-if [ "$1 $2" = "-m venv" ]; then
-    mkdir -p "${@: -1}/bin" && cp "$0" "${@: -1}/bin/python" && touch "${@: -1}/bin/mjtable"
-elif [ "$1 $2 $3" = "-m pip install" ]; then
-    echo "${@: -1}" >>"$PIP_LOG"
-fi
-"""
-
-
-def test_issue19_install_makes_the_first_release_as_mjtable_update_keeps_them(tmp_path):
-    """Issue 19: the wheel goes into /opt/mjtable/releases/<version>-<when>, `current` points
-    at it (what the unit and /usr/local/bin/mjtable run), as firmware/tools/update.py lays down the
-    next ones; run again, the release is kept (updates are `mjtable update`'s)."""
-    bin_dir, root = tmp_path / "bin", tmp_path / "root"
-    bin_dir.mkdir()
-    (bin_dir / "python3").write_text(FAKE_PYTHON)
-    (bin_dir / "python3").chmod(0o755)
-    wheel = tmp_path / "mjtable-0.2.0-py3-none-any.whl"
+def test_issue_31_an_image_prepared_with_root_holds_no_staging_path_and_installs_at_first_boot(
+    tmp_path,
+):
+    """Issue 31 ("images that boot"): `install.sh --root DIR` makes no venv in DIR (its
+    scripts would name DIR); it stages the wheel, the wheelhouse and install.sh in
+    /opt/mjtable/firstboot, with mjtable-firstboot.service enabled and required by the
+    enabled mjtable.service; no file in the image names DIR. uninstall.sh --root takes them
+    away. (The booted test boots such an image.)"""
+    root, wheelhouse = tmp_path / "image", tmp_path / "wheels"
+    wheelhouse.mkdir()
+    wheel = wheelhouse / "mjtable-0.2.0-py3-none-any.whl"
     wheel.write_bytes(b"PK")
-    log = tmp_path / "pip.log"
-    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "PIP_LOG": str(log)}
-    install(root, "--wheel", str(wheel), env=env)
-    prefix = root / "opt/mjtable"
-    current = os.readlink(prefix / update.CURRENT)
-    assert re.fullmatch(rf"{update.RELEASES}/0\.2\.0-\d{{8}}T\d{{6}}", current)
-    assert (prefix / current / "bin/python").is_file() and log.read_text() == f"{wheel}\n"
-    assert os.readlink(root / "usr/local/bin/mjtable") == "/opt/mjtable/current/bin/mjtable"
-    out = install(root, "--wheel", str(wheel), env=env)
-    assert "kept the release" in out and log.read_text() == f"{wheel}\n"
+    (wheelhouse / "six-1.17.0-py2.py3-none-any.whl").write_bytes(b"PK")
+    out = install(root, "--wheelhouse", str(wheelhouse))
+    bundle = root / "opt/mjtable/firstboot"
+    assert (bundle / wheel.name).read_bytes() == b"PK"
+    assert sorted(p.name for p in (bundle / "wheelhouse").iterdir()) == sorted(
+        p.name for p in wheelhouse.iterdir()
+    )
+    assert (bundle / "deploy/pi/install.sh").read_bytes() == (PI / "install.sh").read_bytes()
+    assert not (root / "opt/mjtable/current").exists() and "staged mjtable-0.2.0" in out
+    units = root / "etc/systemd/system"
+    for link, unit in [
+        ("multi-user.target.wants/mjtable.service", "mjtable.service"),
+        ("multi-user.target.wants/mjtable-firstboot.service", "mjtable-firstboot.service"),
+        ("mjtable.service.requires/mjtable-firstboot.service", "mjtable-firstboot.service"),
+    ]:
+        assert os.readlink(units / link) == f"/etc/systemd/system/{unit}", link
+        assert (units / unit).is_file()
+    named = [p for p in root.rglob("*") if p.is_file() and str(root).encode() in p.read_bytes()]
+    assert named == []
+    install(root, script="uninstall.sh")
+    assert not units.exists() or not any(p.name.startswith("mjtable") for p in units.rglob("*"))
 
 
 def test_issue19_uninstall_removes_the_software_and_keeps_the_journals_unless_purged(tmp_path):

@@ -211,6 +211,8 @@ def test_issue_31_after_a_cut_an_update_names_the_open_hand_and_how_to_end_it(ta
         (["notes.txt"], "notes.txt is not an mjtable wheel (mjtable-VERSION-...whl)"),
         (["mjtable-9.9-py3-none-any.whl"], "no such file"),
         (["--index", "pypi.example"], "--index 'pypi.example' is not a URL"),
+        (["WHEEL", "--wheelhouse", "/no/such/folder"], "--wheelhouse /no/such/folder: no such"),
+        (["--index", "https://pypi.example/simple", "--wheelhouse", "."], "goes with a wheel"),
     ],
 )
 def test_issue_19_a_wrong_update_command_is_named_in_one_line(table, capsys, given, why):
@@ -231,6 +233,28 @@ def test_issue_19_an_index_install_asks_pip_for_the_version_chosen(table):
     assert main(["update", "--index", url, "--version", "0.4.0", *args]) == 0
     assert installer.installed == [["--index-url", url, "mjtable==0.4.0"]]
     assert release_of(prefix) == "0.4.0"
+
+
+def test_issue_31_an_update_from_a_wheelhouse_asks_no_index(table, tmp_path):
+    """Issue 31 (a venue without internet): with --wheelhouse, pip is told to look in that
+    folder only."""
+    installer, prefix, _, wheels, args = table
+    wheelhouse = str(tmp_path)
+    assert main(["update", str(wheels["0.2.0"]), "--wheelhouse", wheelhouse, *args]) == 0
+    offline = ["--no-index", "--find-links", wheelhouse, str(wheels["0.2.0"])]
+    assert installer.installed == [offline] and release_of(prefix) == "0.2.0"
+
+
+def test_issue_31_a_wheel_carrying_no_lock_is_not_installed(tmp_path, capsys):
+    """Issue 31 ("pinned to the hash"): the dependencies are installed only by the lock the
+    new wheel carries; a wheel without one is refused, its release removed, nothing
+    switched."""
+    wheel = tmp_path / "mjtable-0.2.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
+    prefix = tmp_path / "opt"
+    with pytest.raises(update.UpdateError, match="carries no lock of its dependencies"):
+        update.update(prefix, "0.2.0", [str(wheel)], "p.toml", True, update.pip_install)
+    assert list((prefix / "releases").iterdir()) == [] and not (prefix / "current").exists()
 
 
 def test_issue_32_item_7_a_release_whose_service_cannot_start_is_never_switched_to(table, capsys):
