@@ -13,15 +13,21 @@ folders that configuration names, and its certificate bundle are given to it rea
 from __future__ import annotations
 
 import configparser
+import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
+from tests.support.broker import free_port
 
 SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
 BASE = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "curl", "ca-certificates")
@@ -38,6 +44,9 @@ PIP_FILES = (  # pip's order: the later wins
 CERTS = Path("/etc/ssl/certs/ca-certificates.crt")
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 BOOT_SECONDS = 180  # a limit only: a boot takes seconds, more on a busy machine
+PROFILE = "/etc/mjtable/table.toml"
+DATA = "/var/lib/mjtable/journal"
+LIMIT = 120  # seconds: a limit on each wait for the service, never a measure
 
 
 def cannot_boot() -> str | None:
@@ -48,6 +57,26 @@ def cannot_boot() -> str | None:
     if missing:
         return f"not installed: {', '.join(missing)} (.ci/run installs them)"
     return None
+
+
+def bootable_image(timings: dict[str, float]) -> Path:
+    """root_image(), or the test skipped with the reason no container can boot here."""
+    why = cannot_boot()
+    if why:
+        pytest.skip(f"no booted system here: {why}")
+    return root_image(timings)
+
+
+def report(name: str, timings: dict[str, float], scores: dict[str, float]) -> None:
+    """The times of a booted test module's steps and cases, and its scores, printed
+    (`pytest -s`) and written to CACHE/timings-<name>-<test process>.txt."""
+    if not timings:
+        return
+    lines = [f"{step}: {seconds:.1f} s" for step, seconds in timings.items()]
+    lines += [f"{what}: {score:g}" for what, score in scores.items()]
+    print(f"\n{name} test times:\n  " + "\n  ".join(lines))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each its own boot
+    (CACHE / f"timings-{name}-{worker}.txt").write_text("\n".join(lines) + "\n")
 
 
 def root_image(timings: dict[str, float]) -> Path:
@@ -87,7 +116,10 @@ def _run(cmd: list) -> None:
 
 def checkout_copy(into: Path) -> Path:
     """The checkout's files as git knows them (tracked and new, not ignored), as a technician
-    copies a checkout: pip builds in it, so it is a copy, not the worktree."""
+    copies a checkout: pip builds in it, so it is a copy, not the worktree. Its table.toml is
+    README section 3's profile: the simulated table's devices, its display on a port free on
+    the machine (a container shares its network), the journal in the data directory as on a
+    table (README 4)."""
     listed = subprocess.run(
         ["git", "-C", REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         capture_output=True,
@@ -99,6 +131,11 @@ def checkout_copy(into: Path) -> Path:
             target = into / os.fsdecode(name)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    profile = (into / "config/tables/sim.toml").read_text()
+    table = profile.replace("port = 8080", f"port = {free_port()}")
+    (into / "table.toml").write_text(
+        table.replace("[journal]", f'[journal]\ndata_dir = "{DATA}"', 1)
+    )
     return into
 
 
@@ -122,10 +159,26 @@ def pip_setup(scratch: Path) -> list[str]:
     return sorted(set(options))
 
 
-class Booted:
-    """The image booted: `run(...)` a command inside as root; `close()` powers it off."""
+@contextlib.contextmanager
+def writable(image: Path, scratch: Path) -> Iterator[Path]:
+    """The cached root as a folder a host's command may write into (an SD card's root being
+    prepared): an overlay whose writes land in `scratch`, the cache untouched."""
+    upper, work, merged = (scratch / name for name in ("upper", "work", "root"))
+    for folder in (upper, work, merged):
+        folder.mkdir()
+    layers = f"lowerdir={image},upperdir={upper},workdir={work}"
+    _run(["mount", "-t", "overlay", "overlay", "-o", layers, merged])
+    try:
+        yield merged
+    finally:
+        _run(["umount", merged])
 
-    def __init__(self, image: Path, scratch: Path, binds: list[str]):
+
+class Booted:
+    """The image booted: `run(...)` a command inside as root; `close()` powers it off.
+    `options` are nspawn's (--volatile=overlay: the root's writes gone at the end)."""
+
+    def __init__(self, image: Path, scratch: Path, options: list[str]):
         self.log = scratch / "console.log"
         self.name = f"mjt{os.getpid()}{int(time.monotonic() * 1000) % 100000}"
         with open(self.log, "w") as log:
@@ -137,12 +190,11 @@ class Booted:
                     "--keep-unit",
                     "--quiet",
                     "--console=read-only",
-                    "--volatile=overlay",
                     "--resolv-conf=copy-host",
                     f"--machine={self.name}",
                     "-D",
                     str(image),
-                    *binds,
+                    *options,
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -203,3 +255,38 @@ class Booted:
             except subprocess.TimeoutExpired:
                 self.nspawn.kill()
                 self.nspawn.wait()
+
+
+def show(machine, *props: str) -> dict[str, str]:
+    """mjtable.service's properties, as `systemctl show` gives them."""
+    out = machine.run("systemctl", "show", "mjtable", *(f"-p{p}" for p in props)).stdout
+    return dict(line.split("=", 1) for line in out.splitlines())
+
+
+def dealt(machine) -> bool:
+    """Whether a hand is dealt in the service's current session."""
+    if machine.run("test", "-e", f"{DATA}/current", check=False).returncode != 0:
+        return False  # the session not begun yet
+    return journal_rows(machine)["hands"] >= 1
+
+
+def log(machine) -> str:
+    """The service's log, its lines only."""
+    return machine.run("journalctl", "-u", "mjtable", "--no-pager", "-o", "cat").stdout
+
+
+def until(seen, what: str, limit: float = LIMIT) -> bool:
+    """Whether `seen()` came true within `limit` seconds (a limit only: asked every 0.2 s)."""
+    deadline = time.monotonic() + limit
+    while not seen():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {limit:g} s: {what}")
+        time.sleep(0.2)
+    return True
+
+
+def journal_rows(machine) -> dict:
+    """`mjtable replay --json` of the current session, as the service's user (its files)."""
+    path = machine.run("readlink", "-f", f"{DATA}/current").stdout.strip()
+    done = machine.run("runuser", "-u", "mjtable", "--", "mjtable", "replay", "--json", path)
+    return json.loads(done.stdout)

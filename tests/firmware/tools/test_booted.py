@@ -6,41 +6,41 @@ reader exists here), and the service started by systemd. Each case is its own te
 booted system of its test process, whatever order the cases run in (module scope: the root,
 made once, takes minutes; a boot and an install under a minute). The times of the root, the
 boot, the install and each case are printed at the end (`pytest -s`) and written to
-CACHE/timings-<test process>.txt. Skipped, with the reason, only where no container can boot."""
+CACHE/timings-booted-<test process>.txt. Skipped, with the reason, only where no container can
+boot. An image prepared with install.sh --root, booted: test_booted_image.py."""
 
-import json
-import os
 import re
 import time
 
 import pytest
 
 from tests.support import bootedkit
-from tests.support.broker import free_port
+from tests.support.bootedkit import dealt, journal_rows, log, show, until
 
 pytestmark = pytest.mark.slow
 TIMINGS: dict[str, float] = {}  # seconds each step took
 SCORES: dict[str, float] = {}
 INSTALLED: list[str] = []  # install.sh's output
 SRC = "/root/mjtable"  # README section 1: the checkout copied to ~/mjtable
-PROFILE = "/etc/mjtable/table.toml"
-DATA = "/var/lib/mjtable/journal"
-LIMIT = 120  # seconds: a limit on each wait for the service, never a measure
+PROFILE, DATA = bootedkit.PROFILE, bootedkit.DATA
+
+
+@pytest.fixture(scope="module", autouse=True)
+def times():
+    """The times of the root, the boot, the install and each case (bootedkit.report)."""
+    yield
+    bootedkit.report("booted", TIMINGS, SCORES)
 
 
 @pytest.fixture(scope="module")
 def machine(tmp_path_factory):
     """The booted system with the table installed and its profile set, not yet started."""
-    why = bootedkit.cannot_boot()
-    if why:
-        pytest.skip(f"no booted system here: {why}")
+    image = bootedkit.bootable_image(TIMINGS)
     scratch = tmp_path_factory.mktemp("booted")
-    image = bootedkit.root_image(TIMINGS)
     checkout = bootedkit.checkout_copy(scratch / "mjtable")
     began = time.monotonic()
-    booted = bootedkit.Booted(
-        image, scratch, [f"--bind={checkout}:{SRC}", *bootedkit.pip_setup(scratch)]
-    )
+    options = ["--volatile=overlay", f"--bind={checkout}:{SRC}", *bootedkit.pip_setup(scratch)]
+    booted = bootedkit.Booted(image, scratch, options)
     try:
         state = booted.wait_booted()
         TIMINGS["boot"] = time.monotonic() - began
@@ -50,24 +50,10 @@ def machine(tmp_path_factory):
         TIMINGS["install"] = time.monotonic() - began
         INSTALLED.append(installed.stdout)
         INSTALLED.append(booted.run("systemctl", "show", "mjtable", "-pActiveState").stdout)
-        # section 3: the technician's profile; here the simulated table's devices, its display
-        # on a port free on the machine (the container shares its network)
-        profile = (checkout / "config/tables/sim.toml").read_text()
-        table = profile.replace("port = 8080", f"port = {free_port()}").replace(
-            "[journal]",
-            f'[journal]\ndata_dir = "{DATA}"',
-            1,  # as on a table (README 4)
-        )
-        (checkout / "table.toml").write_text(table)
         booted.run("install", "-m", "0640", "-g", "mjtable", f"{SRC}/table.toml", PROFILE)
         yield booted
     finally:
         booted.close()
-        lines = [f"{step}: {seconds:.1f} s" for step, seconds in TIMINGS.items()]
-        lines += [f"{name}: {score:g}" for name, score in SCORES.items()]
-        print("\nbooted-system test times:\n  " + "\n  ".join(lines))
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # each its own boot
-        (bootedkit.CACHE / f"timings-{worker}.txt").write_text("\n".join(lines) + "\n")
 
 
 @pytest.fixture(autouse=True)
@@ -78,15 +64,11 @@ def timed(request):
     TIMINGS[request.node.name.removeprefix("test_issue_31_")] = time.monotonic() - began
 
 
-def show(machine, *props: str) -> dict[str, str]:
-    out = machine.run("systemctl", "show", "mjtable", *(f"-p{p}" for p in props)).stdout
-    return dict(line.split("=", 1) for line in out.splitlines())
-
-
 def test_issue_31_install_sh_runs_to_the_end_and_enables_the_unit(machine):
     """Issue 31: install.sh, run as the README says on a booted Bookworm, ends by enabling
     the unit (not started: the profile first)."""
     assert "mjtable.service enabled" in INSTALLED[0]
+    assert "every file's hash checked" in INSTALLED[0]  # the lock's, --require-hashes
     assert machine.run("systemctl", "is-enabled", "mjtable").stdout.strip() == "enabled"
     assert INSTALLED[1] == "ActiveState=inactive\n"  # seen right after install.sh
 
@@ -115,30 +97,10 @@ def start(machine, verb: str = "start") -> None:
     until(lambda: dealt(machine), "a hand dealt in the current session")
 
 
-def dealt(machine) -> bool:
-    if machine.run("test", "-e", f"{DATA}/current", check=False).returncode != 0:
-        return False  # the session not begun yet
-    return journal_rows(machine)["hands"] >= 1
-
-
 def unlimit(machine) -> None:
     """systemd's start limit (5 starts in 10 s) forgotten: these cases start the unit by hand
     more often than that, which a technician never does."""
     machine.run("systemctl", "reset-failed", "mjtable", check=False)
-
-
-def log(machine) -> str:
-    return machine.run("journalctl", "-u", "mjtable", "--no-pager", "-o", "cat").stdout
-
-
-def until(seen, what: str, limit: float = LIMIT) -> bool:
-    """Whether `seen()` came true within `limit` seconds (a limit only: asked every 0.2 s)."""
-    deadline = time.monotonic() + limit
-    while not seen():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {limit:g} s: {what}")
-        time.sleep(0.2)
-    return True
 
 
 def running_again(machine, restarts: int) -> dict[str, str]:
@@ -152,13 +114,6 @@ def running_again(machine, restarts: int) -> dict[str, str]:
         f"restart {restarts} and running",
     )
     return show(machine, *props)
-
-
-def journal_rows(machine) -> dict:
-    """`mjtable replay --json` of the current session, as the service's user (its files)."""
-    path = machine.run("readlink", "-f", f"{DATA}/current").stdout.strip()
-    done = machine.run("runuser", "-u", "mjtable", "--", "mjtable", "replay", "--json", path)
-    return json.loads(done.stdout)
 
 
 def test_issue_31_kill_9_is_restarted_and_the_hand_resumes(machine):
@@ -289,7 +244,8 @@ def journals(machine) -> list[str]:
 def test_issue_31_update_switches_releases_under_systemd_and_rollback_goes_back(machine):
     """Issue 31 with README section 9: stopped mid-hand, `mjtable update` names the open hand
     (issue 31's maintenance after a cut); between sessions (here a new, empty data partition)
-    a good wheel is switched to and the service restarted runs it; a wheel whose service
+    a good wheel is switched to and the service restarted runs it; a wheel whose lock's
+    hashes are not the files' is not installed (pinned to the hash); a wheel whose service
     cannot start is not switched to; `mjtable rollback` goes back to install.sh's release."""
     first = machine.run("readlink", "/opt/mjtable/current").stdout.strip()
     wheels = "/root/wheels"
@@ -304,8 +260,15 @@ def test_issue_31_update_switches_releases_under_systemd_and_rollback_goes_back(
         "/root/broken/pyproject.toml",
     )
     machine.run(*pip, f"{wheels}/broken", "/root/broken")
+    machine.run("cp", "-r", SRC, "/root/forged")  # a lock whose idna hashes are not PyPI's
+    forged = "/root/forged/firmware/tools/requirements.lock"
+    machine.run(
+        "sed", "-i", "/^idna==/,/^[a-z]/s/sha256:[0-9a-f]*/sha256:" + "0" * 64 + "/", forged
+    )
+    machine.run(*pip, f"{wheels}/forged", "/root/forged")
     (good,) = machine.run("sh", "-c", f"ls {wheels}/*.whl").stdout.split()
     (bad,) = machine.run("sh", "-c", f"ls {wheels}/broken/*.whl").stdout.split()
+    (unhashed,) = machine.run("sh", "-c", f"ls {wheels}/forged/*.whl").stdout.split()
     start(machine)
     machine.run("systemctl", "stop", "mjtable")
     update = ["mjtable", "update", "--profile", PROFILE]
@@ -322,6 +285,10 @@ def test_issue_31_update_switches_releases_under_systemd_and_rollback_goes_back(
         mapped = machine.run("cat", f"/proc/{pid}/maps").stdout  # its libraries' real paths
         assert f"/opt/mjtable/{second}/lib/" in mapped and first not in mapped
         machine.run("systemctl", "stop", "mjtable")
+        refused = machine.run(*update, unhashed, check=False)  # issue 31: pinned to the hash
+        assert refused.returncode == 2 and "the install failed, nothing switched" in refused.stderr
+        assert "DO NOT MATCH THE HASHES" in refused.stderr, refused.stderr[-2000:]
+        assert machine.run("readlink", "/opt/mjtable/current").stdout.strip() == second
         failed = machine.run(*update, bad, check=False)
         assert failed.returncode == 1 and "check FAILED" in failed.stdout, failed.stdout
         assert machine.run("readlink", "/opt/mjtable/current").stdout.strip() == second
