@@ -2,7 +2,10 @@
 # The two README commands: `deploy/dev.sh run` (the table's main job) and `deploy/dev.sh test`,
 # and `deploy/dev.sh check` (lint, format, types; .ci/run runs it before the tests).
 # Each sets up what it needs on a fresh machine with Python 3.11+ and is safe to run again:
-# a virtual environment in .venv, refreshed when pyproject.toml changes.
+# a virtual environment in .venv, refreshed when pyproject.toml or the lock changes. The
+# table's dependencies are held at the lock's versions (firmware/tools/requirements.lock, its
+# hashes left to the table's installs: an editable install has none), so the tests run what a
+# table runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
@@ -15,8 +18,11 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-if [ ! -f "$venv/.installed" ] || [ "$root/pyproject.toml" -nt "$venv/.installed" ]; then
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root[dev]"
+lock=$root/firmware/tools/requirements.lock
+if [ ! -f "$venv/.installed" ] || [ "$root/pyproject.toml" -nt "$venv/.installed" ] ||
+    [ "$lock" -nt "$venv/.installed" ]; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        -c <(sed -e '/^ *--hash=/d' -e 's/ \\$//' "$lock") -e "$root[dev]"
     touch "$venv/.installed"
 fi
 

@@ -2,7 +2,8 @@
 by deploy/pi/lock.sh, pins every package a release installs, the transitive ones too, each with
 its hashes, so that install.sh and `mjtable update` install with `--require-hashes`. These
 tests fail as soon as pyproject.toml's dependencies and the lock disagree, so it cannot go
-stale silently: run deploy/pi/lock.sh."""
+stale silently: run deploy/pi/lock.sh. deploy/dev.sh holds the checkout's venv at the lock's
+versions, so the installed versions are the lock's whenever both are current."""
 
 import re
 from importlib import metadata
