@@ -17,10 +17,11 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
-from firmware.venue import demo as fleet
+from firmware.venue import day
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.demo_truth import FleetBoard
 from firmware.venue.event import Event
 from firmware.venue.people import VenuePeople
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
@@ -107,7 +108,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         metavar="K",
         help="and the K best seconds across the tables (default 0; not with two a table)",
     )
-    fleet.add_arguments(p)
+    day.add_arguments(p)
     p.set_defaults(run=run)
     return p
 
@@ -200,7 +201,9 @@ def run(args) -> int:
         print(f"mjtable venue: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    simulated = fleet.FleetBoard(args.venue) if args.simulate else None
+    simulated = FleetBoard(args.venue) if args.simulate else None
+    if simulated is not None and given["key"] is None:  # the simulated tables know it
+        given["key"] = secrets.token_bytes(32)
     board = simulated if simulated is not None else VenueBoard(args.venue)
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
@@ -210,7 +213,7 @@ def run(args) -> int:
     if given["plan"] is not None:
         event.seat(given["plan"])
     if simulated is not None:  # the hall of simulated tables, shown as a real one is
-        return fleet.simulate(args, simulated, serve(args, board, bus, given, event))
+        return day.simulate(args, simulated, event, bus, serve(args, board, bus, given, event))
     asyncio.run(serve(args, board, bus, given, event))
     return 0
 

@@ -44,6 +44,32 @@ def gate(login: Login, people: VenuePeople):
     return refused
 
 
+async def seat_round(
+    event: Event, bus, number: int, minutes: int | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """Send round `number`'s start_session, signed, to every table of the plan: the tables
+    it went to, and why not to the others; the round begins if it went to any
+    (RoundRefused: it cannot begin now)."""
+    sent, not_sent = [], {}
+    for table, args in sorted(event.seating(number, minutes).items()):
+        try:
+            await bus.send(table, "start_session", args)
+            sent.append(table)
+        except NotSent as err:
+            not_sent[table] = str(err)
+    if sent:
+        event.begun(number, sent)
+    if not_sent:
+        log.warning(
+            "venue %s: round %d: start_session not sent to %d tables: %s",
+            event.board.venue,
+            number,
+            len(not_sent),
+            ", ".join(sorted(not_sent)[:NOT_SENT_SHOWN]),
+        )
+    return sent, not_sent
+
+
 def routes(event: Event, bus, refused, rng: random.Random | None = None) -> list[Route]:
     """The organiser's routes over `event`; `bus` sends the commands; `refused` is `gate`'s."""
     board = event.board
@@ -119,28 +145,12 @@ def routes(event: Event, bus, refused, rng: random.Random | None = None) -> list
         ):
             return error(422, f"minutes: the sitting's time limit, 1 to {MAX_MINUTES}")
         try:
-            seating = event.seating(number, minutes)
+            sent, not_sent = await seat_round(event, bus, number, minutes)
         except RoundRefused as err:
             return error(409, str(err))
-        sent, not_sent = [], {}
-        for table, args in sorted(seating.items()):
-            try:
-                await bus.send(table, "start_session", args)
-                sent.append(table)
-            except NotSent as err:
-                not_sent[table] = str(err)
         if not sent:
             why = next(iter(not_sent.values()), "the plan's round has no table")
             return error(503, f"round {number} not begun: {why}")
-        event.begun(number, sent)
-        if not_sent:
-            log.warning(
-                "venue %s: round %d: start_session not sent to %d tables: %s",
-                board.venue,
-                number,
-                len(not_sent),
-                ", ".join(sorted(not_sent)[:NOT_SENT_SHOWN]),
-            )
         return JSONResponse({"round": number, "sent": len(sent), "not_sent": not_sent})
 
     async def results_json(request: Request) -> Response:

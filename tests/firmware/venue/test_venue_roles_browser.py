@@ -16,10 +16,10 @@ import pytest
 from firmware.bus.signing import signed_by
 from firmware.desk.referees import FILE, Referees
 from tests.conftest import REPO
-from tests.firmware.venue.test_venue_browser import Tables
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
 from tests.support.venuekit import KEY, PIN, VENUE, alert, state, status
+from tests.support.venuetables import Tables
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
