@@ -36,12 +36,13 @@ import aiomqtt
 from firmware.percentiles import percentiles
 from firmware.venue.board import TableBoard, VenueBoard
 from firmware.venue.bus import VenueBus
-from firmware.venue.demo import connect, make_tables, play, stop
+from firmware.venue.demo import connect, make_tables, play, sheet_workers, stop
 
 VENUE = "bench"
 WARM_UP = 10.0  # seconds of table time after every table is online, before measuring
 SETTLE = 2.0  # seconds after the timed rows, before the outage: they are all in by then
 ANSWER_SECONDS = 60.0  # for the consumer's process to answer a question (the last: every row)
+START_SECONDS = 60.0  # for mosquitto to listen: it loads its store first, on a busy machine
 DRAIN_MOST = 300.0  # seconds after the broker's restart: a backlog not drained by then never is
 # The queue, persistence and latency settings of deploy/mosquitto/mosquitto.conf.
 VENUE_SETTINGS = (
@@ -71,7 +72,8 @@ class VenueBroker:
         os.chmod(store, 0o777)  # and writes its sessions there
         self.config = folder / "mosquitto.conf"
         listener = [f"listener {self.port} 127.0.0.1", "allow_anonymous true"]
-        files = [f"persistence_location {store}/", f"log_dest file {store}/mosquitto.log"]
+        self.log = store / "mosquitto.log"
+        files = [f"persistence_location {store}/", f"log_dest file {self.log}"]
         self.config.write_text("\n".join([*listener, *VENUE_SETTINGS, *files]) + "\n")
         os.chmod(self.config, 0o644)
         self.proc: subprocess.Popen | None = None
@@ -79,14 +81,26 @@ class VenueBroker:
     def start(self) -> "VenueBroker":
         mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         self.proc = subprocess.Popen([mosquitto, "-c", str(self.config)])
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError(f"mosquitto did not listen on {self.port}")
+        said = self.proc.poll()
+        raise RuntimeError(
+            f"mosquitto did not listen on {self.port} "
+            + (f"(it exited with {said})" if said is not None else f"in {START_SECONDS:g} s")
+            + f"; its log ends: {self.log_tail()}"
+        )
+
+    def log_tail(self, lines: int = 5) -> str:
+        try:
+            text = self.log.read_text(errors="replace").splitlines()
+        except OSError as err:
+            return f"(no log: {err.strerror})"
+        return " | ".join(text[-lines:]) or "(empty)"
 
     @property
     def pid(self) -> int:
@@ -246,7 +260,8 @@ async def _bench(args, folder: Path) -> dict:
         table.play_ahead()  # commit and publish, as a hall's tables do, each on its Pi
     gc.collect()
     gc.freeze()  # the simulation's heap: a collection through it stalled the uplinks
-    tasks = connect(fleet, (host, port), VENUE)
+    sheets = sheet_workers()
+    tasks = connect(fleet, (host, port), VENUE, sheets)
     ask, playing = _Asker(ours), None
     try:
         while await ask("online") < len(fleet):
@@ -270,6 +285,7 @@ async def _bench(args, folder: Path) -> dict:
             playing.cancel()
             await asyncio.wait([playing])
         await stop(fleet, tasks)
+        sheets.shutdown(cancel_futures=True)
         child.join(timeout=10)
         if broker is not None:
             broker.stop()
@@ -333,8 +349,27 @@ async def _outage(broker: VenueBroker, fleet, ask, seconds: float, pids: dict) -
 
 
 def _cpu(pids: dict) -> dict:
+    """The CPU seconds so far of the consumer, the broker and the fleet: this process and
+    its other children (the sheets' builder, demo.sheet_workers)."""
     seconds = {name: cpu_seconds(pid) for name, pid in pids.items() if pid is not None}
-    return seconds | {"fleet": time.process_time(), "at": time.monotonic()}
+    others = set(_children()) - set(pids.values())
+    fleet = time.process_time() + sum(cpu_seconds(pid) for pid in others)
+    return seconds | {"fleet": fleet, "at": time.monotonic()}
+
+
+def _children() -> list[int]:
+    """This process's children now (Linux's /proc)."""
+    found, me = [], os.getpid()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue  # gone meanwhile
+            if ppid == me:
+                found.append(int(entry))
+    return found
 
 
 def _shares(before: dict, after: dict) -> dict:

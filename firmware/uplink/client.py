@@ -28,6 +28,7 @@ import math
 import ssl
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from typing import cast
 
 import aiomqtt
@@ -101,8 +102,9 @@ class _Client(aiomqtt.Client):
 class Uplink:
     """`table` is the table's name in the topics; `state()` its public state (uplink_messages
     `status_state`); `identity` says who the table is in its status; `on_command(payload)`
-    takes each command the venue sends (None: the table takes none). `changed()` wakes it: a
-    row was committed or the state changed."""
+    takes each command the venue sends (None: the table takes none); `sheet_executor` builds
+    its score sheets (None: a thread). `changed()` wakes it: a row was committed or the state
+    changed."""
 
     def __init__(
         self,
@@ -112,6 +114,7 @@ class Uplink:
         state: Callable[[], dict],
         identity: Identity,
         on_command: Callable[[bytes], None] | None = None,
+        sheet_executor: Executor | None = None,
     ):
         self.settings, self.journal, self.state = settings, journal, state
         self.identity, self.status_at = identity, -math.inf
@@ -127,7 +130,7 @@ class Uplink:
         self.shown: dict | None = None  # the last state published, but for its CLOCKS
         self.resending: tuple[int, int] | None = None  # rows (after, until] to send again
         self.wake, self.closing = asyncio.Event(), asyncio.Event()
-        self.sheets = SheetBuilds(journal.path, lambda: journal.seq, self.wake.set)
+        self.sheets = SheetBuilds(journal.path, lambda: journal.seq, self.wake.set, sheet_executor)
         self.tls = ssl.create_default_context(cafile=settings.ca_file) if settings.tls else None
 
     def changed(self) -> None:

@@ -10,6 +10,7 @@ journal's path on the table is left out, it is not the venue's business.
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
 
 from firmware.audit.sheet import sheet
 from firmware.bus.contract import Envelope, Sheet, message
@@ -55,10 +56,19 @@ def sheet_message(document: dict, envelope: Envelope, seq: int) -> dict:
 
 class SheetBuilds:
     """The builds of the journal at `path`'s sheet; `done()` is called as each ends (the
-    uplink wakes to publish it)."""
+    uplink wakes to publish it). `executor` runs them (None: a thread of the table's
+    process; the simulated hall's many tables in one process give theirs a process of its
+    own, firmware/venue/demo.py, as a table's Pi has its own cores)."""
 
-    def __init__(self, path, journal_seq: Callable[[], int], done: Callable[[], None]):
+    def __init__(
+        self,
+        path,
+        journal_seq: Callable[[], int],
+        done: Callable[[], None],
+        executor: Executor | None = None,
+    ):
         self.path, self.journal_seq, self.done = path, journal_seq, done
+        self.executor = executor
         self.due = True  # a build to start: the venue's broker may not hold the last sheet
         self.building: asyncio.Task | None = None
 
@@ -84,4 +94,5 @@ class SheetBuilds:
         """The sheet, and the journal row it covers at least (export_sheet reads the journal
         as of one moment, however the table writes meanwhile)."""
         seq = self.journal_seq()
-        return seq, await asyncio.to_thread(sheet, self.path)
+        loop = asyncio.get_running_loop()
+        return seq, await loop.run_in_executor(self.executor, sheet, self.path)

@@ -24,6 +24,9 @@ from starlette.staticfiles import StaticFiles
 from firmware.resources import package_folder
 from firmware.venue.board import VenueBoard
 from firmware.venue.bus import NotSent
+from firmware.venue.event import Event
+from firmware.venue.organiser import PLAN_BYTES, gate, routes
+from firmware.venue.people import VenuePeople
 from firmware.venue.points import DEFAULT_STAGE, Stage
 from firmware.venue.standings import finished, in_round, round_csv, round_report
 from firmware.venue.stream import stream
@@ -58,13 +61,19 @@ def create_app(
     host: str = "127.0.0.1",
     clock: Callable[[], float] | None = None,
     stage: Stage = DEFAULT_STAGE,
+    people: VenuePeople | None = None,
+    event: Event | None = None,
 ) -> Starlette:
     """The dashboard of `board`; `bus` sends the commands (VenueBus.send). `clock` is
     the wall clock (the board's by default); the organiser's wrong secrets are timed on it.
-    `stage` is what the round's CCM tables promote."""
+    `stage` is what the round's CCM tables promote. `people`: the organisers and floor
+    referees, each with his secret (without: the organiser's PIN); `event`: the rounds."""
     now = clock or board.clock
-    login = Login(secret, COOKIE, "the organiser's PIN", now)
-    refused = login.refused
+    people = people or VenuePeople()
+    event = event or Event(board, stage)
+    enrolled = people if people.files else None
+    login = Login(secret, COOKIE, "the organiser's PIN", now, referees=enrolled)
+    refused = gate(login, people)
     streams: set[asyncio.Event] = set()
 
     cache: dict = {"version": None}
@@ -84,7 +93,8 @@ def create_app(
         return cache["doc"]
 
     def organiser(since: int = -1) -> dict:
-        return organiser_changes(board, since, standings_doc(), now())
+        changes = organiser_changes(board, since, standings_doc(), now())
+        return changes | {"event": event.summary()}
 
     def public(since: int = -1) -> dict:
         return board_changes(board, since, standings_doc(), now())
@@ -95,11 +105,16 @@ def create_app(
     async def board_page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "board.html")
 
-    async def venue_state(request: Request) -> JSONResponse:
-        return await refused(request) or JSONResponse(organiser())
+    async def venue_state(request: Request) -> Response:
+        """The hall, and who is logged in: a floor referee's page shows the pager only."""
+        refusal = await refused(request, None)
+        if refusal:
+            return refusal
+        who = Login.referee(request)
+        return JSONResponse(organiser() | {"you": {"name": who, "role": people.role(who)}})
 
     async def venue_stream(request: Request):
-        refusal = await refused(request)
+        refusal = await refused(request, None)
         return refusal or login.streaming(request, stream(board, organiser, streams))
 
     async def board_state(request: Request) -> JSONResponse:
@@ -108,7 +123,7 @@ def create_app(
     async def board_stream(request: Request) -> StreamingResponse:
         return stream(board, public, streams)
 
-    async def table(request: Request) -> JSONResponse:
+    async def table(request: Request) -> Response:
         refusal = await refused(request)
         if refusal:
             return refusal
@@ -117,7 +132,7 @@ def create_app(
             return error(404, f"no table {request.path_params['table'][:40]!r} has reported")
         return JSONResponse(drill_down(found, now()))
 
-    async def table_sheet(request: Request) -> JSONResponse:
+    async def table_sheet(request: Request) -> Response:
         """The score sheet the table's current session published last (docs/uplink.md)."""
         refusal = await refused(request)
         if refusal:
@@ -137,8 +152,8 @@ def create_app(
             return error(503, str(err))
         return JSONResponse({"sent": command["id"], "command": name, "table": table})
 
-    async def acknowledge(request: Request) -> JSONResponse:
-        refusal = await refused(request)
+    async def acknowledge(request: Request) -> Response:
+        refusal = await refused(request, None)  # a floor referee's: the pager's one action
         if refusal:
             return refusal
         name, key = request.path_params["table"], request.path_params["key"]
@@ -159,7 +174,7 @@ def create_app(
             board.acknowledge(name, key, referee)
         return answer
 
-    async def message(request: Request) -> JSONResponse:
+    async def message(request: Request) -> Response:
         refusal = await refused(request)
         if refusal:
             return refusal
@@ -179,7 +194,7 @@ def create_app(
 
         return endpoint
 
-    async def release(request: Request) -> JSONResponse:
+    async def release(request: Request) -> Response:
         """The organiser lets the standings out before every table has finished."""
         refusal = await refused(request)
         if refusal:
@@ -241,13 +256,13 @@ def create_app(
             Route("/api/tables/{table}/sheet", table_sheet),
             Route("/api/tables/{table}/alerts/{key}/acknowledge", acknowledge, methods=["POST"]),
             Route("/api/tables/{table}/message", message, methods=["POST"]),
-            Route("/api/pause", every_table("pause"), methods=["POST"]),
             Route("/api/resume", every_table("resume"), methods=["POST"]),
             Route("/api/standings/release", release, methods=["POST"]),
             Route("/api/round.json", round_json),
             Route("/api/round.csv", round_csv_file),
+            *routes(event, bus, refused),
         ],
-        middleware=[Middleware(Guard, host=host)],
+        middleware=[Middleware(Guard, host=host, larger={"/api/seating": PLAN_BYTES})],
         exception_handlers=HANDLERS,
     )
     app.state.streams = streams

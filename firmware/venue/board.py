@@ -44,6 +44,7 @@ class TableBoard:
         self.alert_seqs: OrderedDict[str, int] = OrderedDict()  # key -> latest seq taken
         self.rulings: OrderedDict[str, dict] = OrderedDict()  # "ruled:<seq>" -> the alert
         self.hand_seq = 0  # the current session's latest hand row: rulings before it are over
+        self.round_start: tuple[str | None, int, list] = (None, 0, [])  # event.py's Mark
         self.version = 0
 
     @property

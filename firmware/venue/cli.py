@@ -17,11 +17,15 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
-from firmware.venue import demo as fleet
+from firmware.venue import day
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.demo_truth import FleetBoard
+from firmware.venue.event import Event
+from firmware.venue.people import VenuePeople
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
+from firmware.venue.seating import SeatingError, read_plan
 from firmware.web.auth import loopback, secret_problem
 from firmware.web.server import DisplayServer
 
@@ -50,6 +54,26 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--key-file", type=cli_args.path, metavar="FILE", help="the venue key signing commands"
+    )
+    p.add_argument(
+        "--organisers",
+        type=cli_args.path,
+        metavar="DIR",
+        help="the organisers, each with his own secret (`mjtable referee add NAME --data-dir "
+        "DIR`); with this or --floor-referees each person logs in by name, not by the PIN",
+    )
+    p.add_argument(
+        "--floor-referees",
+        type=cli_args.path,
+        metavar="DIR",
+        help="the floor referees, likewise: their phones get the pager and nothing else",
+    )
+    p.add_argument(
+        "--seating",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the seating plan (CSV: round,table,seat,name,federation_id,country), also "
+        "importable on the dashboard",
     )
     p.add_argument("--user", help="the venue's broker user")
     p.add_argument(
@@ -84,7 +108,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         metavar="K",
         help="and the K best seconds across the tables (default 0; not with two a table)",
     )
-    fleet.add_arguments(p)
+    day.add_arguments(p)
     p.set_defaults(run=run)
     return p
 
@@ -150,7 +174,17 @@ def settings(args) -> dict:
         except OSError as err:
             raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
     password = _read(args.password_file, "the password file") if args.password_file else None
+    plan = None
+    if args.seating:
+        try:
+            plan = read_plan(Path(args.seating).read_bytes())
+        except OSError as err:
+            raise ValueError(f"--seating {args.seating}: cannot read it: {err}") from None
+        except SeatingError as err:
+            raise ValueError(f"--seating {args.seating}: {err}") from None
     return {
+        "plan": plan,
+        "people": VenuePeople(args.organisers, args.floor_referees),
         "secret": secret,
         "made": made,
         "key": key,
@@ -167,23 +201,35 @@ def run(args) -> int:
         print(f"mjtable venue: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    simulated = fleet.FleetBoard(args.venue) if args.simulate else None
+    simulated = FleetBoard(args.venue) if args.simulate else None
+    if simulated is not None and given["key"] is None:  # the simulated tables know it
+        given["key"] = secrets.token_bytes(32)
     board = simulated if simulated is not None else VenueBoard(args.venue)
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
     if given["made"]:
         print(f"organiser's passphrase (made for this run): {given['secret']}", flush=True)
+    event = Event(board, given["stage"])
+    if given["plan"] is not None:
+        event.seat(given["plan"])
     if simulated is not None:  # the hall of simulated tables, shown as a real one is
-        return fleet.simulate(args, simulated, serve(args, board, bus, given))
-    asyncio.run(serve(args, board, bus, given))
+        return day.simulate(args, simulated, event, bus, serve(args, board, bus, given, event))
+    asyncio.run(serve(args, board, bus, given, event))
     return 0
 
 
-async def serve(args, board: VenueBoard, bus, given: dict) -> None:
-    """The dashboard of `board` until it is stopped, while `bus` feeds it (its `run`) and
-    sends the commands (its `send`)."""
+async def serve(args, board: VenueBoard, bus, given: dict, event: Event) -> None:
+    """The dashboard of `board` and its `event` until it is stopped, while `bus` feeds it
+    (its `run`) and sends the commands (its `send`)."""
     app = create_app(
-        board, bus, given["secret"], args.hide_standings, args.host, stage=given["stage"]
+        board,
+        bus,
+        given["secret"],
+        args.hide_standings,
+        args.host,
+        stage=given["stage"],
+        people=given["people"],
+        event=event,
     )
     server = DisplayServer(app, args.host, args.port, given["tls"])
     feeder = asyncio.create_task(bus.run())

@@ -18,16 +18,17 @@ venue's board checks each message against it (firmware/venue/demo_truth.py).
 
 import asyncio
 import heapq
-import json
-import tempfile
+import multiprocessing
+import signal
 import time
 from array import array
 from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 from engine import events as ev
 from engine.seats import LETTERS as SEATS
-from firmware import cli_args
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal
 from firmware.percentiles import percentiles
@@ -43,6 +44,7 @@ from firmware.venue.demo_truth import FleetBoard, Truth
 MAX_TABLES = 2000  # the venue's board takes no more (firmware/venue/board.py)
 STAGGER = 5.0  # seconds of table time over which the tables' first hands start
 STOP_SECONDS = 5.0  # for the uplinks to say offline, then for a cancel to be taken
+SHEET_WORKERS = 1  # processes building the fleet's score sheets: the machine's other core
 DRAIN_SECONDS = 120.0  # after the last commit, how long the venue may take to hold every row
 
 
@@ -168,7 +170,7 @@ def make_tables(n: int, hands: int, folder: Path, ruleset: str = "wsom2006") -> 
     return tables
 
 
-async def play(tables: list[FleetTable], speed: float) -> float:
+async def play(tables: Sequence[FleetTable], speed: float) -> float:
     """Commit every table's rows on its clock, `speed` times real time; the most the
     scheduler fell behind a row's time (seconds of real time)."""
     heap = [(due, i) for i, table in enumerate(tables) if (due := table.due()) is not None]
@@ -211,7 +213,8 @@ async def run_fleet(
         board = FleetBoard(venue)
     board.follow(fleet)
     bus = asyncio.create_task(VenueBus(board, host, port).run()) if own else None
-    tasks = connect(fleet, broker, venue)
+    sheets = sheet_workers()
+    tasks = connect(fleet, broker, venue, sheets)
     started = time.monotonic()
     try:
         await _until(lambda: all(_online(board, t.name) for t in fleet), DRAIN_SECONDS)
@@ -219,6 +222,7 @@ async def run_fleet(
         complete = await _until(board.holds_all, DRAIN_SECONDS)
     finally:
         await stop(fleet, tasks)
+        sheets.shutdown(cancel_futures=True)
         if bus is not None:
             bus.cancel()
             await asyncio.wait([bus])
@@ -243,12 +247,39 @@ async def run_fleet(
     }
 
 
-def connect(fleet: list[FleetTable], broker: tuple[str, int], venue: str) -> list[asyncio.Task]:
+def sheet_workers() -> ProcessPoolExecutor:
+    """A process of their own for the fleet's score sheets (firmware/uplink/sheet.py). Each
+    build replays its table's journal, twice a hand: in threads of the fleet's one process,
+    500 tables' builds held the GIL from the event loop that commits and publishes the rows
+    (the bench's p99 from commit to venue went from 115 to 378 ms once the sheets went up
+    the bus), where a real table builds on its own Pi. Spawned: the fleet runs threads. Deaf
+    to Ctrl-C, which the fleet's process takes (it shuts them down) and they would only
+    answer with a traceback."""
+    return ProcessPoolExecutor(
+        SHEET_WORKERS,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=signal.signal,
+        initargs=(signal.SIGINT, signal.SIG_IGN),
+    )
+
+
+def connect(
+    fleet: Sequence[FleetTable],
+    broker: tuple[str, int],
+    venue: str,
+    sheets: Executor | None = None,
+    commands: list | None = None,
+    settings_of: Callable[[str], UplinkSettings] | None = None,
+) -> list[asyncio.Task]:
     """Give each table its uplink to the broker at (host, port), anonymous and in plain MQTT
-    (a test's or a bench's broker), running; their tasks."""
-    settings = UplinkSettings(*broker, venue, False, None, None, None, None, keepalive=30)
+    (a test's or a bench's broker) unless `settings_of(table's name)` gives its own (a
+    table's user, TLS: deploy/mosquitto's broker), running, its score sheets built by
+    `sheets` (None: in threads), the venue's commands to it handed to `commands[i]` (None:
+    it takes none); their tasks."""
+    anonymous = UplinkSettings(*broker, venue, False, None, None, None, None, keepalive=30)
     tasks = []
-    for table in fleet:
+    for i, table in enumerate(fleet):
+        settings = settings_of(table.name) if settings_of else anonymous
         identity = Identity(
             profile=None,  # a fleet's table has none, and no device key
             rules=ruleset_path(table.game.ruleset.name),
@@ -256,13 +287,21 @@ def connect(fleet: list[FleetTable], broker: tuple[str, int], venue: str) -> lis
             journal=table.journal.path,
             births=Path(table.journal.path).with_suffix(".birth"),
         )
-        uplink = Uplink(settings, table.journal, table.name, table.state, identity)
+        uplink = Uplink(
+            settings,
+            table.journal,
+            table.name,
+            table.state,
+            identity,
+            on_command=commands[i] if commands else None,
+            sheet_executor=sheets,
+        )
         table.uplink = uplink
         tasks.append(asyncio.create_task(uplink.run()))
     return tasks
 
 
-async def stop(fleet: list[FleetTable], tasks: list[asyncio.Task]) -> None:
+async def stop(fleet: Sequence[FleetTable], tasks: list[asyncio.Task]) -> None:
     """Close the tables' uplinks (each says offline, and its run() returns), then cancel
     what still runs. Not a cancel first: under Python 3.11 a cancel that meets an uplink's
     wake-up is lost in asyncio.wait_for, and its task runs on."""
@@ -291,51 +330,3 @@ async def _until(done, seconds: float) -> bool:
             return False
         await asyncio.sleep(0.02)
     return True
-
-
-def add_arguments(parser) -> None:
-    """`mjtable venue --simulate N --hands H --speed X --json-summary` (firmware/venue/cli.py)."""
-    fleet = parser.add_argument_group("a simulated fleet in this process (firmware/venue/demo.py)")
-    fleet.add_argument(
-        "--simulate",
-        type=lambda text: cli_args.whole(text, 1, MAX_TABLES, "a number of tables"),
-        metavar="N",
-        help="N simulated tables report to --broker, which must take anonymous clients (a "
-        "test's); the dashboard shows them, and mjtable exits once the venue holds every row",
-    )
-    fleet.add_argument(
-        "--hands", type=cli_args.hands, default=4, help="hands per simulated table (default 4)"
-    )
-    fleet.add_argument(
-        "--speed",
-        type=lambda text: cli_args.number(text, 0, 10_000, "a speed", low_open=True),
-        default=1.0,
-        help="the simulated tables' time per real second (default 1)",
-    )
-    fleet.add_argument(
-        "--json-summary", action="store_true", help="with --simulate: the counts as one JSON line"
-    )
-
-
-def simulate(args, board: FleetBoard, dashboard) -> int:
-    """`mjtable venue --simulate`: the fleet plays while `dashboard` (the coroutine of the
-    venue's dashboard, its bus feeding `board`) serves; 0 if every row came and no message
-    showed a concealed tile."""
-
-    async def playing(folder: Path) -> dict:
-        serving = asyncio.create_task(dashboard)
-        try:
-            return await run_fleet(
-                args.broker, args.venue, args.simulate, args.hands, args.speed, folder, board
-            )
-        finally:
-            serving.cancel()
-            await asyncio.gather(serving, return_exceptions=True)
-
-    with tempfile.TemporaryDirectory(prefix="mjtable-fleet-") as folder:
-        summary = asyncio.run(playing(Path(folder)))
-    if args.json_summary:
-        print(json.dumps(summary))
-    else:
-        print(", ".join(f"{key} {value}" for key, value in summary.items()))
-    return 0 if summary["complete"] and not summary["concealed_leaks"] else 1

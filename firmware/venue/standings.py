@@ -1,9 +1,10 @@
 """The round across the hall: standings, each table's zero-sum check, the round's CSV and JSON.
 
-A player's score is what he won or lost: the sum of his payments and penalties over the
-session's signed sheet, the same for both books (a CCM 局's chips less the 100 it began with,
-added over the 局). Before a table has signed, its live scores stand in, less the start (for
-CCM the current 局's only), marked provisional.
+A player's score is what he won or lost in the round: the sum of his payments and penalties
+over the session's signed sheet from the round's start (firmware/venue/event.py), the same
+for both books (a CCM 局's chips less the 100 it began with, added over the 局). Before a
+table has signed, its live scores stand in, less the start (for CCM the current 局's only),
+marked provisional.
 
 Each rule book ranks its own players, CCM's before WSOM's, a rank counted within each book: a
 hall that plays both has two lists, as it has two competitions. WSOM ranks by the score:
@@ -56,10 +57,21 @@ def rule_book(name: str | None) -> RuleBook:
     )
 
 
+def round_start(table: TableBoard) -> tuple[int, list]:
+    """The hand after which the table's round began (the venue's start_session for it,
+    firmware/venue/event.py) and the scores it had then; (0, []) for a new session."""
+    session, hand, held = table.round_start
+    return (hand, held) if session is not None and session == table.session else (0, [])
+
+
 def finished(table: TableBoard) -> bool:
+    """Signed up to the latest hand, none in play, and a hand played in the round."""
     state, sheet = table.state, table.sheet
     return bool(
-        state and sheet and state["phase"] != "playing" and sheet["hand"] >= state["hand_number"]
+        state
+        and sheet
+        and state["phase"] != "playing"
+        and sheet["hand"] >= state["hand_number"] > round_start(table)[0]
     )
 
 
@@ -97,13 +109,17 @@ def scores(table: TableBoard, state: dict) -> tuple[list[float], bool]:
     book = rule_book(state["ruleset"])
     sheet = table.sheet  # a finished table has one
     rows = _rows(sheet) if sheet is not None and finished(table) else None
+    after, held = round_start(table)
     if rows is not None:
+        rows = [r for r in rows if r["number"] > after]  # the round's own hands
         return [sum(r["changes"][p] + r["penalties"][p] for r in rows) for p in range(4)], True
-    return [score - book.start for score in state["scores"]], False
+    base = held if held and not book.start else [book.start] * 4  # CCM: the 局's own chips
+    return [score - b for score, b in zip(state["scores"], base, strict=True)], False
 
 
-def places(values: list[float]) -> list[int]:
-    """1 for the best, ties sharing the better place (1, 1, 3, 4)."""
+def places(values: list) -> list[int]:
+    """1 for the best (the highest value: a number, or a tuple of them), ties sharing the
+    better place (1, 1, 3, 4)."""
     return [1 + sum(other > value for other in values) for value in values]
 
 
@@ -241,15 +257,15 @@ def round_csv(report: dict) -> str:
         table = by_table[player["table"]]
         check = table["zero_sum"]
         writer.writerow(
-            [_cell(player[c]) for c in CSV_COLUMNS]
-            + [_cell(table["session"]), _cell(table["ruleset"]), _cell(table["signed_by"])]
+            [csv_cell(player[c]) for c in CSV_COLUMNS]
+            + [csv_cell(table["session"]), csv_cell(table["ruleset"]), csv_cell(table["signed_by"])]
             + [check["hands"], "ok" if check["ok"] else "; ".join(check["problems"])]
             + [report["complete"]]
         )
     return out.getvalue()
 
 
-def _cell(value):
+def csv_cell(value):
     """A text a spreadsheet would run as a formula is kept as text."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value

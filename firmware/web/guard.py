@@ -34,7 +34,12 @@ from firmware.web.auth import loopback
 MAX_BODY = 64 * 1024  # bytes: a referee's action or login is well under 1 KB
 MAX_DEPTH = 32  # JSON nesting; the display's bodies are one flat object
 SAFE_METHODS = ("GET", "HEAD")
-TOO_LARGE = f"the request body is over {MAX_BODY // 1024} KB: no request to the display needs that"
+
+
+def too_large(most: int) -> str:
+    return f"the request body is over {most // 1024} KB: no request to this page needs that"
+
+
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[][{}]")
 
@@ -88,10 +93,12 @@ def _origin(url: str) -> tuple[str, str, int] | None:
 
 class Guard:
     """ASGI middleware: every request's size, and a changing request's origin and type.
-    `host` is the address the display listens on (the profile's [display] host)."""
+    `host` is the address the display listens on (the profile's [display] host); `larger`,
+    the paths that take a body over MAX_BODY, each with its own limit (the venue's seating
+    plan)."""
 
-    def __init__(self, app, host: str):
-        self.app, self.loopback = app, loopback(host)
+    def __init__(self, app, host: str, larger: dict[str, int] | None = None):
+        self.app, self.loopback, self.larger = app, loopback(host), larger or {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -101,14 +108,14 @@ class Guard:
             self._check(scope, headers)
         except Refused as refused:
             return await refused.response()(scope, receive, send)
-        read = 0
+        read, most = 0, self.larger.get(scope["path"], MAX_BODY)
 
         async def limited():
             nonlocal read
             message = await receive()
             read += len(message.get("body", b""))
-            if read > MAX_BODY:
-                raise Refused(413, TOO_LARGE)
+            if read > most:
+                raise Refused(413, too_large(most))
             return message
 
         await self.app(scope, limited, send)
@@ -117,8 +124,9 @@ class Guard:
         length = headers.get("content-length", "0")
         if not length.isascii() or not length.isdigit():
             raise Refused(400, f"Content-Length {length!r} is not a number of bytes")
-        if int(length) > MAX_BODY:
-            raise Refused(413, TOO_LARGE)
+        most = self.larger.get(scope["path"], MAX_BODY)
+        if int(length) > most:
+            raise Refused(413, too_large(most))
         if scope["method"] in SAFE_METHODS:
             return
         self._check_origin(scope, headers)

@@ -125,8 +125,13 @@ async function releaseStandings() {
   await post("/api/standings/release", {}, "Standings released");
 }
 
-document.getElementById("pause-all").addEventListener("click", () =>
-  post("/api/pause", {}, "Every table's clocks: pause sent"));
+document.getElementById("pause-all").addEventListener("click", () => {
+  // issue 36: the whole hall stops, so a confirmation and a reason (logged at the venue)
+  const reason = prompt("Pause every table's clocks. The reason (logged):");
+  if (reason === null) return;
+  if (!reason.trim()) return notice("Not sent: a reason is needed to pause the hall.");
+  post("/api/pause", {confirm: true, reason}, "Every table's clocks: pause sent");
+});
 document.getElementById("resume-all").addEventListener("click", () =>
   post("/api/resume", {}, "Every table's clocks: resume sent"));
 document.getElementById("referee-name").value = localStorage.getItem("mjtable-referee") ?? "";
@@ -136,6 +141,49 @@ document.addEventListener("click", () => {
     try { audio = new AudioContext(); } catch (err) { audio = null; }
   }
 }, {once: true});
+
+// -- the seating and the rounds (issue 36) ----------------------------------------------------
+
+let event = {planned: [], round: 0, over: []};
+
+document.getElementById("import-plan").addEventListener("click", async () => {
+  const file = document.getElementById("plan-file").files[0];
+  const problems = document.getElementById("plan-problems");
+  if (!file) return notice("Choose the plan's CSV file first.");
+  const response = await fetch("/api/seating", {method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({csv: await file.text()})}).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  problems.replaceChildren(...(answer.problems ?? []).map((p) => el("li", {}, p)));
+  if (!response || !response.ok) return notice(`Plan not imported: ${answer.error ?? "no answer"}`);
+  notice(`Plan imported: ${answer.players} players, rounds ${answer.event.planned.join(", ")}`);
+  showEvent(answer.event);
+});
+
+document.getElementById("seat-round").addEventListener("click", async () => {
+  const next = event.round + 1;
+  const minutes = Number(document.getElementById("round-minutes").value) || undefined;
+  const response = await fetch(`/api/rounds/${next}/start`, {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify({minutes})})
+    .catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  if (!response || !response.ok) return notice(`Round ${next} not seated: ${answer.error ?? "no answer"}`);
+  const missed = Object.keys(answer.not_sent);
+  notice(`Round ${next} seated: start_session sent to ${answer.sent} tables` +
+    (missed.length ? `; NOT to ${missed.join(", ")}` : ""));
+});
+
+function showEvent(doc) {
+  event = doc;
+  const next = doc.round + 1;
+  const button = document.getElementById("seat-round");
+  button.disabled = !doc.planned.includes(next);
+  button.textContent = `Seat round ${next}`;
+  document.getElementById("event-status").textContent = doc.planned.length
+    ? `Round ${doc.round || "—"} of ${doc.planned.length}` +
+      (doc.over.length ? ` · over: ${doc.over.join(", ")}` : "")
+    : "No plan yet";
+}
 
 // -- the drill-down -------------------------------------------------------------------------
 
@@ -186,6 +234,7 @@ let drillPending = false;
 
 function take(doc) {
   document.getElementById("venue-name").textContent = doc.venue;
+  if (doc.event) showEvent(doc.event);
   const broker = document.getElementById("broker");
   broker.textContent = doc.connected ? "broker connected" : "broker NOT connected";
   broker.classList.toggle("down", !doc.connected);
@@ -217,6 +266,10 @@ async function start() {
   const response = await fetch("/api/venue").catch(() => null);
   if (response === null) return setTimeout(start, RETRY_MS);
   if (response.status === 401 || response.status === 403) return showLogin();
+  const you = (await response.json().catch(() => ({}))).you ?? {};
+  document.body.classList.toggle("floor-referee", you.role !== "organiser");
+  document.getElementById("you").textContent = you.name ? `${you.name} (${you.role})` : "";
+  if (you.name) document.getElementById("referee-name").value = you.name;
   document.getElementById("login").hidden = true;
   document.getElementById("dashboard").hidden = false;
   document.body.classList.toggle("drilling", Boolean(DRILL));
@@ -228,7 +281,9 @@ document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
   const pin = document.getElementById("pin");
   const response = await fetch("/api/login", {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: JSON.stringify({pin: pin.value})})
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({pin: pin.value,
+      referee: document.getElementById("login-name").value.trim() || undefined})})
     .catch(() => null);
   if (response && response.ok) return start();
   const answer = response ? await response.json().catch(() => ({})) : {};

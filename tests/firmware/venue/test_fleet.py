@@ -285,12 +285,13 @@ def test_every_row_reaches_the_venue_across_a_broker_outage():
 
 
 @pytest.mark.slow  # a second and more: CI's full run
-def test_venue_simulate_runs_the_fleet_beside_the_dashboard(broker, capsys):
+def test_venue_simulate_runs_the_fleet_beside_the_dashboard(broker, tmp_path, capsys):
     """Issue 15: `mjtable venue --simulate 2 --hands 1 --speed 100 --json-summary`: the
     dashboard serves while its own bus feeds the fleet's board, and the summary line says
     every row came and none leaked a concealed tile."""
     given = f"venue --broker {broker.address} --venue hall --port 0 --simulate 2 --hands 1"
-    assert main([*given.split(), "--speed", "100", "--json-summary"]) == 0
+    results = ["--results-dir", str(tmp_path)]
+    assert main([*given.split(), "--speed", "100", *results, "--json-summary"]) == 0
     out = capsys.readouterr().out
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["complete"] and summary["tables"] == 2 and summary["concealed_leaks"] == 0

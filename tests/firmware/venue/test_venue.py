@@ -264,7 +264,8 @@ def test_on_my_way_sends_a_signed_acknowledge_to_the_table(broker):
                     json={"referee": "Ana Ruiz"},
                     headers=ORGANISER,
                 )
-                paused = await dashboard.post("/api/pause", json={}, headers=ORGANISER)
+                pause_all = {"confirm": True, "reason": "the round's end"}  # issue 36 item 3
+                paused = await dashboard.post("/api/pause", json=pause_all, headers=ORGANISER)
             received = []
             async with asyncio.timeout(5):
                 async for message in tables.messages:
@@ -390,10 +391,11 @@ def test_a_stream_sends_the_whole_board_then_what_changed():
 def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
     """Issue 15: `mjtable venue` refuses, with status 2 and one line, a broker address
     without a port, a weak organiser PIN, a short venue key and a listener beyond this
-    machine without TLS."""
-    weak, short = tmp_path / "pin", tmp_path / "key"
+    machine without TLS; a seating plan with a problem, naming its line (issue 36)."""
+    weak, short, plan = tmp_path / "pin", tmp_path / "key", tmp_path / "plan.csv"
     weak.write_text("1234\n")
     short.write_text("short\n")
+    plan.write_text("round,table,seat,name,federation_id,country\n1,T1,Q,Ann,,\n")
     base = ["venue", "--venue", VENUE, "--port", "0"]
     with pytest.raises(SystemExit) as exited:
         main([*base, "--broker", "localhost"])
@@ -403,6 +405,8 @@ def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
         "use 16 or more": ["--key-file", str(short)],
         "needs TLS": ["--host", "0.0.0.0"],
         "go together": ["--user", "venue"],
+        f"--seating {plan}: line 2: seat 'Q'": ["--seating", str(plan)],
+        "cannot read it": ["--seating", str(tmp_path / "none.csv")],
     }
     for why, extra in cases.items():
         capsys.readouterr()

@@ -1,0 +1,149 @@
+"""A tournament day end to end (issue 36 item 5): 2 rounds x 8 simulated tables for each rule
+book through Mosquitto started with deploy/mosquitto's shipped configuration (TLS, a user a
+table, the ACL), seated from a CSV plan of Chinese names, every sheet signed at its table and
+received by the venue, 0 publishes denied in the broker's log, the standings after each round,
+the event's results file read back. And `mjtable venue --simulate --rounds` on the command
+line (issue 36 item 4)."""
+
+import argparse
+import asyncio
+import csv
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+from firmware.venue.bus import VenueBus
+from firmware.venue.day import play_day
+from firmware.venue.demo_truth import FleetBoard
+from firmware.venue.event import Event
+from firmware.venue.seating import read_plan
+from tests.support.shipped import VENUE_KEY, VENUE_PASSWORD, shipped
+
+TABLES, ROUNDS, HANDS = 8, 2, 2
+SURNAMES = "張王李劉陳楊黃趙吳周徐孫馬朱胡郭"
+GIVEN = "偉芳娜洋"
+
+
+def plan_csv() -> str:
+    """32 players, each with a Chinese name, moved round to round (no two meet twice)."""
+    lines = ["\ufeffround,table,seat,name,federation_id,country"]
+    for number in range(1, ROUNDS + 1):
+        for t in range(TABLES):
+            for s, wind in enumerate("東南西北"):
+                # round 1: table t holds 4t..4t+3; round 2: the seat s player of table t+s
+                n = 4 * t + s if number == 1 else 4 * ((t + s) % TABLES) + s
+                name = SURNAMES[n % 16] + GIVEN[n // 16 % 4] + GIVEN[n % 4]
+                lines.append(f"{number},T{t + 1:02d},{wind},{name},CN-{n:04d},China")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow  # about a minute a rule book on a quiet machine
+@pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
+def test_a_day_on_the_shipped_broker(reachable, ruleset):
+    """Issue 36 'Done when': every table named, every sheet signed and received, no publish
+    denied, standings after each round, the results file read back."""
+    tables = [f"T{n:02d}" for n in range(1, TABLES + 1)]
+    passwords = {name: f"pw-{name}" for name in tables[1:]}
+    kit = shipped(reachable, tables[0], users=passwords)
+    passwords[tables[0]] = kit.settings.password
+    config = kit.broker.config
+    config.write_text(config.read_text() + "log_type debug\n")  # mosquitto says "Denied" there
+    plan = read_plan(plan_csv().encode("utf-8"))
+    results = reachable / "results"
+
+    def settings_of(name: str):
+        return replace(kit.settings, user=name, password=passwords[name])
+
+    async def day() -> tuple[dict, Event]:
+        board = FleetBoard("hall")
+        event = Event(board)
+        event.seat(plan)
+        bus = VenueBus(board, "127.0.0.1", kit.broker.port, "venue", VENUE_PASSWORD)
+        bus.key = VENUE_KEY.encode()
+        feeding = asyncio.create_task(bus.run())
+        args = argparse.Namespace(
+            simulate=TABLES,
+            rounds=ROUNDS,
+            hands=HANDS,
+            speed=50.0,
+            ruleset=ruleset,
+            results_dir=str(results),
+            broker=("127.0.0.1", kit.tls_port),  # each table's user and TLS: settings_of
+        )
+        try:
+            summary = await play_day(args, board, event, bus, reachable, settings_of)
+        finally:
+            feeding.cancel()
+            await asyncio.gather(feeding, return_exceptions=True)
+        return summary, event
+
+    kit.broker.start()
+    try:
+        summary, event = asyncio.run(day())
+    finally:
+        kit.broker.stop()
+    assert summary["complete"] and summary["rounds"] == ROUNDS
+    assert summary["hands"] == TABLES * ROUNDS * HANDS
+    assert summary["sheets"] == TABLES * ROUNDS, "every sheet signed and received"
+    assert summary["unnamed"] == 0, "every table named on the grid, the board, the rounds"
+    assert (summary["gaps"], summary["duplicates"], summary["concealed_leaks"]) == (0, 0, 0)
+    log = kit.broker.log.read_text(errors="replace") + _store_log(kit.broker.config)
+    assert "Denied" not in log, [line for line in log.splitlines() if "Denied" in line][:5]
+    for number in range(1, ROUNDS + 1):  # the standings after each round, names as planned
+        ranked = event.closed[number]
+        assert len(ranked) == 4 * TABLES and all(p["final"] for p in ranked)
+        seated = {p.name for four in plan.rounds[number].values() for p in four}
+        assert {p["name"] for p in ranked} == seated
+    with open(summary["results"], encoding="utf-8") as file:
+        lines = list(csv.DictReader(file))
+    assert len(lines) == 4 * TABLES
+    assert {line["games"] for line in lines} == {str(ROUNDS)}
+    assert {line["country"] for line in lines} == {"China"}
+    assert {line["name"] for line in lines} == {p.name for p in plan.everyone().values()}
+    assert lines[0]["place"] == "1"
+    document = json.loads(Path(summary["results"]).with_suffix(".json").read_text("utf-8"))
+    assert document["rounds"] == [1, 2] and len(document["results"]) == 4 * TABLES
+
+
+def _store_log(config: Path) -> str:
+    """The shipped config logs to a file of its own (under the test folder's store)."""
+    for line in config.read_text().splitlines():
+        if line.startswith("log_dest file "):
+            path = Path(line.removeprefix("log_dest file "))
+            return path.read_text(errors="replace") if path.exists() else ""
+    return ""
+
+
+@pytest.mark.slow  # a few seconds: a fleet, a broker, a dashboard
+def test_the_demo_day_on_the_command_line(broker, tmp_path, capsys):
+    """Issue 36 item 4: `mjtable venue --simulate 4 --rounds 2 --ruleset ccm2012
+    --json-summary` seats the hall from --seating, plays both rounds, prints the standings
+    after each and one JSON line with the day's counts and the results file's path."""
+    plan = tmp_path / "plan.csv"
+    lines = ["round,table,seat,name,federation_id,country"]
+    for number in (1, 2):
+        for t in range(4):
+            for s, wind in enumerate("ESWN"):
+                n = 4 * t + s if number == 1 else 4 * ((t + s) % 4) + s
+                lines.append(f"{number},t{t + 1:03d},{wind},選手{n},ID{n},HK")
+    plan.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    given = f"venue --broker {broker.address} --venue hall --port 0 --simulate 4 --rounds 2"
+    more = f"--hands 1 --speed 100 --ruleset ccm2012 --seating {plan} --results-dir {tmp_path}"
+    assert main([*given.split(), *more.split(), "--json-summary"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert [line.split(":")[0] for line in out if line.startswith("round ")] == [
+        "round 1",
+        "round 2",
+    ]
+    summary = json.loads(out[-1])
+    for key in ("tables", "rounds", "hands", "sheets", "unnamed", "late_rulings", "gaps"):
+        assert key in summary
+    assert (summary["tables"], summary["rounds"], summary["sheets"]) == (4, 2, 8)
+    assert (summary["unnamed"], summary["duplicates"], summary["concealed_leaks"]) == (0, 0, 0)
+    with open(summary["results"], encoding="utf-8") as file:
+        results = list(csv.DictReader(file))
+    assert len(results) == 16 and {r["book"] for r in results} == {"CCM"}
+    assert all(r["name"].startswith("選手") and r["games"] == "2" for r in results)
