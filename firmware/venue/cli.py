@@ -17,11 +17,15 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
+from firmware.venue import anchors_cli
 from firmware.venue import demo as fleet
+from firmware.venue.anchors import RecordsError
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
 from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.pins import EnrolmentError, read_enrolment
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
+from firmware.venue.records import VenueRecords
 from firmware.web.auth import loopback, secret_problem
 from firmware.web.server import DisplayServer
 
@@ -29,9 +33,9 @@ from firmware.web.server import DisplayServer
 def add_parser(commands) -> argparse.ArgumentParser:
     p = commands.add_parser("venue")
     p.add_argument(
-        "--broker", type=_address, required=True, metavar="HOST:PORT", help="the venue's broker"
+        "--broker", type=_address, metavar="HOST:PORT", help="the venue's broker (required)"
     )
-    p.add_argument("--venue", type=_venue, required=True, help="the venue's name on the bus")
+    p.add_argument("--venue", type=_venue, help="the venue's name on the bus (required)")
     p.add_argument("--port", type=_port, default=8080, help="the dashboard's port (default 8080)")
     p.add_argument(
         "--host",
@@ -50,6 +54,20 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--key-file", type=cli_args.path, metavar="FILE", help="the venue key signing commands"
+    )
+    p.add_argument(
+        "--records",
+        type=cli_args.path,
+        metavar="FILE",
+        help="keep the anchors (every seal and signed head received) and the tables' key pins "
+        "in this file (SQLite); without it they are kept in memory only",
+    )
+    p.add_argument(
+        "--enrolment",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the organiser's list of each table's key fingerprint (CSV table,key_fingerprint "
+        "or JSON), pinned at the start",
     )
     p.add_argument("--user", help="the venue's broker user")
     p.add_argument(
@@ -86,6 +104,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     fleet.add_arguments(p)
     p.set_defaults(run=run)
+    anchors_cli.add_parser(p.add_subparsers(dest="action", metavar="ACTION"))
     return p
 
 
@@ -121,6 +140,8 @@ def settings(args) -> dict:
         stage = Stage(args.standard_points, args.promote_per_table, args.promote_seconds)
     except ValueError as err:
         raise ValueError(f"--promote-seconds: {err}") from None
+    if args.broker is None or args.venue is None:
+        raise ValueError("--broker and --venue are required")
     if (args.user is None) != (args.password_file is None):
         raise ValueError("--user and --password-file go together")
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -150,6 +171,11 @@ def settings(args) -> dict:
         except OSError as err:
             raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
     password = _read(args.password_file, "the password file") if args.password_file else None
+    try:
+        enrolment = read_enrolment(args.enrolment) if args.enrolment else None
+        records = VenueRecords(args.records or ":memory:", enrolment=enrolment)
+    except (EnrolmentError, RecordsError) as err:
+        raise ValueError(f"{err}") from None
     return {
         "secret": secret,
         "made": made,
@@ -157,6 +183,7 @@ def settings(args) -> dict:
         "password": password,
         "tls": tls,
         "stage": stage,
+        "records": records,
     }
 
 
@@ -168,7 +195,7 @@ def run(args) -> int:
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     simulated = fleet.FleetBoard(args.venue) if args.simulate else None
-    board = simulated if simulated is not None else VenueBoard(args.venue)
+    board = simulated if simulated is not None else VenueBoard(args.venue, records=given["records"])
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
     if given["made"]:
