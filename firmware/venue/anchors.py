@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from firmware.audit.verify_anchors import ANCHORS_FORMAT
 from firmware.journal.device_key import fingerprint
 
-ANCHORS_FORMAT = "mjtable venue anchors 1"  # the exported file's "anchors"
 KINDS = {"WallSealed": ("seal", "digest"), "HeadSigned": ("head", "head")}
 
 SCHEMA = """
