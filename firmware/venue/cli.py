@@ -1,7 +1,7 @@
 """`mjtable venue`: the venue dashboard (issue 15). One process in the hall subscribes to every
 table's reports on the venue's broker (docs/uplink.md; venue_bus.py feeding venue_board.py)
 and serves the organiser's dashboard, the referees' pager and the hall's big screen
-(venue_app.py); it sends the venue's commands signed with the venue key.
+(venue_app.py); it sends the venue's commands signed with its Ed25519 private key.
 
 `add_parser` is where other ways of feeding the same board add their options (a simulated
 fleet in-process); `serve` runs the dashboard on any board and its feeder.
@@ -17,12 +17,13 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
+from firmware.bus.signing import read_private_key
 from firmware.venue import anchors_cli
 from firmware.venue import demo as fleet
 from firmware.venue.anchors import RecordsError
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
-from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.bus import VenueBus
 from firmware.venue.pins import EnrolmentError, read_enrolment
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
 from firmware.venue.records import VenueRecords
@@ -53,7 +54,11 @@ def add_parser(commands) -> argparse.ArgumentParser:
         help="the organiser's PIN or passphrase (without: a new one is made and printed)",
     )
     p.add_argument(
-        "--key-file", type=cli_args.path, metavar="FILE", help="the venue key signing commands"
+        "--key-file",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the venue's Ed25519 private key (PEM) that signs its commands; the tables hold "
+        "its public key",
     )
     p.add_argument(
         "--records",
@@ -167,9 +172,11 @@ def settings(args) -> dict:
     key = None
     if args.key_file:
         try:
-            key = read_key(args.key_file)
+            key = read_private_key(args.key_file)
         except OSError as err:
             raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
+        except ValueError as err:
+            raise ValueError(f"--key-file {err}") from None
     password = _read(args.password_file, "the password file") if args.password_file else None
     try:
         enrolment = read_enrolment(args.enrolment) if args.enrolment else None
