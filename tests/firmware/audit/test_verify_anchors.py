@@ -7,6 +7,8 @@ The anchors are made as the hall makes them: each row of the journal in its publ
 session plays, then `mjtable venue anchors export`.
 """
 
+import csv
+import io
 import json
 import sqlite3
 from contextlib import closing
@@ -166,3 +168,21 @@ def test_issue_35_anchors_of_another_session_or_a_bad_file_are_said(
     assert verify(capsys, played, "--anchors", str(bad))[0] == 2
     status, said = verify(capsys, played, "--key", "SHA256:12")
     assert status == 2 and "--key SHA256:12: neither SHA256:<64 hex digits> nor a file" in said
+
+
+def test_issue_35_the_sheet_names_the_key_and_the_head_it_signed_last(capsys, played, tmp_path):
+    """Issue 35: the score sheet (JSON, CSV, PDF) names the device key's fingerprint and the
+    journal head signed last, so a sheet in hand leads to the journal and key to check."""
+    with Journal(played, readonly=True) as journal:
+        heads = [r.data() for r in journal.rows() if r.kind == "device" and "HeadSigned" in r.json]
+    pinned = fingerprint(device_key(played).public_hex)
+    for fmt in ("json", "csv", "pdf"):
+        out = tmp_path / f"sheet.{fmt}"
+        assert main(["export", "sheet", str(played), "--format", fmt, "-o", str(out)]) == 0
+    document = json.loads((tmp_path / "sheet.json").read_text())
+    assert (document["key_fingerprint"], document["final_head"]) == (pinned, heads[-1]["head"])
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "sheet.csv").read_text())))
+    assert rows and {(r["key_fingerprint"], r["final_head"]) for r in rows} == {
+        (pinned, heads[-1]["head"])
+    }
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
