@@ -287,6 +287,7 @@ def run(args) -> int:
         try:
             report = check(source, key)
             report.failures += verify_anchors.failures(args, source)
+            report.key_from_file &= not args.key  # checked against the published key
         finally:
             source.close()
     except JournalError as err:
