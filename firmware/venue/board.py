@@ -159,7 +159,7 @@ class VenueBoard:
         if birth is not None and known is not None and birth < known:
             return False
         table.status, table.identity = body["status"], body
-        for text in self.records.status(table.name, body):
+        for text in self.records.status(table.name, table.session or "", body):
             self._venue_alert(table, table.session or "", 0, None, text, "key")
         return True
 

@@ -73,7 +73,7 @@ class KeyPins:
 
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], float] = time.time):
         self.conn, self.clock = conn, clock
-        self.alarmed: set[tuple[str, str]] = set()  # (table, key) already said
+        self.alarmed: set[tuple[str, str, str]] = set()  # (table, key, session) said
 
     def enrol(self, listed: dict[str, str]) -> None:
         """The organiser's list pins its tables' keys, over any pinned before."""
@@ -88,18 +88,19 @@ class KeyPins:
             "SELECT key_fingerprint, source, pinned FROM pins WHERE table_name = ?", (table,)
         ).fetchone()
 
-    def seen(self, table: str, key: str) -> str | None:
-        """`table` shows the key `key` (a fingerprint): pinned if it has no pin; the alarm's
-        text if it differs from the pin (once for each other key)."""
+    def seen(self, table: str, key: str, session: str) -> str | None:
+        """`table` shows the key `key` (a fingerprint) in `session`: pinned if it has no pin;
+        the alarm's text if it differs from the pin (once for each other key and session: a
+        new session clears the dashboard's alerts, not this)."""
         pin = self.pinned(table)
         if pin is None:
             self.conn.execute(
                 "INSERT INTO pins VALUES (?, ?, ?, ?)", (table, key, FIRST_SIGHT, self.clock())
             )
             return None
-        if pin[0] == key or (table, key) in self.alarmed:
+        if pin[0] == key or (table, key, session) in self.alarmed:
             return None
-        self.alarmed.add((table, key))
+        self.alarmed.add((table, key, session))
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(pin[2]))
         return (
             f"table {table}: its device key changed: pinned {pin[0][:23]}… ({pin[1]}, {when}), "
@@ -107,10 +108,10 @@ class KeyPins:
             "its journal, check the table; a key replaced on purpose is pinned by the enrolment"
         )
 
-    def head(self, table: str, event: dict) -> str | None:
+    def head(self, table: str, event: dict, session: str) -> str | None:
         """A HeadSigned row's key, as `seen`."""
         try:
             key = fingerprint(event["public_key"])
         except (KeyError, TypeError, ValueError):
             return None
-        return self.seen(table, key)
+        return self.seen(table, key, session)

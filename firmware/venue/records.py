@@ -30,10 +30,11 @@ class VenueRecords:
         if enrolment:
             self.pins.enrol(enrolment)
 
-    def status(self, table: str, body: dict) -> list[str]:
-        """A table's status: its key fingerprint seen (the alarm if not the pinned one)."""
+    def status(self, table: str, session: str, body: dict) -> list[str]:
+        """A table's status in `session`: its key fingerprint seen (the alarm if not the
+        pinned one)."""
         key = body.get("key_fingerprint")
-        alarm = self.pins.seen(table, key) if isinstance(key, str) and key else None
+        alarm = self.pins.seen(table, key, session) if isinstance(key, str) and key else None
         return [alarm] if alarm else []
 
     def row(self, table: str, session: str, row: dict) -> list[str]:
@@ -41,7 +42,7 @@ class VenueRecords:
         self.anchors.row(table, session, row)
         alarms = [self.rebuilds.row(table, session, row)]
         if row["event"].get("type") == "HeadSigned":
-            alarms.append(self.pins.head(table, row["event"]))
+            alarms.append(self.pins.head(table, row["event"], session))
         return [alarm for alarm in alarms if alarm]
 
     def summary(self) -> dict:

@@ -20,7 +20,7 @@ from firmware.venue.pins import EnrolmentError, read_enrolment
 from firmware.venue.rebuilds import UNUSUAL
 from firmware.venue.records import VenueRecords
 from firmware.venue.view import tile
-from tests.support.venuekit import VENUE, feed, row, status, topic
+from tests.support.venuekit import VENUE, feed, row, state, status, topic
 
 
 def public_key() -> str:
@@ -110,8 +110,13 @@ def test_issue_35_pins_outlive_the_venues_restart_and_the_enrolment_pins_first(t
     feed(first, "T1", "status", status("T1", birth=1) | {"key_fingerprint": fingerprint(key_a)})
     first.records.close()
     again = VenueBoard(VENUE, records=VenueRecords(path))
+    feed(again, "T1", "state", state("T1"))
     feed(again, "T1", "status", status("T1", birth=2) | {"key_fingerprint": fingerprint(key_b)})
     assert len(key_alarms(again, "T1")) == 1
+    feed(again, "T1", "state", state("T1", session="s2"))  # a new session clears the grid
+    assert not key_alarms(again, "T1")
+    feed(again, "T1", "events", row("T1", 4, "device", head(1, key_b, "e1" * 32), "s2"))
+    assert len(key_alarms(again, "T1")) == 1  # the pin stays: said again in the new session
 
     listed = tmp_path / "enrolment.csv"
     listed.write_text(f"table,key_fingerprint\nT7,{fingerprint(key_a)}\n")
