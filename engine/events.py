@@ -549,7 +549,7 @@ class PlayerSigned(Event):
 @_event
 class VenueCommand(Event):
     """A command from the venue's bus (docs/uplink.md), taken or `refused` (why), without its
-    hmac; `id` and `command` are None and "" when the payload had none to read."""
+    signature; `id` and `command` are None and "" when the payload had none to read."""
 
     id: str | None = None
     command: str = ""

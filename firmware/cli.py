@@ -21,6 +21,7 @@ COMMANDS = {
     "replay": ("firmware.journal.replay", "re-apply a journal's inputs and check its outputs"),
     "journal": ("firmware.journal.cli", "journal files: a safe copy, an export"),
     "verify": ("firmware.audit.verify", "check a journal's chain, signatures and seals"),
+    "key": ("firmware.tools.key", "the table's device key: its fingerprint, to publish"),
     "venue": ("firmware.venue.cli", "the venue dashboard: every table on the broker"),
     "selftest": ("firmware.tools.selftest", "check every device of the table, one by one"),
     "logs": ("firmware.tools.support", "the table's logs: a bundle for a support ticket"),

@@ -4,7 +4,8 @@
 # NAME is the table's [table] name: the ACL (acl beside this script) lets user NAME publish
 # only as table NAME. Each run makes a new random password (run it again to change one) and
 # writes it to NAME.password in OUT; copy that file beside the table's profile with the venue
-# CA's certificate (venue-ca.crt) and the venue key (venue.key), which the section names.
+# CA's certificate (venue-ca.crt) and the venue's public key (venue.pub: never venue.key, the
+# private key that only the venue server holds), which the section names.
 # From the environment: PASSWD_FILE (/etc/mosquitto/passwd), OUT (.), VENUE (the venue's id
 # in the topics, "hall"), BROKER (the broker's host name as its certificate names it; this
 # host's).
@@ -48,6 +49,6 @@ tls = true
 ca_file = "venue-ca.crt"
 user = "$name"
 password_file = "$name.password"
-key_file = "venue.key"
+key_file = "venue.pub"
 keepalive_seconds = 30
 EOF

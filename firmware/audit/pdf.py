@@ -46,6 +46,11 @@ def as_pdf(document: dict) -> bytes:
     _offences(pdf, font, document["hands"])
     _games(pdf, font, document["games"])
     _signatures(pdf, font, document)
+    _text(  # issue 35: what `mjtable verify --key --anchors` checks this sheet's journal by
+        pdf,
+        f"Device key {document['key_fingerprint'] or '-'}; journal head signed last "
+        f"{document['final_head'] or '-'}",
+    )
     return bytes(pdf.output())
 
 

@@ -30,6 +30,7 @@ from engine import events as ev
 from engine.seats import LETTERS
 from engine.session import HandRecord, Session
 from engine.stage import take_seats
+from firmware.journal.device_key import fingerprint
 from firmware.journal.replay import Played, journaled_seatings, replay
 from firmware.journal.store import Journal
 
@@ -140,6 +141,7 @@ def sheet(path) -> dict:
     ]
     lines = [_line(h, players, confirmed, signatures) for h in hands if h.record is not None]
     last = result.played[-1] if result.played else None
+    heads = [d for d in records if d["type"] == "HeadSigned"]  # the last: what the key signed
     return {
         "sheet": FORMAT,
         "journal": os.path.basename(os.fspath(path)),
@@ -154,6 +156,8 @@ def sheet(path) -> dict:
         "player_signatures": player_signatures,
         "zero_sum": all(h["zero_sum"]["ok"] for h in lines),
         "in_play": last.number if last and not last.table.ended and not last.voided else None,
+        "key_fingerprint": fingerprint(heads[-1]["public_key"]) if heads else None,
+        "final_head": heads[-1]["head"] if heads else None,
     }
 
 

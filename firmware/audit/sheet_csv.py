@@ -4,7 +4,10 @@ Each row says where and when (the table, the round's wind, the time of day the h
 UTC), who won from whom (the discarder, or `self-draw`), the value (WSOM's points, CCM's
 fans) with its patterns, then per column the player by name and federation id, the payments,
 penalties, totals and held amounts. Several wins on one discard are `; ` apart in the win's
-columns. `excel` begins the file with UTF-8's byte order mark, without which Excel on Windows
+columns. The last two columns, the same in every row, name the table's device key and the
+journal head it signed last (issue 35): with them anyone checks that this sheet came from the
+journal the table signed and the venue anchored (`mjtable verify --key --anchors`). `excel`
+begins the file with UTF-8's byte order mark, without which Excel on Windows
 reads a double-clicked file as the local code page and garbles 王小明 (issue 34).
 """
 
@@ -20,7 +23,7 @@ COLUMNS = (
         for what in ("player", "federation_id", "change", "penalty", "total", "held")
         for n in (1, 2, 3, 4)
     ]
-    + ["dead", "offences", "zero_sum", "confirmed", "signed_by"]
+    + ["dead", "offences", "zero_sum", "confirmed", "signed_by", "key_fingerprint", "final_head"]
 )
 
 
@@ -51,6 +54,7 @@ def as_csv(document: dict, excel: bool = False) -> bytes:
             + [h["dead"], "; ".join(offence_words(o, names) for o in h["offences"])]
             + ["ok" if h["zero_sum"]["ok"] else "; ".join(h["zero_sum"]["problems"])]
             + [_yes(h["confirmed"]), "; ".join(h["signed_by"])]
+            + [document["key_fingerprint"] or "", document["final_head"] or ""]
         )
     return out.getvalue().encode("utf-8-sig" if excel else "utf-8")
 

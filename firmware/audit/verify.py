@@ -24,6 +24,7 @@ from engine import events as ev
 from engine.session import Session
 from engine.tiles import NAMES, kind_of
 from firmware import cli_args
+from firmware.audit import verify_anchors
 from firmware.journal.cli import EXPORT_FORMAT
 from firmware.journal.device_key import signature_holds
 from firmware.journal.replay import ReplayError, replay
@@ -43,6 +44,7 @@ def add_parser(commands) -> None:
         help="the table's Ed25519 public key, 64 hex digits or a file holding them "
         "(default: the key the journal's own signatures carry)",
     )
+    verify_anchors.add_arguments(p)  # --anchors, --key (issue 35)
     p.set_defaults(run=run)
 
 
@@ -65,6 +67,7 @@ class Export:
             header = None
         if not isinstance(header, dict) or header.get("export") != EXPORT_FORMAT:
             raise JournalError(f"{path}: neither a mjtable journal nor its export")
+        self.session_id = header.get("session_id")  # as a Journal's (verify_anchors.py)
         self._rows = [_row(path, number, line) for number, line in enumerate(lines[1:], 2)]
 
     def rows(self):
@@ -283,6 +286,8 @@ def run(args) -> int:
         source = open_file(args.file)
         try:
             report = check(source, key)
+            report.failures += verify_anchors.failures(args, source)
+            report.key_from_file &= not args.key  # checked against the published key
         finally:
             source.close()
     except JournalError as err:

@@ -34,7 +34,6 @@ NAME_LENGTH = 60  # characters of a player's or a referee's name in a command
 FEDERATION_ID_LENGTH = 32  # characters of a player's federation id
 MESSAGE_LENGTH = 200  # characters of the venue's message to a table
 MAX_MINUTES = 600  # a sitting's time limit in start_session: RULES.md 4.3 has 1 h and 2 h
-MIN_KEY_BYTES = 16  # a shorter venue key is a guessable one
 SAFE_INTEGER = 2**53  # RFC 8785 (and JavaScript) numbers: whole numbers exact below it
 
 # -- the words of the payloads -----------------------------------------------------------

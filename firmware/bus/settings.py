@@ -1,11 +1,11 @@
 """A table profile's optional [uplink] section (firmware/table/profile.py reads the rest): the
-venue's broker, how the table signs in to it, the venue key its commands are signed with
-(docs/uplink.md), and whether it publishes Home Assistant's discovery. Without the section
-the table has no uplink.
+venue's broker, how the table signs in to it, the venue's public key its commands are
+checked with (docs/uplink.md), and whether it publishes Home Assistant's discovery. Without
+the section the table has no uplink.
 
 Every key is required, as in the profile's other sections, but the two of Home Assistant's
 discovery, which came later (issue 34); each is refused at start-up naming it. The files it
-names (the broker's CA, the password, the venue key) are read here, so a missing or
+names (the broker's CA, the password, the venue's public key) are read here, so a missing or
 unreadable one is told now, not at the first connection.
 """
 
@@ -13,14 +13,16 @@ import ssl
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from engine.schema import Section, Test, whole
 from firmware.bus.contract import (
     DISCOVERY_PREFIX,
     DISCOVERY_WORD,
-    MIN_KEY_BYTES,
     TOPIC_WORD,
     TOPIC_WORD_WORDS,
 )
+from firmware.bus.signing import public_key
 
 PORT = whole(1, 65535)
 # MQTT counts it in whole seconds; the broker sends the table's last will after 1.5 times it.
@@ -37,7 +39,7 @@ class UplinkSettings:
     ca_file: Path | None  # None: the system's CAs (with tls)
     user: str | None
     password: str | None = field(repr=False)
-    key: bytes | None = field(repr=False)  # the venue key (firmware/uplink/commands.py)
+    key: Ed25519PublicKey | None  # the venue's public key (firmware/uplink/commands.py)
     keepalive: int  # seconds
     discovery_prefix: str | None = None  # Home Assistant's; None: no discovery published
 
@@ -63,11 +65,11 @@ def uplink_settings(section: Section, folder: Path) -> UplinkSettings:
     password = _secret(section, "password_file", folder)
     if password is not None and user is None:
         raise section.error("password_file", 'a password needs its user: set user, or "" here')
-    key = _secret(section, "key_file", folder)
-    if key is not None and len(key) < MIN_KEY_BYTES:  # the venue signs with none shorter
-        raise section.error(
-            "key_file", f"a venue key of {len(key)} bytes is guessable: {MIN_KEY_BYTES} or more"
-        )
+    key_bytes = _secret(section, "key_file", folder)
+    try:
+        key = None if key_bytes is None else public_key(key_bytes, section.get("key_file", "text"))
+    except ValueError as err:
+        raise section.error("key_file", str(err)) from None
     return UplinkSettings(
         host=host,
         port=port,
@@ -113,8 +115,8 @@ def with_venue(settings: UplinkSettings | None, venue: str | None) -> UplinkSett
 
 def read_secret(path: Path) -> bytes:
     """A password or key file's bytes, without the whitespace around them (a file written by
-    `openssl rand -hex 32 > venue.key` ends with a newline); OSError if unreadable, ValueError
-    if empty. The venue's side (`mjtable venue --key-file`) reads the key the same way."""
+    `openssl rand -hex 32 > venue.password` ends with a newline); OSError if unreadable,
+    ValueError if empty."""
     secret = Path(path).read_bytes().strip()
     if not secret:
         raise ValueError(f"{path} is empty")

@@ -101,6 +101,7 @@ class Desk(DisplaySource):
             game_clock=status.game_clock,
             sheet=self.sheet.document(status.session, status.venue.players),
             voided=status.voided,
+            key_fingerprint=self.service.hands.device_key.fingerprint,  # issue 35: published
         )
 
     def _seat_waits(self, status) -> tuple[list[dict] | None, list[list] | None]:

@@ -31,7 +31,7 @@ PING_SECONDS = 15.0
 HELD = 1000  # documents held at most (a minute of play is a few hundred)
 TOP_FIELDS = (
     *("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer"),
-    *("state", "turn", "last_hand", "win_check", "seal"),
+    *("state", "turn", "last_hand", "win_check", "seal", "key_fingerprint"),
 )
 SEAT_FIELDS = (
     *("seat", "player", "score", "penalty_points", "river", "melds", "flowers"),

@@ -76,6 +76,7 @@ class TableView:
     game_clock: dict | None = None  # a timed game's (firmware/table/game_clock.py to_json): public
     sheet: dict | None = None  # the score sheet as it stands (firmware/desk/sheet.py): public
     voided: dict | None = None  # the hand voided, the next not dealt yet: "hand", "reason"
+    key_fingerprint: str | None = None  # the device key's (issue 35): published on both views
 
 
 def table_state(view: TableView, referee: bool) -> dict:
@@ -119,6 +120,7 @@ def table_state(view: TableView, referee: bool) -> dict:
         "session_seconds_left": left,
         "session_notice": notice(left),
         "seal": view.seal,
+        "key_fingerprint": view.key_fingerprint,  # what `mjtable verify --key` is given
         "stage": standings_of(session, view.venue.players),  # seed 004 第十條: the standings
         "scores_asked": shown_answer(view.log, view.now),  # seed 004 三十三 問分's answer
         "game_clock": view.game_clock,  # seed 004 第五條: the game's time left, its break

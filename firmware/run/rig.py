@@ -105,6 +105,7 @@ def _uplink(service, settings, profile, rules: str):
     from firmware.uplink.commands import VenueCommands
     from firmware.uplink.identity import BIRTH_FILE, Identity
     from firmware.uplink.messages import status_state
+    from firmware.uplink.seen import FILE_NAME as SEEN_FILE
 
     table, key = profile.name, service.hands.device_key
     identity = Identity(
@@ -127,7 +128,10 @@ def _uplink(service, settings, profile, rules: str):
         identity,
         on_command,
     )
-    commands = VenueCommands(service, settings.key, settings.venue, table, resend=uplink.resend)
+    seen = key.path.parent / SEEN_FILE  # the ids taken outlive the session (issue 35)
+    commands = VenueCommands(
+        service, settings.key, settings.venue, table, resend=uplink.resend, seen=seen
+    )
     commands.recall(service.commands.rows())
     service.commands.subscribe(lambda events: uplink.changed())
     return uplink

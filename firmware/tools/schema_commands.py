@@ -1,11 +1,12 @@
 """The venue's commands to a table as docs/schema/bus-cmd.json has them
 (firmware/tools/schema_bus.py): each command's arguments, as firmware/uplink/commands.py takes
-them, and the `hmac` that signs the command."""
+them, and the Ed25519 `signature` that signs the command."""
 
 from firmware.bus import contract as bus
-from firmware.tools.schema_types import DRAFT, HEX64, of_dataclass, or_null
+from firmware.tools.schema_types import DRAFT, of_dataclass, or_null
 
 TEXT, WHOLE = {"type": "string"}, {"type": "integer"}
+HEX128 = {"type": "string", "pattern": "^[0-9a-f]{128}$"}  # an Ed25519 signature in hex
 
 
 def text(most: int, blank: bool = False) -> dict:
@@ -52,13 +53,15 @@ ARGS: dict[str, tuple[dict, dict]] = {
 
 
 def command() -> dict:
-    """A venue's command (contract.Command) with its `hmac`: HMAC-SHA256 with the venue key of
-    the command without it, in RFC 8785's canonical form (firmware/bus/signing.py)."""
+    """A venue's command (contract.Command) with its `signature`: Ed25519 with the venue's
+    private key over the command without it, in RFC 8785's canonical form
+    (firmware/bus/signing.py)."""
     own = of_dataclass(bus.Command)["properties"]
     properties = {"v": {"const": bus.VERSION}} | own
     properties |= {"id": {"type": "string", "minLength": 1, "maxLength": bus.ID_LENGTH}}
     properties |= {"issued": {"type": "number"}, "command": {"enum": list(bus.COMMANDS)}}
-    properties |= {"table": {"type": "string"}, "venue": {"type": "string"}, "hmac": HEX64}
+    properties |= {"table": {"type": "string"}, "venue": {"type": "string"}}
+    properties |= {"signature": HEX128}
     return {
         "$schema": DRAFT,
         "title": 'A venue\'s command to a table (or to every table: table "*")',

@@ -168,7 +168,8 @@ def sheet_document() -> dict:
         | {"games": {"type": "array", "items": {"$ref": "#/$defs/game"}}}
         | {"signatures": {"type": "array", "items": signature}}
         | {"player_signatures": {"type": "array", "items": by_player}}
-        | {"zero_sum": FLAG, "in_play": either(WHOLE, NULL)},
+        | {"zero_sum": FLAG, "in_play": either(WHOLE, NULL)}
+        | {"key_fingerprint": either(TEXT, NULL), "final_head": either(TEXT, NULL)},
         {"journal": TEXT},  # the journal's file name; the bus's sheet has none
     )
     defs = {"record": record, "line": line, "player": player, "offence": offence, "game": game}

@@ -38,6 +38,7 @@ from firmware.resources import load_ruleset
 from firmware.table.profile import Profile, ProfileError, check_listener, load_profile
 from firmware.table.sessions import add_table_options, data_dir
 from firmware.table.storage import DiskWatch
+from firmware.tools.key import selftest_line
 from firmware.tools.selftest_checks import NAMES, SUPPORT, Check, device_checks
 from firmware.tools.selftest_rig import Bench, parse_fault
 from firmware.web.server import port_problem
@@ -98,6 +99,7 @@ def run(args) -> int:
     if not args.json:
         kind = "simulated table" if profile.simulated else "table"
         print(f"mjtable selftest: {profile.name} ({kind}, {profile.path})", flush=True)
+        print(selftest_line(profile, args.data_dir), flush=True)  # issue 35: the key published
     verdicts = []
     for check in checks(
         profile,

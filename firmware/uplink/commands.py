@@ -1,8 +1,10 @@
 """What the table does with a command from the venue's bus (docs/uplink.md, issue 15).
 
 Anyone on the hall's network can reach the broker, and a broker account can leak: a command
-is taken only when the venue key signed it (firmware/bus/signing.py), for this venue and this
-table, issued within WINDOW of the table's wall clock, under an id not taken before. Every
+is taken only when the venue's private key signed it (firmware/bus/signing.py: the table
+holds only the public key), for this venue and this table, issued within WINDOW of the
+table's wall clock, under an id not taken before, in this session or any other (the ids are
+kept on disk until their window closes, firmware/uplink/seen.py). Every
 command, taken or refused, is journaled as a `VenueCommand` record; a refusal is also a
 transient fault, so the referee hears of a forgery or a venue out of step. A payload,
 whatever it holds, never raises here: it is taken or it is refused, saying why.
@@ -17,7 +19,9 @@ inputs, journaled before they are applied, so a replay of the journal holds.
 
 import json
 import time
-from collections import deque
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from engine import events as ev
 from firmware.bus.contract import (
@@ -34,9 +38,9 @@ from firmware.bus.contract import (
     decode,
 )
 from firmware.bus.signing import signed_by
+from firmware.uplink.seen import SeenCommands
 
 WINDOW = 300.0  # seconds an `issued` may lie from the table's wall clock
-REMEMBERED = 10_000  # ids of commands taken, kept against a replay: hours of a hall's commands
 ADVICE = (
     "tell the venue's desk, which sends the command again if it is still wanted; "
     "a wrong signature means someone else is sending commands on the hall's network"
@@ -49,21 +53,28 @@ class Refused(Exception):
 
 class VenueCommands:
     """Takes the venue's commands for `service` (firmware/table/service.py), on the actor's turn.
-    `key` is the venue key (None: none configured, and every command is refused); `venue`
-    and `table` the names a command must carry (or "*" for every table); `wall_clock` the
-    Unix time `issued` is checked against."""
+    `key` is the venue's public key (None: none configured, and every command is refused);
+    `venue` and `table` the names a command must carry (or "*" for every table); `wall_clock`
+    the Unix time `issued` is checked against."""
 
     def __init__(
-        self, service, key: bytes | None, venue: str, table: str, wall_clock=time.time, resend=None
+        self,
+        service,
+        key: Ed25519PublicKey | None,
+        venue: str,
+        table: str,
+        wall_clock=time.time,
+        resend=None,
+        seen: Path | None = None,
     ):
         """`resend(session, after, until)` sends those rows again (the uplink's `resend`,
-        ValueError when they are not the table's to send; None: no uplink, refused)."""
+        ValueError when they are not the table's to send; None: no uplink, refused); `seen`
+        the file of the ids taken (firmware/uplink/seen.py; None: kept in memory only)."""
         self.service, self.key, self.venue, self.table = service, key, venue, table
         self.resend = resend
         self.port = service.commands  # the table's write port (firmware/table/commands.py)
         self.wall_clock = wall_clock
-        self.taken: deque[str] = deque(maxlen=REMEMBERED)  # in order, oldest first
-        self.taken_ids: set[str] = set()
+        self.taken = SeenCommands(seen)
         self.port.subscribe(self._follow, before_outputs=True)  # the pages, the uplink read it
 
     def receive(self, t: float, payload: bytes) -> None:
@@ -74,7 +85,7 @@ class VenueCommands:
             self._check(command)
             name, args = command["command"], command["args"]
             _check_args(name, args)
-            self._take(t, command["id"], name, args)
+            self._take(t, command, name, args)
         except Refused as why:
             self._refuse(t, command, str(why))
 
@@ -82,12 +93,15 @@ class VenueCommands:
         """Take up the ids of the commands taken before a restart (the journal's rows, a
         Journal's `rows()`), so that a command caught on the bus cannot be replayed after a
         quick restart. What they noted the table takes up itself (firmware/table/resume.py)."""
+        taken = []
         for row in rows:
             if row.kind != "device" or '"VenueCommand"' not in row.json:
                 continue
             record = row.event()
             if isinstance(record, ev.VenueCommand) and record.refused is None and record.id:
-                self._remember(record.id)
+                taken.append(record.id)
+        now = self.wall_clock()
+        self.taken.remember(taken, now + WINDOW, now)
 
     # -- checks --------------------------------------------------------------------------
 
@@ -99,7 +113,7 @@ class VenueCommands:
         except ValueError as err:  # no canonical form: nothing could have signed it
             raise Refused(f"not JSON that RFC 8785 can sign: {err}") from None
         if not signed:
-            raise Refused("wrong signature (hmac): not signed with the venue key")
+            raise Refused("wrong signature: not signed with the venue's key")
         shape = {
             "v": lambda v: v == VERSION,
             "id": lambda v: isinstance(v, str) and 0 < len(v) <= ID_LENGTH,
@@ -122,15 +136,16 @@ class VenueCommands:
         if abs(off) > WINDOW:
             when = f"{-off:.0f} s ago" if off < 0 else f"{off:.0f} s ahead"
             raise Refused(f"issued {when}: more than {WINDOW:.0f} s from the table's clock")
-        if command["id"] in self.taken_ids:
+        if command["id"] in self.taken:
             raise Refused(f"id {command['id']!r} was taken before: a replay")
 
     # -- taking it -----------------------------------------------------------------------
 
-    def _take(self, t: float, command_id: str, name: str, args: dict) -> None:
+    def _take(self, t: float, command: dict, name: str, args: dict) -> None:
         """Journal the command, then do it: its clocks' input after it, journaled too."""
+        command_id = command["id"]
         if name == "resend":
-            self._resend(command_id, t, args)
+            self._resend(command, t, args)
             return
         status = self.service.status()
         clocks = status.table.clocks if status.in_play and status.table is not None else None
@@ -138,7 +153,7 @@ class VenueCommands:
             self._may_resume(status)
         if name == "acknowledge":
             self._is_told(status, args["alert"], args.get("of"))
-        self._remember(command_id)
+        self._remember(command)
         record = ev.VenueCommand(t, None, command_id, name, args, None)
         self.port.journal(record)
         if name == "pause" and clocks is not None and clocks.paused_at is None:
@@ -149,7 +164,7 @@ class VenueCommands:
         self.port.note_venue(lambda notes: notes.noted(name, args, at, t))
         self.port.publish([record])
 
-    def _resend(self, command_id: str, t: float, args: dict) -> None:
+    def _resend(self, command: dict, t: float, args: dict) -> None:
         """The rows asked for go out again: journaled, shown on no screen (the bus's own)."""
         if self.resend is None:
             raise Refused("resend: this table has no uplink to send its rows again")
@@ -157,8 +172,8 @@ class VenueCommands:
             self.resend(args["session"], args["after"], args.get("until"))
         except ValueError as err:
             raise Refused(f"resend: {err}") from None
-        self._remember(command_id)
-        self.port.record(ev.VenueCommand(t, None, command_id, "resend", args, None))
+        self._remember(command)
+        self.port.record(ev.VenueCommand(t, None, command["id"], "resend", args, None))
 
     def _may_resume(self, status) -> None:
         """The table's own reasons to keep the clocks stopped outweigh the venue's resume."""
@@ -177,11 +192,9 @@ class VenueCommands:
         if not (fault or ruling):
             raise Refused(f"this table has no {of or 'fault or alert'} {alert} open")
 
-    def _remember(self, command_id: str) -> None:
-        if len(self.taken) == self.taken.maxlen:
-            self.taken_ids.discard(self.taken[0])
-        self.taken.append(command_id)
-        self.taken_ids.add(command_id)
+    def _remember(self, command: dict) -> None:
+        """The command's id refused as a replay until its window closes."""
+        self.taken.remember([command["id"]], command["issued"] + WINDOW, self.wall_clock())
 
     def _refuse(self, t: float, command: dict, why: str) -> None:
         given = command.get("id")

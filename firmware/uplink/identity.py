@@ -14,16 +14,15 @@ count and no write of the file every few seconds.
 
 import hashlib
 import logging
-import os
 import platform
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
 from firmware.bus import contract
+from firmware.uplink.seen import write_whole
 
 log = logging.getLogger("mjtable.uplink")
 
@@ -47,10 +46,10 @@ def machine_model() -> str:
 
 
 def next_birth(path: Path) -> int:
-    """The count kept in `path` one up, written back whole (to a file of its own, fsynced,
-    then renamed over the old: a power cut leaves the old count or the new). A count that
-    cannot be read starts again from 1, said in the log; one that cannot be written is used
-    all the same (the next start may then repeat it)."""
+    """The count kept in `path` one up, written back whole (`write_whole`: a power cut
+    leaves the old count or the new). A count that cannot be read starts again from 1, said
+    in the log; one that cannot be written is used all the same (the next start may then
+    repeat it)."""
     try:
         before = int(path.read_text(encoding="ascii").strip())
     except FileNotFoundError:
@@ -59,22 +58,10 @@ def next_birth(path: Path) -> int:
         log.warning("uplink: the birth count %s cannot be read (%s): starting at 1", path, err)
         before = 0
     birth = max(before, 0) + 1
-    draft = None
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        draft = Path(name)
-        try:
-            os.write(fd, f"{birth}\n".encode("ascii"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(draft, path)
-        draft = None
+        write_whole(path, f"{birth}\n".encode("ascii"))
     except OSError as err:
         log.warning("uplink: the birth count %s cannot be written (%s)", path, err)
-    finally:
-        if draft is not None:
-            draft.unlink(missing_ok=True)
     return birth
 
 

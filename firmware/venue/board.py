@@ -18,6 +18,7 @@ from engine import events as ev
 from engine.seats import LETTERS
 from firmware.venue.fairness import VenueFairness
 from firmware.venue.messages import Malformed, Message, parse
+from firmware.venue.records import VenueRecords, venue_alert
 from firmware.venue.sessions import SessionLog
 
 log = logging.getLogger("mjtable.venue")
@@ -86,8 +87,10 @@ def alert_key(kind: str, number: int) -> str:
 class VenueBoard:
     """Every table of `venue`, fed message by message (`take`)."""
 
-    def __init__(self, venue: str, clock: Callable[[], float] = time.time):
+    def __init__(self, venue: str, clock: Callable[[], float] = time.time, records=None):
+        """`records`: a VenueRecords, the anchors and key pins (None: kept in memory)."""
         self.venue, self.clock = venue, clock
+        self.records = records or VenueRecords(clock=clock)
         self.tables: dict[str, TableBoard] = {}
         self.version = 0  # goes up with every change: the streams send what changed since
         self.connected = False
@@ -98,9 +101,10 @@ class VenueBoard:
 
     def counts(self) -> dict:
         """{"messages", "duplicates", "gaps", "malformed", "events", "alerts", "connections",
-        "tables", "fairness"}: gaps are the seqs missing now, the others totals since the
-        start; "fairness" per table, the hands the venue watched and its alarms."""
-        return {**self._counts, "tables": len(self.tables), "fairness": self.fairness.summary()}
+        "tables", "fairness", "records"}: gaps are the seqs missing now, the others totals since
+        the start; "fairness" and "records" per table (the venue's own watch, records.py)."""
+        watch = {"fairness": self.fairness.summary(), "records": self.records.summary()}
+        return {**self._counts, "tables": len(self.tables), **watch}
 
     def connection(self, connected: bool) -> None:
         """The bus's client (dis)connected: the dashboard says so."""
@@ -156,6 +160,8 @@ class VenueBoard:
         if birth is not None and known is not None and birth < known:
             return False
         table.status, table.identity = body["status"], body
+        for text in self.records.status(table.name, table.session or "", body):
+            self._venue_alert(table, table.session or "", 0, None, text, "key")
         return True
 
     def _events(self, table: TableBoard, body: dict) -> bool:
@@ -174,6 +180,8 @@ class VenueBoard:
         self._counts["gaps"] += session.seqs.missing - before
         self._counts["events"] += 1
         session.add(row)
+        for text in self.records.row(table.name, session_id, row):
+            self._venue_alert(table, session_id, row["seq"], None, text, "records")
         if late:  # the rulings and the walls follow rows in order: theirs went on without it
             return True
         if session_id == table.session:
@@ -182,23 +190,12 @@ class VenueBoard:
             self._venue_alert(table, session_id, row["seq"], side, text)
         return True
 
-    def _venue_alert(self, table: TableBoard, session: str, seq: int, side, text: str) -> None:
-        """An alert the venue raises itself (its check of the table's walls): a fault on the
-        organiser's grid, keyed apart from the table's own (id 0: a table numbers from 1)."""
-        key = f"venue:{seq}:{'walls' if side is None else LETTERS[side]}"
-        table.alerts[key] = {
-            "session": session,
-            "seq": seq,
-            "kind": "fault",
-            "id": 0,
-            "of": "fault",
-            "seat": side,
-            "text": text,
-            "t": None,
-            "key": key,
-            "received": self.clock(),
-            "acknowledged": None,
-        }
+    def _venue_alert(self, table, session: str, seq: int, side, text: str, what="walls") -> None:
+        """An alert the venue raises itself (its check of the table's walls, its key, its
+        rebuilds): a fault on the organiser's grid, keyed apart from the table's own (id 0: a
+        table numbers from 1)."""
+        key = f"venue:{seq}:{what if side is None else LETTERS[side]}"
+        table.alerts[key] = venue_alert(key, session, seq, side, text, self.clock())
         if len(table.alerts) > ALERTS_KEPT:
             table.alerts.popitem(last=False)
 

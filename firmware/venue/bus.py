@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 
 import aiomqtt
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from firmware.bus.contract import (
-    MIN_KEY_BYTES,
     QOS,
     Command,
     command_topic,
@@ -42,17 +42,10 @@ class NotSent(Exception):
     """A command the venue could not send, and why (for the organiser)."""
 
 
-def read_key(path: str) -> bytes:
-    """The venue key from its file, without the line end an editor adds."""
-    with open(path, "rb") as f:
-        key = f.read().strip()
-    if len(key) < MIN_KEY_BYTES:
-        raise ValueError(f"{path}: a venue key of {len(key)} bytes: use {MIN_KEY_BYTES} or more")
-    return key
-
-
-def signed_command(venue: str, table: str, name: str, args: dict, key: bytes, now: float) -> dict:
-    """A command as docs/uplink.md has it: a unique id, the time issued, its HMAC."""
+def signed_command(
+    venue: str, table: str, name: str, args: dict, key: Ed25519PrivateKey, now: float
+) -> dict:
+    """A command as docs/uplink.md has it: a unique id, the time issued, its signature."""
     command = Command(secrets.token_hex(16), int(now), venue, table, name, args)
     return sign(command.json(), key)
 
@@ -67,7 +60,7 @@ class VenueBus:
         port: int,
         username: str | None = None,
         password: str | None = None,
-        key: bytes | None = None,
+        key: Ed25519PrivateKey | None = None,
         clock: Callable[[], float] = time.time,
     ):
         self.board, self.host, self.port = board, host, port

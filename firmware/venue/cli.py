@@ -1,7 +1,7 @@
 """`mjtable venue`: the venue dashboard (issue 15). One process in the hall subscribes to every
 table's reports on the venue's broker (docs/uplink.md; venue_bus.py feeding venue_board.py)
 and serves the organiser's dashboard, the referees' pager and the hall's big screen
-(venue_app.py); it sends the venue's commands signed with the venue key.
+(venue_app.py); it sends the venue's commands signed with its Ed25519 private key.
 
 `add_parser` is where other ways of feeding the same board add their options (a simulated
 fleet in-process); `serve` runs the dashboard on any board and its feeder.
@@ -15,16 +15,22 @@ import ssl
 import sys
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from firmware import cli_args
 from firmware.bus.contract import TOPIC_WORD, TOPIC_WORD_WORDS
-from firmware.venue import day
+from firmware.bus.signing import read_private_key
+from firmware.venue import anchors_cli, day
+from firmware.venue.anchors import RecordsError
 from firmware.venue.app import create_app
 from firmware.venue.board import MAX_TABLES, VenueBoard
-from firmware.venue.bus import VenueBus, read_key
+from firmware.venue.bus import VenueBus
 from firmware.venue.demo_truth import FleetBoard
 from firmware.venue.event import Event
 from firmware.venue.people import VenuePeople
+from firmware.venue.pins import EnrolmentError, read_enrolment
 from firmware.venue.points import MAX_STANDARD_POINTS, Stage
+from firmware.venue.records import VenueRecords
 from firmware.venue.seating import SeatingError, read_plan
 from firmware.web.auth import loopback, secret_problem
 from firmware.web.server import DisplayServer
@@ -33,9 +39,9 @@ from firmware.web.server import DisplayServer
 def add_parser(commands) -> argparse.ArgumentParser:
     p = commands.add_parser("venue")
     p.add_argument(
-        "--broker", type=_address, required=True, metavar="HOST:PORT", help="the venue's broker"
+        "--broker", type=_address, metavar="HOST:PORT", help="the venue's broker (required)"
     )
-    p.add_argument("--venue", type=_venue, required=True, help="the venue's name on the bus")
+    p.add_argument("--venue", type=_venue, help="the venue's name on the bus (required)")
     p.add_argument("--port", type=_port, default=8080, help="the dashboard's port (default 8080)")
     p.add_argument(
         "--host",
@@ -53,7 +59,25 @@ def add_parser(commands) -> argparse.ArgumentParser:
         help="the organiser's PIN or passphrase (without: a new one is made and printed)",
     )
     p.add_argument(
-        "--key-file", type=cli_args.path, metavar="FILE", help="the venue key signing commands"
+        "--key-file",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the venue's Ed25519 private key (PEM) that signs its commands; the tables hold "
+        "its public key",
+    )
+    p.add_argument(
+        "--records",
+        type=cli_args.path,
+        metavar="FILE",
+        help="keep the anchors (every seal and signed head received) and the tables' key pins "
+        "in this file (SQLite); without it they are kept in memory only",
+    )
+    p.add_argument(
+        "--enrolment",
+        type=cli_args.path,
+        metavar="FILE",
+        help="the organiser's list of each table's key fingerprint (CSV table,key_fingerprint "
+        "or JSON), pinned at the start",
     )
     p.add_argument(
         "--organisers",
@@ -110,6 +134,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     day.add_arguments(p)
     p.set_defaults(run=run)
+    anchors_cli.add_parser(p.add_subparsers(dest="action", metavar="ACTION"))
     return p
 
 
@@ -145,6 +170,8 @@ def settings(args) -> dict:
         stage = Stage(args.standard_points, args.promote_per_table, args.promote_seconds)
     except ValueError as err:
         raise ValueError(f"--promote-seconds: {err}") from None
+    if args.broker is None or args.venue is None:
+        raise ValueError("--broker and --venue are required")
     if (args.user is None) != (args.password_file is None):
         raise ValueError("--user and --password-file go together")
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -170,9 +197,11 @@ def settings(args) -> dict:
     key = None
     if args.key_file:
         try:
-            key = read_key(args.key_file)
+            key = read_private_key(args.key_file)
         except OSError as err:
             raise ValueError(f"--key-file {args.key_file}: cannot read it: {err}") from None
+        except ValueError as err:
+            raise ValueError(f"--key-file {err}") from None
     password = _read(args.password_file, "the password file") if args.password_file else None
     plan = None
     if args.seating:
@@ -182,6 +211,11 @@ def settings(args) -> dict:
             raise ValueError(f"--seating {args.seating}: cannot read it: {err}") from None
         except SeatingError as err:
             raise ValueError(f"--seating {args.seating}: {err}") from None
+    try:
+        enrolment = read_enrolment(args.enrolment) if args.enrolment else None
+        records = VenueRecords(args.records or ":memory:", enrolment=enrolment)
+    except (EnrolmentError, RecordsError) as err:
+        raise ValueError(f"{err}") from None
     return {
         "plan": plan,
         "people": VenuePeople(args.organisers, args.floor_referees),
@@ -191,6 +225,7 @@ def settings(args) -> dict:
         "password": password,
         "tls": tls,
         "stage": stage,
+        "records": records,
     }
 
 
@@ -203,8 +238,8 @@ def run(args) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     simulated = FleetBoard(args.venue) if args.simulate else None
     if simulated is not None and given["key"] is None:  # the simulated tables know it
-        given["key"] = secrets.token_bytes(32)
-    board = simulated if simulated is not None else VenueBoard(args.venue)
+        given["key"] = Ed25519PrivateKey.generate()
+    board = simulated if simulated is not None else VenueBoard(args.venue, records=given["records"])
     host, port = args.broker
     bus = VenueBus(board, host, port, args.user, given["password"], given["key"])
     if given["made"]:

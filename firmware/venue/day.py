@@ -104,7 +104,7 @@ async def _round(args, board, event, bus, folder, number, sheets, summary, setti
             args.hands,
             folder / f"round{number}",
             5.0 * i / len(names),
-            bus.key,
+            bus.key.public_key(),  # the tables hold the venue's public key only
             MISTAKES,
         )
         for i, name in enumerate(names, 1)

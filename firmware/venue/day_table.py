@@ -5,6 +5,8 @@ and has its referee sign the sheet after its last hand.
 
 import time
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from engine import events as ev
 from firmware.bus.contract import COMMAND_BYTES, decode
 from firmware.bus.signing import signed_by
@@ -19,7 +21,9 @@ class DayTable(FleetTable):
     """A simulated table of the day: it takes the venue's start_session (signed with `key`)
     and signs its sheet after its last hand."""
 
-    def __init__(self, name, seed, ruleset, hands, folder, offset, key: bytes, mistakes: float):
+    def __init__(
+        self, name, seed, ruleset, hands, folder, offset, key: Ed25519PublicKey, mistakes: float
+    ):
         super().__init__(name, seed, ruleset, hands, folder, offset)
         self.game = Game(ruleset, seed, mistakes, journal=self)  # players who slip now and then
         self.key, self.players, self.signed = key, None, False

@@ -1,6 +1,7 @@
 """A table of venue "hall" taking the venue's signed commands (issue 15; docs/uplink.md): the
-venue key, the table's wall clock, four players, a command as the venue sends it (`command`),
-and a WSOM table on a fake clock with its shuffler and what it printed (`Hall`)."""
+venue's key pair (tests/support/venuekeys.py), the table's wall clock, four players, a command
+as the venue sends it (`command`), and a WSOM table on a fake clock with its shuffler and what
+it printed (`Hall`)."""
 
 import json
 import random
@@ -21,8 +22,9 @@ from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.commands import VenueCommands
 from firmware.uplink.messages import AlertBoard, status_state
 from tests.support.servicekit import Clock, StillShuffler, play_out
+from tests.support.venuekeys import VENUE_KEY, VENUE_PUBLIC
 
-KEY = b"the venue key of the tests"
+KEY, PUBLIC = VENUE_KEY, VENUE_PUBLIC  # the venue signs with KEY, the table checks with PUBLIC
 
 
 WALL = 1_750_000_000.0  # the table's wall clock, Unix seconds
@@ -39,7 +41,7 @@ PLAYERS = [
 _ids = count(1)
 
 
-def command(name: str, args: dict | None = None, key: bytes = KEY, **fields) -> dict:
+def command(name: str, args: dict | None = None, key=KEY, **fields) -> dict:
     """A command as the venue sends it, signed with `key` once `fields` are set."""
     unsigned = {
         "v": 1,
@@ -73,7 +75,7 @@ class Hall:
         self.service = Service(
             profile, ruleset, journal, Actor(clock), self.lift, out=self.printed.append
         )
-        self.commands = VenueCommands(self.service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+        self.commands = VenueCommands(self.service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
         self.walls_ready("A")
         self.walls_up("A")
         self.roll()

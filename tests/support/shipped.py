@@ -14,11 +14,11 @@ from engine.schema import Section
 from firmware.bus.settings import UplinkSettings, uplink_settings
 from firmware.table.profile import TABLES_DIR
 from tests.support.broker import PASSWD, Broker, free_port
+from tests.support.venuekeys import public_pem
 
 REPO = Path(__file__).resolve().parents[2]
 MOSQUITTO = REPO / "deploy" / "mosquitto"
 VENUE_PASSWORD = "pv"  # the venue's user's, on the shipped broker of the tests
-VENUE_KEY = "k" * 32  # the venue key beside add-table.sh's output: venue.key
 
 
 @dataclass
@@ -50,7 +50,7 @@ def shipped(folder: Path, table: str, users: dict[str, str] | None = None) -> Sh
     """deploy/mosquitto/mosquitto.conf and its acl in `folder` (one user mosquitto can read),
     with add-table.sh's user for `table`, the venue's user and `users` (name -> password).
     The [uplink] section add-table.sh printed is relative to `folder`, where it put the
-    table's password file; the venue key is `folder`/venue.key. The venue's listener is the
+    table's password file; the venue's public key is `folder`/venue.pub. The venue's listener is the
     broker's `port`: Broker.start waits for it, the last one mosquitto opens."""
     broker = Broker(folder, acl=(MOSQUITTO / "acl").read_text())
     store = folder / "store"
@@ -87,7 +87,7 @@ def shipped(folder: Path, table: str, users: dict[str, str] | None = None) -> Sh
     for name, password in {"venue": VENUE_PASSWORD, **(users or {})}.items():
         subprocess.run([PASSWD, "-b", folder / "passwd", name, password], check=True)
     os.chmod(folder / "passwd", 0o644)
-    (folder / "venue.key").write_text(VENUE_KEY)
+    (folder / "venue.pub").write_bytes(public_pem())
     section = Section(tomllib.loads(printed)["uplink"], "uplink")
     settings = uplink_settings(section, folder)
     section.done()

@@ -57,7 +57,7 @@ def table_profile(
     home_assistant: bool = False,
 ) -> Path:
     """sim.toml, its table named `name`, with an [uplink] to the anonymous broker on `port`
-    (and the venue `key`, if any; Home Assistant's discovery if asked)."""
+    (and the venue's public `key` file's bytes, if any; Home Assistant's discovery if asked)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "sim-tags.csv").write_text((TABLES_DIR / "sim-tags.csv").read_text())
     path = folder / "table.toml"
@@ -65,8 +65,8 @@ def table_profile(
         port=port, venue=VENUE, keepalive=keepalive, home_assistant=str(home_assistant).lower()
     )
     if key:
-        (folder / "venue.key").write_bytes(key + b"\n")
-        uplink = uplink.replace('key_file = ""', 'key_file = "venue.key"')
+        (folder / "venue.pub").write_bytes(key)
+        uplink = uplink.replace('key_file = ""', 'key_file = "venue.pub"')
     shipped = (TABLES_DIR / "sim.toml").read_text()
     path.write_text(shipped.replace(f'name = "{TABLE}"', f'name = "{name}"', 1) + uplink)
     return path

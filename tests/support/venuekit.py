@@ -11,11 +11,12 @@ from engine.seats import LETTERS
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
 from firmware.venue.bus import NotSent
+from tests.support.venuekeys import VENUE_KEY
 
 VENUE = "hall"
 
 
-KEY = b"a-venue-key-of-the-tests-32-bytes"
+KEY = VENUE_KEY  # the venue's private key: it signs the commands
 
 
 PIN = "864213"

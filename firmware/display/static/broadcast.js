@@ -35,7 +35,7 @@ function render(frame) {
     winCheckView(state.win_check),
     state.last_hand ? el("div", {class: "last-hand"}, tr("hand {n}: {result}",
       {n: state.last_hand.number, result: tr(state.last_hand.result)})) : null,
-    sealView(state.seal),
+    sealView(state.seal, state.key_fingerprint),
     el("div", {class: "delay"}, tr("{s} s delay", {s: frame.delay})));
 }
 

@@ -129,7 +129,7 @@ function renderCentre(state) {
         stacks: dice.break.stacks}) : "")) : null,
     state.last_hand ? el("div", {class: "last-hand"},
       lastHand(state.last_hand, state.last_hand_seating)) : null,
-    sealView(state.seal),
+    sealView(state.seal, state.key_fingerprint),
     askedView(state.scores_asked, state.seats),
     stageView(state.stage),
     winCheckView(state.win_check));

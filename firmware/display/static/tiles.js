@@ -14,6 +14,7 @@ words({  // i18n.js: the tiles', waits' and seals' words (issue 16 "Every screen
   "self-drawn": "自摸", "on the discard": "點和",
   "win check: legal, {total}": "和牌檢查：合規，{total} 分",
   "win check: not legal": "和牌檢查：不合規", "wall sealed: {digest}": "牌牆已封：{digest}",
+  "table key: {fingerprint}": "牌桌金鑰：{fingerprint}",
   "wall revealed: {digest}": "牌牆已公開：{digest}", "matches the seal": "與封存相符",
   "DOES NOT MATCH the seal": "與封存不符",
   "next walls sealed: {digest}": "下一副牌牆已封：{digest}",
@@ -167,10 +168,11 @@ function winCheckView(checks) {   // "win check: legal, 24" for each win called 
 
 // The walls' seals (issue 17, docs/fairness.md): the hand's "wall sealed: 3fa9…" until it is
 // over, then "wall revealed" with the whole digest and whether the reveal gives it; the next
-// walls' seal beside it (the machine builds them while a hand is played).
-function sealView(seal) {
-  if (!seal) return null;
-  const hand = seal.hand;
+// walls' seal beside it (the machine builds them while a hand is played); the table's device
+// key by its fingerprint (issue 35), which `mjtable verify --key` checks a journal against.
+function sealView(seal, key) {
+  if (!seal && !key) return null;
+  const hand = seal && seal.hand;
   return el("div", {class: "seal"},
     hand && hand.state === "sealed"
       ? el("div", {class: "seal-hand", "data-state": "sealed"},
@@ -179,6 +181,8 @@ function sealView(seal) {
       ? el("div", {class: "seal-hand", "data-state": "revealed"},
         tr("wall revealed: {digest}", {digest: hand.digest}) + " ",
         el("b", {}, hand.matches ? tr("matches the seal") : tr("DOES NOT MATCH the seal"))) : null,
-    seal.next ? el("div", {class: "seal-next"},
-      tr("next walls sealed: {digest}", {digest: seal.next.shown})) : null);
+    seal && seal.next ? el("div", {class: "seal-next"},
+      tr("next walls sealed: {digest}", {digest: seal.next.shown})) : null,
+    key ? el("div", {class: "device-key"}, tr("table key: {fingerprint}", {fingerprint: key}))
+      : null);
 }

@@ -34,7 +34,7 @@ from firmware.table.sitting import ON_BREAK
 from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.commands import VenueCommands
 from tests.conftest import REPO
-from tests.support.hall import KEY, PLAYERS, WALL, Hall, Lift, journaled
+from tests.support.hall import PLAYERS, PUBLIC, WALL, Hall, Lift, journaled
 from tests.support.servicekit import Clock, act
 from tests.support.tablekit import stacked_walls
 
@@ -57,7 +57,7 @@ class CcmHall(Hall):
             self.lift,
             out=self.printed.append,
         )
-        self.commands = VenueCommands(self.service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+        self.commands = VenueCommands(self.service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
         self.sets = iter("AB" * 20)
 
     def walls_ready(self, tile_set: str) -> None:

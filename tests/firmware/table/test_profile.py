@@ -17,6 +17,7 @@ import pytest
 from engine.seats import ZONES
 from engine.tiles import NAMES, kind_of
 from firmware.bus.settings import UplinkSettings
+from firmware.bus.signing import public_hex
 from firmware.table.profile import (
     TABLES_DIR,
     ProfileError,
@@ -25,6 +26,7 @@ from firmware.table.profile import (
 from firmware.table.tags import RegistryError, load_registry, sim_registry_text
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN, SHIPPED_REFEREE_PIN
 from tests.support.profilekit import make_certificate, write_profile
+from tests.support.venuekeys import VENUE_PUBLIC, private_pem, public_pem
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()
 
@@ -449,18 +451,18 @@ UPLINK_KEYS = {
     "user": '"sim-1"',
     "password_file": '"broker.password"',
     "venue": '"hall-2"',
-    "key_file": '"venue.key"',
+    "key_file": '"venue.pub"',
     "keepalive_seconds": "10",
 }
 
 
 def uplink_profile(folder, **keys) -> str:
     """sim.toml with an [uplink] section, `keys` replacing UPLINK_KEYS (None: left out), its
-    files (a CA, a password, a venue key) written beside it."""
+    files (a CA, a password, the venue's public key) written beside it."""
     make_certificate(folder)  # display.crt: a CA certificate as good as any
     shutil.copy(folder / "display.crt", folder / "venue-ca.crt")
     (folder / "broker.password").write_text("s3cret pass\n")
-    (folder / "venue.key").write_bytes(b"  0123456789abcdef\n")
+    (folder / "venue.pub").write_bytes(b"  " + public_pem())
     shutil.copy(TABLES_DIR / "sim-tags.csv", folder)
     lines = [f"{k} = {v}" for k, v in (UPLINK_KEYS | keys).items() if v is not None]
     path = folder / "venue.toml"
@@ -470,8 +472,8 @@ def uplink_profile(folder, **keys) -> str:
 
 def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_path):
     """Issue 15: [uplink] is read whole: the broker, TLS with the profile's CA file, the
-    user, the password and the venue key read from their files (without the whitespace
-    around them); no section (the shipped profiles), no uplink."""
+    user, the password and the venue's public key read from their files (without the
+    whitespace around them); no section (the shipped profiles), no uplink."""
     assert load_profile(uplink_profile(tmp_path)).uplink == UplinkSettings(
         host="broker.hall",
         port=8883,
@@ -480,7 +482,7 @@ def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_
         ca_file=tmp_path / "venue-ca.crt",
         user="sim-1",
         password="s3cret pass",
-        key=b"0123456789abcdef",
+        key=VENUE_PUBLIC,
         keepalive=10,
     )
     assert "s3cret" not in repr(load_profile(uplink_profile(tmp_path)).uplink)
@@ -513,7 +515,7 @@ def test_issue_15_the_uplink_section_names_the_venue_broker_and_its_secrets(tmp_
             {"password_file": '"nope.password"'},
             "[uplink] password_file: cannot read {}/nope.password",
         ),
-        ({"key_file": '"nope.key"'}, "[uplink] key_file: cannot read {}/nope.key"),
+        ({"key_file": '"nope.pub"'}, "[uplink] key_file: cannot read {}/nope.pub"),
         ({"user": '"table-7"'}, "[uplink] user: 'table-7' is not the table's name 'sim-1'"),
     ],
 )
@@ -524,19 +526,25 @@ def test_issue_15_a_broken_uplink_section_is_refused_naming_the_key(tmp_path, ke
         load_profile(uplink_profile(tmp_path, **keys))
 
 
-def test_issue_15_a_short_key_and_a_table_name_outside_the_topics_are_refused(tmp_path):
-    """Issue 15: an empty venue key is no key, a short one a guessable one; with an
-    [uplink], the table's name is a word of the bus's topics, so a "/" in it is refused."""
+def test_issue_35_a_key_not_the_venues_public_key_and_a_table_name_outside_the_topics(tmp_path):
+    """Issue 15, 35: an empty key file is no key; an HMAC secret of before issue 35, or the
+    venue's private key copied by mistake, is not the venue's public key and is refused (a
+    table must never hold the key that signs); its 64 hex digits do. With an [uplink], the
+    table's name is a word of the bus's topics, so a "/" in it is refused."""
     path = uplink_profile(tmp_path)
-    (tmp_path / "venue.key").write_text("\n")
+    (tmp_path / "venue.pub").write_text("\n")
     with pytest.raises(
-        ProfileError, match=re.escape("[uplink] key_file: ") + ".*venue.key is empty"
+        ProfileError, match=re.escape("[uplink] key_file: ") + ".*venue.pub is empty"
     ):
         load_profile(path)
-    (tmp_path / "venue.key").write_text("k3y")
-    with pytest.raises(ProfileError, match=re.escape("key_file: a venue key of 3 bytes")):
-        load_profile(path)
-    (tmp_path / "venue.key").write_text("0123456789abcdef")
+    for wrong in (b"0123456789abcdef", private_pem()):
+        (tmp_path / "venue.pub").write_bytes(wrong)
+        with pytest.raises(
+            ProfileError, match=re.escape("key_file: venue.pub: not the venue's Ed25519")
+        ):
+            load_profile(path)
+    (tmp_path / "venue.pub").write_text(public_hex(VENUE_PUBLIC) + "\n")
+    assert load_profile(path).uplink.key == VENUE_PUBLIC
     Path(path).write_text(Path(path).read_text().replace('name = "sim-1"', 'name = "sim/1"'))
     with pytest.raises(ProfileError, match=re.escape("[table] name: 'sim/1': with an [uplink]")):
         load_profile(path)

@@ -22,8 +22,9 @@ from firmware.table.service import Service
 from firmware.table.walls import STACKER_WAIT
 from firmware.uplink.commands import VenueCommands
 from tests.support.servicekit import Clock, StillShuffler, act, dealt_service, play_out, take_queued
+from tests.support.venuekeys import VENUE_KEY as KEY
+from tests.support.venuekeys import VENUE_PUBLIC as PUBLIC
 
-KEY = b"the venue key of the restart test"
 WALL = 1_750_000_000.0  # the table's wall clock, Unix seconds
 SEATED = [{"name": f"Venue {n}", "federation_id": None} for n in range(4)]  # the venue's
 PLAYERS = [  # entered at the desk afterwards: the latest stands
@@ -72,7 +73,7 @@ def cut_journal(tmp_path):
     journal = Journal(path)
     service = dealt_service(journal, clock)
     desk = Desk(service, "T07")
-    commands = VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+    commands = VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
     _send(service, commands, 1, "start_session", {"players": SEATED, "minutes": 60})
     _send(service, commands, 2, "message", {"text": "Round 2 at 3"})
     play_out(service.hands, clock.t)
@@ -100,7 +101,7 @@ def _restarted(path, display: bool, uplink: bool):
     service = Service(profile, ruleset, journal, Actor(clock), StillShuffler(), out=lambda _: None)
     desk = Desk(service, "T07") if display else None
     if uplink:
-        VenueCommands(service, KEY, "hall", "T07").recall(service.commands.rows())
+        VenueCommands(service, PUBLIC, "hall", "T07").recall(service.commands.rows())
     service.resume(clock.t, replayed, cut=None)
     status = service.status()
     journal.close()

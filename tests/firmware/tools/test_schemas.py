@@ -24,9 +24,9 @@ from tests.support.broker import Broker, free_port
 from tests.support.displaykit import referee
 from tests.support.schemakit import PROBE, Schemas, Wire, channels, finished, run_table
 from tests.support.uplinkkit import TABLE
+from tests.support.venuekeys import VENUE_KEY, public_pem
 from tests.support.venuekit import VENUE
 
-KEY = b"0123456789abcdef"
 ASYNCAPI = json.loads((FOLDER / "asyncapi.json").read_text(encoding="utf-8"))
 
 
@@ -67,7 +67,7 @@ def refs(node) -> list[str]:
 
 AT = {"t": 1.0, "seat": 0}  # an event's time and seat
 ENVELOPE = {"v": 1, "venue": "v", "table": "t", "session": None}
-COMMAND = {"v": 1, "id": "a", "issued": 1, "venue": "v", "table": "t", "hmac": "0" * 64}
+COMMAND = {"v": 1, "id": "a", "issued": 1, "venue": "v", "table": "t", "signature": "0" * 128}
 DEAL = {"ruleset": "wsom2006", "hand_number": 1, "chips": None, "t": 0.0, "doubling": False}
 BREAKING = [  # (schema, instance, why it is refused)
     ("event.json", AT | {"type": "Drew", "tile": 144, "replacement": False}, "no tile 144"),
@@ -81,7 +81,7 @@ BREAKING = [  # (schema, instance, why it is refused)
     ("bus-status.json", ENVELOPE | {"status": "maybe"}, "a status unknown"),
     ("bus-status.json", ENVELOPE | {"v": 2, "status": "online"}, "version 2"),
     ("bus-cmd.json", COMMAND | {"command": "message", "args": {"players": []}}, "other args"),
-    ("bus-cmd.json", COMMAND | {"command": "pause", "args": {}, "hmac": "?"}, "no signature"),
+    ("bus-cmd.json", COMMAND | {"command": "pause", "args": {}, "signature": "?"}, "no signature"),
 ]
 
 
@@ -130,7 +130,7 @@ def commands(issued: float) -> list[tuple[str, dict]]:
     return [
         (
             bus.command_topic(VENUE, table),
-            sign(base | {"id": f"c{n}", "table": table, "command": name, "args": args}, KEY),
+            sign(base | {"id": f"c{n}", "table": table, "command": name, "args": args}, VENUE_KEY),
         )
         for n, (table, name, args) in enumerate(said)
     ]
@@ -199,7 +199,9 @@ def test_issue_34_a_whole_session_with_faults_and_rulings_validates(tmp_path, ru
     try:
         options = ["--journal", str(journal), "--hands", "16", "--speed", "100", "--seed", "1"]
         options += ["--ruleset", ruleset, "--faults", "jam=1,lost=1,drop=0.02"]
-        table = run_table(tmp_path / "table", broker.port, KEY, *options, "--port", str(port))
+        table = run_table(
+            tmp_path / "table", broker.port, public_pem(), *options, "--port", str(port)
+        )
         # Its first rows out: it listens for commands by then (firmware/uplink/client.py).
         wait_for(lambda: any(m[0].endswith("/events") for m in wire.taken()))
         for topic, command in commands(time.time()):

@@ -17,15 +17,16 @@ from firmware.table.resume import recall
 from firmware.uplink.client import Uplink
 from firmware.uplink.commands import WINDOW, VenueCommands
 from firmware.uplink.messages import AlertBoard, status_state
-from tests.support.hall import KEY, WALL, command
+from tests.support.hall import PUBLIC, WALL, command
 from tests.support.servicekit import Clock, dealt_service
 from tests.support.uplinkkit import Venue, identity
+from tests.support.venuekeys import OTHER_KEY
 from tests.support.venuekit import VENUE
 
 
 def settings(port: int = 1) -> UplinkSettings:
     """An [uplink] to an anonymous broker on loopback `port`."""
-    return UplinkSettings("127.0.0.1", port, VENUE, False, None, None, None, KEY, 2)
+    return UplinkSettings("127.0.0.1", port, VENUE, False, None, None, None, PUBLIC, 2)
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def table(tmp_path):
     service = dealt_service(journal, Clock())
     uplink = Uplink(settings(), journal, "T07", lambda: {}, identity(journal.path))
     commands = VenueCommands(
-        service, KEY, "hall", "T07", wall_clock=lambda: WALL, resend=uplink.resend
+        service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL, resend=uplink.resend
     )
     yield service, commands, uplink
     journal.close()
@@ -86,12 +87,14 @@ def test_issue_32_a_resend_to_the_end_and_asked_again_covers_both(table):
 REFUSED = {
     "unsigned": (
         lambda s: {
-            k: v for k, v in command("resend", {"session": s, "after": 1}).items() if k != "hmac"
+            k: v
+            for k, v in command("resend", {"session": s, "after": 1}).items()
+            if k != "signature"
         },
         "signature",
     ),
     "signed with another key": (
-        lambda s: command("resend", {"session": s, "after": 1}, key=b"not the venue key"),
+        lambda s: command("resend", {"session": s, "after": 1}, key=OTHER_KEY),
         "signature",
     ),
     "expired": (
@@ -135,7 +138,7 @@ def test_issue_32_a_table_without_an_uplink_refuses_a_resend(tmp_path):
     """Issue 32 item 5: a table taking commands with no uplink to send rows says so."""
     journal = Journal(tmp_path / "j.sqlite")
     service = dealt_service(journal, Clock())
-    commands = VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+    commands = VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
     sent = command("resend", {"session": journal.session_id, "after": 1})
     commands.receive(service.clock(), json.dumps(sent).encode())
     (row,) = resends(service)

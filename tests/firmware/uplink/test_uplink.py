@@ -31,6 +31,7 @@ from tests.support.broker import Broker, free_port
 from tests.support.profilekit import make_certificate
 from tests.support.servicekit import Clock, dealt_service
 from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue, table_profile
+from tests.support.venuekeys import OTHER_KEY, VENUE_KEY, public_pem
 from tests.support.venuekit import VENUE
 
 REPO = Path(__file__).resolve().parents[3]
@@ -346,13 +347,12 @@ def test_issue_15_the_venues_commands_reach_the_table(tmp_path, broker, venue):
     """Issue 15: the table takes the venue's commands from its own command topic and the
     venue-wide one, on the actor's turn: a signed message is journaled, published back as an
     event and shown in the state; a forged one (wrong key) is refused, and said to be."""
-    key = b"0123456789abcdef"
-    profile = table_profile(tmp_path, broker.port, key=key)
+    profile = table_profile(tmp_path, broker.port, key=public_pem())
     table = start_table(profile, tmp_path / "j.sqlite", "1", "50")
     venue.wait(lambda: [b["status"] for b in venue.bodies("status")] == ["online"])
     command = {"v": 1, "issued": time.time(), "venue": VENUE, "command": "message"}
-    told = sign(command | {"id": "m1", "table": TABLE, "args": {"text": "Round 2 at 3"}}, key)
-    forged = sign(command | {"id": "m2", "table": "*", "args": {"text": "go home"}}, b"guess")
+    told = sign(command | {"id": "m1", "table": TABLE, "args": {"text": "Round 2 at 3"}}, VENUE_KEY)
+    forged = sign(command | {"id": "m2", "table": "*", "args": {"text": "go home"}}, OTHER_KEY)
     venue.client.publish(f"mjtable/{VENUE}/table/{TABLE}/cmd", json.dumps(told), 1)
     venue.client.publish(f"mjtable/{VENUE}/cmd", json.dumps(forged), 1)
     finished(table)

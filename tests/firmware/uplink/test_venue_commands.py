@@ -14,10 +14,11 @@ from firmware.cli import main
 from firmware.journal.store import Journal
 from firmware.table.resume import recall
 from firmware.table.venue_notes import VenueNotes
-from firmware.uplink.commands import MESSAGE_LENGTH, REMEMBERED, WINDOW, VenueCommands
-from tests.support.hall import KEY, PLAYERS, WALL, command
+from firmware.uplink.commands import MESSAGE_LENGTH, WINDOW, VenueCommands
+from tests.support.hall import KEY, PLAYERS, PUBLIC, WALL, command
 from tests.support.scenes import leaks
 from tests.support.servicekit import Clock, act, dealt_service
+from tests.support.venuekeys import OTHER_KEY
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def table(tmp_path):
     commands for table T07 of venue "hall"."""
     journal = Journal(tmp_path / "j.sqlite")
     service = dealt_service(journal, Clock())
-    yield service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL)
+    yield service, VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
     journal.close()
 
 
@@ -52,14 +53,14 @@ def venue_faults(service) -> list[ev.Fault]:
 def test_issue_15_a_signed_start_session_shows_the_seating_and_is_journaled(table):
     """Issue 15: a signed start_session for this table is taken: the four names are the
     service's venue notes (Status.venue, for the uplink); the journal keeps the command, its
-    args and no hmac; nothing is told the referee."""
+    args and no signature; nothing is told the referee."""
     service, _ = table
     sent = command("start_session", {"players": PLAYERS})
     send(table, sent)
     assert service.status().venue.players == tuple(PLAYERS)
     (row,) = journaled(service)
     assert (row["id"], row["command"], row["refused"]) == (sent["id"], "start_session", None)
-    assert row["args"] == {"players": PLAYERS} and "hmac" not in json.dumps(row)
+    assert row["args"] == {"players": PLAYERS} and "signature" not in json.dumps(row)
     assert venue_faults(service) == []
 
 
@@ -78,12 +79,12 @@ def tampered() -> dict:
 
 
 REFUSED = {
-    "wrong key": (command("message", {"text": "hi"}, key=b"not the venue key"), "signature"),
+    "wrong key": (command("message", {"text": "hi"}, key=OTHER_KEY), "signature"),
     "tampered after signing": (tampered(), "signature"),
-    "no hmac": ({k: v for k, v in command("pause").items() if k != "hmac"}, "signature"),
-    "an hmac not hex": (command("pause") | {"hmac": "签名"}, "signature"),
+    "no signature": ({k: v for k, v in command("pause").items() if k != "signature"}, "signature"),
+    "a signature not hex": (command("pause") | {"signature": "签名"}, "signature"),
     "a number JSON's readers round": (
-        b'{"v": 1, "issued": 9007199254740993, "hmac": "00"}',
+        b'{"v": 1, "issued": 9007199254740993, "signature": "00"}',
         "not JSON that RFC 8785 can sign",
     ),
     "another venue": (command("message", {"text": "hi"}, venue="other hall"), "venue"),
@@ -157,7 +158,7 @@ def test_issue_15_a_bad_command_is_refused_journaled_and_told_the_referee(table,
     send(table, sent)
     (row,) = journaled(service)
     assert row["refused"] and why in row["refused"], row
-    assert "hmac" not in row and "hmac" not in row["args"]
+    assert "signature" not in row and "signature" not in row["args"]
     (fault,) = venue_faults(service)
     assert (fault.kind, fault.cleared) == ("refused", False) and row["refused"] in fault.message
     assert service.venue == VenueNotes() and service.status().venue == VenueNotes()
@@ -168,7 +169,8 @@ def test_issue_15_a_bad_command_is_refused_journaled_and_told_the_referee(table,
 # A start_session with Chinese names as a venue's desk in JavaScript signs it (Node 20):
 #   const sorted = (v) => Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === "object"
 #     ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
-#   crypto.createHmac("sha256", KEY).update(JSON.stringify(sorted(command)), "utf8").digest("hex")
+#   crypto.sign(null, Buffer.from(JSON.stringify(sorted(command)), "utf8"), key).toString("hex")
+# with `key` tests/support/venuekeys.py's VENUE_KEY (crypto.createPrivateKey of its PEM).
 # JSON.stringify writes every character as itself, in UTF-8; Object.keys(...).sort() orders by
 # UTF-16 code units, as RFC 8785 does.
 BY_JAVASCRIPT = {
@@ -187,7 +189,8 @@ BY_JAVASCRIPT = {
         ],
         "minutes": 120,
     },
-    "hmac": "494b0739844943d3bae8ba2aa8c74ce8d1092f9ccfa4dc43cad9c5811580c21a",
+    "signature": "6db87dcd703030e3040f3e109488e1497b88b9e9d9ee1de52b14f51ff0581424"
+    "30403dbfe5433226e948a9f8be96b9c6c6aa34bd038d954068e9921f359c6f04",
 }
 
 
@@ -199,10 +202,10 @@ def _stringified(command: dict) -> bytes:
 
 def test_issue_29_a_command_with_chinese_names_signed_by_javascript_is_taken(table):
     """Issue 29: the signed form is RFC 8785, UTF-8 with every character as itself: a
-    start_session with Chinese names that a JavaScript client signed (its HMAC computed by
-    Node) and sent as JSON.stringify writes it is taken, its names shown as sent."""
+    start_session with Chinese names that a JavaScript client signed (its Ed25519 signature
+    computed by Node) and sent as JSON.stringify writes it is taken, its names shown as sent."""
     service, _ = table
-    unsigned = {k: v for k, v in BY_JAVASCRIPT.items() if k != "hmac"}
+    unsigned = {k: v for k, v in BY_JAVASCRIPT.items() if k != "signature"}
     assert canonical(unsigned) == _stringified(unsigned)
     send(table, _stringified(BY_JAVASCRIPT))
     (row,) = journaled(service)
@@ -229,7 +232,8 @@ def test_issue_15_a_replayed_id_is_refused(table):
     service, _ = table
     sent = command("message", {"text": "first"})
     send(table, sent)
-    send(table, sent | {"hmac": sign(sent | {"args": {"text": "x"}}, KEY)["hmac"]})  # forged
+    forged = sign(sent | {"args": {"text": "x"}}, KEY)["signature"]
+    send(table, sent | {"signature": forged})  # another command's signature
     send(table, sent)
     rows = journaled(service)
     assert [r["refused"] is None for r in rows] == [True, False, False]
@@ -242,7 +246,7 @@ def test_issue_15_a_forged_command_does_not_use_up_its_id(table):
     come cannot keep the venue's own from being taken."""
     service, _ = table
     genuine = command("message", {"text": "the venue's"})
-    send(table, command("message", {"text": "forged"}, key=b"wrong", id=genuine["id"]))
+    send(table, command("message", {"text": "forged"}, key=OTHER_KEY, id=genuine["id"]))
     send(table, genuine)
     assert service.venue.message == "the venue's"
 
@@ -256,20 +260,38 @@ def test_issue_15_no_venue_key_refuses_every_command(table):
     assert "no venue key" in row["refused"] and service.venue.message is None
 
 
-def test_issue_15_the_ids_kept_are_bounded_and_the_window_covers_older_ones(table):
-    """Issue 15: a hall's days of commands do not grow the table's memory: the last
-    REMEMBERED ids are kept; one older than those is older than the `issued` window too."""
+def test_issue_35_the_ids_kept_are_bounded_by_their_window(table):
+    """Issue 35: a hall's days of commands do not grow the table's memory: an id is kept until
+    its `issued` window has closed, then dropped (a command that old is refused as expired)."""
     service, commands = table
-    for n in range(REMEMBERED + 5):
-        commands._remember(f"old-{n}")
-    assert len(commands.taken) == len(commands.taken_ids) == REMEMBERED
-    assert "old-4" not in commands.taken_ids and "old-5" in commands.taken_ids
-    send(table, command("pause", id="old-5"))
-    send(table, command("pause", id="old-0", issued=WALL - WINDOW - 60))
-    assert ["replay" in r["refused"] or "ago" in r["refused"] for r in journaled(service)] == [
-        True,
-        True,
-    ]
+    commands.taken.remember(["old"], WALL - 1, WALL - 10)
+    commands.taken.remember(["new"], WALL + WINDOW, WALL)
+    assert "old" not in commands.taken and "new" in commands.taken
+    send(table, command("pause", id="old", issued=WALL - WINDOW - 60))
+    assert "ago" in journaled(service)[0]["refused"]
+
+
+def test_issue_35_a_command_replayed_after_a_new_session_is_refused(tmp_path):
+    """Issue 35 "done when": a command the table took, captured on the hall's network and
+    sent again within its window once the table has begun a new session (a new journal, a
+    restart of the service), is refused as a replay and journaled in the new session: the
+    ids taken are kept on disk beside the device key, not in the session's journal."""
+    seen = tmp_path / "venue-commands-seen"
+    sent = command("message", {"text": "Round 2 at 3"})
+    first = Journal(tmp_path / "first.sqlite")
+    service = dealt_service(first, Clock())
+    commands = VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL, seen=seen)
+    commands.receive(service.clock(), json.dumps(sent).encode())
+    assert journaled(service)[0]["refused"] is None
+    first.close()
+    second = Journal(tmp_path / "second.sqlite")
+    service = dealt_service(second, Clock())
+    again = VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL, seen=seen)
+    again.recall(service.commands.rows())  # the new journal holds none of the first's ids
+    again.receive(service.clock(), json.dumps(sent).encode())
+    (row,) = journaled(service)
+    assert "replay" in row["refused"] and service.venue.message is None
+    second.close()
 
 
 def test_issue_15_pause_and_resume_reach_the_hands_clocks_and_replay_holds(tmp_path, capsys):
@@ -280,7 +302,7 @@ def test_issue_15_pause_and_resume_reach_the_hands_clocks_and_replay_holds(tmp_p
     journal = Journal(path)
     clock = Clock()
     service = dealt_service(journal, clock)
-    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    table = (service, VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL))
     send(table, command("pause"))
     assert service.hands.table.clocks.paused_at == clock.t and service.venue.paused
     send(table, command("pause"))  # already paused: taken, nothing more to apply
@@ -336,7 +358,7 @@ def test_issue_15_acknowledge_shows_the_referee_on_the_way_until_he_is_there(des
     way" for that call (referee_on_way, with the wall clock's time); once the table's
     referee acknowledges the call there, it is gone."""
     service = desk.service
-    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    table = (service, VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL))
     call = call_referee(service)
     send(table, command("acknowledge", {"alert": call, "referee": "Chen Jun"}))
     on_way = {"referee": "Chen Jun", "alert": call, "of": None, "at": WALL}
@@ -354,7 +376,7 @@ def test_issue_15_an_acknowledge_says_a_fault_or_a_ruling_as_they_number_apart(d
     the referee on the way to a fault is not taken as come when the table's referee
     acknowledges the hand's alert of the same number."""
     service = desk.service
-    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    table = (service, VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL))
     call = call_referee(service)
     assert service.hands.table.referee.alerts < call  # no alert of the hand has its number
     send(table, command("acknowledge", {"alert": call, "of": "ruling", "referee": "Chen Jun"}))
@@ -387,7 +409,7 @@ def test_issue_15_both_views_show_the_message_and_the_seating_and_nothing_concea
     """Issue 15: the referee's and the public document carry the venue's message and each
     seat's name as the venue seated the players; the public one still no concealed tile."""
     service = desk.service
-    table = (service, VenueCommands(service, KEY, "hall", "T07", wall_clock=lambda: WALL))
+    table = (service, VenueCommands(service, PUBLIC, "hall", "T07", wall_clock=lambda: WALL))
     send(table, command("start_session", {"players": PLAYERS}))
     send(table, command("message", {"text": "Round 2 starts at 14:00"}))
     for referee in (True, False):
@@ -417,7 +439,7 @@ def test_issue_15_a_restart_recalls_the_ids_taken_and_what_the_venue_left(table,
     send(table, command("acknowledge", {"alert": call_referee(service), "referee": "Chen"}))
     with Journal(tmp_path / "again.sqlite") as journal:
         again = dealt_service(journal, Clock())
-        restarted = VenueCommands(again, KEY, "hall", "T07", wall_clock=lambda: WALL)
+        restarted = VenueCommands(again, PUBLIC, "hall", "T07", wall_clock=lambda: WALL)
         restarted.recall(service.journal.rows())
         notes, _ = recall(service.journal.rows())  # the table's own (firmware/table/resume.py)
         assert notes == VenueNotes(tuple(PLAYERS), "Round 2", None, True, 120, started)

@@ -25,6 +25,7 @@ from firmware.venue.board import VenueBoard
 from firmware.venue.bus import VenueBus
 from firmware.venue.stream import stream
 from firmware.venue.view import organiser_changes, standings_view, tile
+from tests.support.venuekeys import OTHER_KEY
 from tests.support.venuekit import (
     BASE,
     KEY,
@@ -57,7 +58,7 @@ async def until(check, seconds: float = 5.0, what: str = "the venue to catch up"
 
 
 @contextlib.asynccontextmanager
-async def consuming(broker, board: VenueBoard, key: bytes | None = KEY):
+async def consuming(broker, board: VenueBoard, key=KEY):
     """The venue's consumer on `broker` while the block runs: its VenueBus."""
     bus = VenueBus(board, "127.0.0.1", broker.port, key=key)
     task = asyncio.create_task(bus.run())
@@ -278,8 +279,8 @@ def test_on_my_way_sends_a_signed_acknowledge_to_the_table(broker):
     assert answer.status_code == 200 and paused.status_code == 200
     (ack_topic, ack), (pause_topic, pause) = received
     assert ack_topic == command_topic(VENUE, "T2") == f"mjtable/{VENUE}/table/T2/cmd"
-    assert signed_by(ack, KEY) and not signed_by(ack, b"another key of thirty-two bytes!")
-    assert ack | {"id": "", "issued": 0, "hmac": ""} == {
+    assert signed_by(ack, KEY.public_key()) and not signed_by(ack, OTHER_KEY.public_key())
+    assert ack | {"id": "", "issued": 0, "signature": ""} == {
         "v": 1,
         "id": "",
         "issued": 0,
@@ -287,11 +288,13 @@ def test_on_my_way_sends_a_signed_acknowledge_to_the_table(broker):
         "table": "T2",
         "command": "acknowledge",
         "args": {"alert": 7, "of": "fault", "referee": "Ana Ruiz"},
-        "hmac": "",
+        "signature": "",
     }
     assert abs(ack["issued"] - time.time()) < 60 and answer.json()["sent"] == ack["id"]
     assert pause_topic == f"mjtable/{VENUE}/cmd" and pause["table"] == "*"
-    assert pause["command"] == "pause" and pause["args"] == {} and signed_by(pause, KEY)
+    assert (
+        pause["command"] == "pause" and pause["args"] == {} and signed_by(pause, KEY.public_key())
+    )
     on_way = board.tables["T2"].alerts["fault:7"]["acknowledged"]
     assert on_way["referee"] == "Ana Ruiz" and not on_way["confirmed"]
 
@@ -390,8 +393,9 @@ def test_a_stream_sends_the_whole_board_then_what_changed():
 
 def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
     """Issue 15: `mjtable venue` refuses, with status 2 and one line, a broker address
-    without a port, a weak organiser PIN, a short venue key and a listener beyond this
-    machine without TLS; a seating plan with a problem, naming its line (issue 36)."""
+    without a port, a weak organiser PIN, a key file that is not an Ed25519 private key (an
+    HMAC secret of before issue 35, a public key), a listener beyond this machine without TLS
+    and no --broker or --venue; a seating plan with a problem, naming its line (issue 36)."""
     weak, short, plan = tmp_path / "pin", tmp_path / "key", tmp_path / "plan.csv"
     weak.write_text("1234\n")
     short.write_text("short\n")
@@ -402,7 +406,7 @@ def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
     assert exited.value.code == 2
     cases = {
         "too easily guessed": ["--organiser-pin-file", str(weak)],
-        "use 16 or more": ["--key-file", str(short)],
+        "not an Ed25519 private key in PEM": ["--key-file", str(short)],
         "needs TLS": ["--host", "0.0.0.0"],
         "go together": ["--user", "venue"],
         f"--seating {plan}: line 2: seat 'Q'": ["--seating", str(plan)],
@@ -412,6 +416,8 @@ def test_the_command_line_refuses_what_would_not_serve(tmp_path, capsys):
         capsys.readouterr()
         assert main([*base, "--broker", "127.0.0.1:1883", *extra]) == 2
         assert why in capsys.readouterr().err
+    assert main(["venue", "--port", "0", "--broker", "127.0.0.1:1883"]) == 2
+    assert "--broker and --venue are required" in capsys.readouterr().err
 
 
 def test_an_acknowledgement_names_the_fault_or_the_ruling_it_is_for():

@@ -21,6 +21,7 @@ from firmware.bus.signing import signed_by
 from tests.conftest import REPO
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
+from tests.support.venuekeys import private_pem
 from tests.support.venuekit import (
     KEY,
     PIN,
@@ -57,7 +58,7 @@ def hall(tmp_path_factory):
         tables.send(name, "state", state(name, hand=3, scores=WSOM_FINAL, left=3600), retain=True)
     tables.flush()
     (folder / "pin").write_text(PIN + "\n")
-    (folder / "key").write_bytes(KEY + b"\n")
+    (folder / "key").write_bytes(private_pem(KEY))
     output = folder / "venue.txt"
     with open(output, "w") as out:
         venue = subprocess.Popen(
@@ -172,7 +173,7 @@ def test_on_my_way_publishes_the_signed_acknowledge(page, hall):
     button.click()
     name, command = tables.command("acknowledge")
     assert name == f"mjtable/{VENUE}/table/T9/cmd"
-    assert signed_by(command, KEY)
+    assert signed_by(command, KEY.public_key())
     assert (command["venue"], command["table"], command["command"]) == (VENUE, "T9", "acknowledge")
     assert command["args"] == {"alert": 3, "of": "fault", "referee": "Ana Ruiz"}
     page.wait_for_selector("#pager li.alert[data-table='T9'] .ack", timeout=30_000)

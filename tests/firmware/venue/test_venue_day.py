@@ -20,7 +20,8 @@ from firmware.venue.day import play_day
 from firmware.venue.demo_truth import FleetBoard
 from firmware.venue.event import Event
 from firmware.venue.seating import read_plan
-from tests.support.shipped import VENUE_KEY, VENUE_PASSWORD, shipped
+from tests.support.shipped import VENUE_PASSWORD, shipped
+from tests.support.venuekeys import VENUE_KEY
 
 TABLES, ROUNDS, HANDS = 8, 2, 2
 SURNAMES = "張王李劉陳楊黃趙吳周徐孫馬朱胡郭"
@@ -62,7 +63,7 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset):
         event = Event(board)
         event.seat(plan)
         bus = VenueBus(board, "127.0.0.1", kit.broker.port, "venue", VENUE_PASSWORD)
-        bus.key = VENUE_KEY.encode()
+        bus.key = VENUE_KEY
         feeding = asyncio.create_task(bus.run())
         args = argparse.Namespace(
             simulate=TABLES,

@@ -22,7 +22,7 @@ from firmware.venue import bus as venue_bus
 from firmware.venue import resend
 from firmware.venue.board import VenueBoard
 from firmware.venue.resend import ASK_AFTER, ASK_AGAIN, ROWS_AT_ONCE, TABLES_AT_ONCE, Asks
-from tests.support.shipped import REPO, VENUE_KEY, VENUE_PASSWORD, shipped, table_profile
+from tests.support.shipped import REPO, VENUE_PASSWORD, shipped, table_profile
 from tests.support.venuekit import KEY, VENUE, alert, feed, row, state, status
 
 T0 = 1000.0  # the venue's monotonic clock, seconds
@@ -159,7 +159,9 @@ def test_issue_32_the_venues_bus_asks_the_table_signed(broker, monkeypatch):
             await asyncio.gather(consumer, return_exceptions=True)
 
     sent = asyncio.run(play())
-    assert signed_by(sent, KEY) and sent["table"] == "T2" and sent["command"] == "resend"
+    assert (
+        signed_by(sent, KEY.public_key()) and sent["table"] == "T2" and sent["command"] == "resend"
+    )
     assert sent["args"] == {"session": "s1", "after": 2, "until": 9}
 
 
@@ -192,9 +194,7 @@ def test_issue_32_a_broker_killed_while_the_venue_is_away_loses_no_row(reachable
     board = VenueBoard(VENUE)
 
     def venue() -> asyncio.Task:
-        bus = venue_bus.VenueBus(
-            board, "127.0.0.1", broker.port, "venue", VENUE_PASSWORD, VENUE_KEY.encode()
-        )
+        bus = venue_bus.VenueBus(board, "127.0.0.1", broker.port, "venue", VENUE_PASSWORD, KEY)
         return asyncio.create_task(bus.run())
 
     async def away(task: asyncio.Task) -> None:
