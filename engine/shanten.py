@@ -13,7 +13,7 @@ from engine import tiles
 Blocks = frozenset[tuple[int, int, int]]  # (sets, partial sets, pair kept as the head)
 
 
-@lru_cache(maxsize=1 << 15)  # bounded, as engine/hand.py's: a table plays for days
+@lru_cache(maxsize=1 << 12)  # bounded, as engine/hand.py's: a table plays for days
 def _blocks(key: tuple[int, ...], runs: bool) -> Blocks:
     """Every (sets, partials, head) one suit's counts can be split into, the dominated left
     out. A partial is two tiles one short of a set: a pair, two neighbours, two one apart."""
