@@ -53,12 +53,14 @@ def _covers(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
 
 def standard(c: Sequence[int], melds: int = 0) -> int:
     """Four sets and a pair, the `melds` declared sets counted as complete: 8, less 2 a set,
-    1 a partial set (no more partials than sets still wanted), 1 for a pair kept as the head."""
+    1 a partial set (no more partials than sets still wanted), 1 for a pair kept as the head.
+    More tiles than a hand (a starting hand and its next draws, issue 35) count as the best
+    hand among them: no more than four sets count."""
     b = bytes(c)
     sums: set[tuple[int, int, int]] = {(melds, 0, 0)}
     for part, runs in ((b[:9], True), (b[9:18], True), (b[18:27], True), (b[27:34], False)):
-        sums = {
-            (s + s2, p + p2, h + h2)
+        sums = {  # past four sets and four partials none counts more: fewer sums to carry
+            (min(s + s2, 4), min(p + p2, 4), h + h2)
             for s, p, h in sums
             for s2, p2, h2 in _blocks(tuple(part), runs)
             if h + h2 <= 1

@@ -53,22 +53,27 @@ class ProgramChip:
         throws = 2 if self.rules.two_roll_break else 1
         rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(throws))
 
-        def distance(candidate: list[int]) -> int:
+        def worth(candidate: list[int]) -> int:
             return max(
-                _distance(starting_hands(candidate, dealer, rolls, self.rules)[side])
+                self.aim(starting_hands(candidate, dealer, rolls, self.rules), side)
                 for dealer in dealers
             )
 
-        best, least = order, distance(order)
+        best, least = order, worth(order)
         for _ in range(TRIES - 1):
             candidate = list(order)
             rng.shuffle(candidate)
-            if (d := distance(candidate)) < least:
+            if (d := worth(candidate)) < least:
                 best, least = candidate, d
         return best, rolls
 
+    def aim(self, by_side, side: int) -> int:
+        """What the chip makes least among its shuffles: `side`'s distance to a hand (its
+        other rigs, drivers/sim/rigs.py, aim elsewhere)."""
+        return distance(by_side[side])
 
-def _distance(hand: list[int]) -> int:
+
+def distance(hand: list[int]) -> int:
     """The chip's idea of a good hand: few tiles short of four sets and a pair."""
     return standard(counts(k for k in map(tiles.kind_of, hand) if not tiles.is_flower(k)))
 

@@ -1,23 +1,25 @@
-"""A rigged shuffler caught by its walls (issue 17, VENUE.md §4.1 "program machines").
+"""A rigged shuffler caught by its walls (issue 17, issue 35, VENUE.md §4.1 "program machines").
 
-Two sequential tests run over every hand dealt, each a CUSUM against the distribution a fair
-shuffle gives (simulated once and shipped: shuffle_watch.json, which `python -m
-firmware.bench.fairness PATH` makes again):
+Sequential tests run over every hand dealt, each a CUSUM (firmware/audit/cusum.py) against
+the distribution a fair shuffle gives (simulated once and shipped: shuffle_watch.json, which
+`python -m firmware.bench.fair_figures PATH` makes again):
 
-- per physical side, how near ready the 13 tiles it is dealt are (East's first 13): the
-  shanten over four sets and a pair, seven pairs and thirteen orphans, flowers left out. A
-  machine that favours the player on one side gives that side's starting hands fewer tiles to
-  change, whichever seat he holds;
+- per physical side, how near ready the 13 tiles it is dealt are (East's first 13): 6 less
+  the shanten over four sets and a pair, seven pairs and thirteen orphans, flowers left out;
+- per physical side, what its draws do for it: the shanten its starting hand gains from its
+  first DRAWS draws in turn (the best hand among those 13 + DRAWS tiles). The draws are those
+  the walls and the dice give each seat when nobody claims: a machine that stacks a seat's
+  draws cannot foresee the claims, so those are the places it stacks (engine/deal.py);
+- each of these both ways: a side favoured, and a side made worse (a machine that spoils the
+  other three hands favours the fourth without touching it);
 - for the table, how often two tiles of a kind lie next to each other in a wall as stacked:
   a machine that builds walls by placing tiles rather than shuffling them clusters them.
 
-Each CUSUM's threshold is set from the fair distribution (an exact Markov chain on its steps)
-so that a fair shuffler raises it once in FAIR_HANDS hands on average: the five tests
-together, under one false alarm per FAIR_HANDS / 5 hands (target: 1 per 10 000). An alarm is
-a fault for the referee, with the chance a fair shuffler had of dealing the hands since the
-test last stood at zero at least this well (that stretch is the one the test picked out, so
-this p is smaller than the chance of an alarm at all: that is the rate above); the test then
-starts again. The tests follow the hands this process deals: a start after a power cut
+Each test's threshold gives a fair shuffler one alarm in FAIR_HANDS hands on average, and an
+alarm says so ("a fair table raises this alarm about once in 410 000 hands"). The seventeen
+tests of a table, with the venue's eight a table's players add (firmware/venue/persons.py),
+stay under one false alarm per 10 000 hands. An alarm is a fault for the referee; the test
+then starts again. The tests follow the hands this process deals: a start after a power cut
 begins them afresh.
 """
 
@@ -29,27 +31,50 @@ from importlib import resources
 
 from engine import events as ev
 from engine import tiles
+from engine.deal import turn_draws
 from engine.hand import counts
 from engine.seats import LETTERS
 from engine.shanten import seven_pairs, standard, thirteen_orphans
+from engine.wall import Break
+from firmware.audit.cusum import Cusum
 
 DATA = "shuffle_watch.json"
-FAIR_HANDS = 250_000  # each test's mean run between false alarms on a fair shuffler
-HAND_SHIFT = 0.5  # the shift in 6 - shanten a side's CUSUM is tuned to catch
-CLUSTER_SHIFT = 2.0  # the shift in same-kind neighbours per wall the table's CUSUM is tuned to
-STEP = 4  # CUSUM values are kept in quarters: exact arithmetic, an exact chain
+FAIR_HANDS = 400_000  # each test's mean run between false alarms on a fair shuffler
+HAND_SHIFT = 0.5  # the shift in 6 - shanten a side's hand tests are tuned to catch
+DRAW_SHIFT = 0.5  # the shift in shanten gained by the draws the draw tests are tuned to catch
+CLUSTER_SHIFT = 2.0  # the shift in same-kind neighbours per wall the table's test is tuned to
+DRAWS = 4  # each side's draws in turn the draw tests follow: its first round of play
+SCORES = ("hands", "draws")  # what a side's (or a player's) tests score
+WHAT = {"hands": "starting hands", "draws": "draws"}
 
 
 def shanten(hand) -> int:
-    """How many tiles a starting hand (tile ids) must change to be ready, the best of the
-    three shapes; flowers are no hand tiles."""
+    """How many tiles a hand (tile ids, 13 or more) must change to be ready, the best of the
+    three shapes; -1 when it holds a whole hand; flowers are no hand tiles."""
     c = counts(k for k in map(tiles.kind_of, hand) if not tiles.is_flower(k))
-    return min(standard(c), seven_pairs(c), thirteen_orphans(c))
+    return max(-1, min(standard(c), seven_pairs(c), thirteen_orphans(c)))
 
 
 def hand_score(hand) -> int:
-    """A side's hand for its test: 6 - shanten, higher for a better start (0..6)."""
-    return 6 - shanten(hand)
+    """A side's starting hand for its tests: 6 - shanten, higher for a better start (0..6)."""
+    return 6 - shanten(hand[:13])
+
+
+def scores(hand, drawn) -> tuple[int, int]:
+    """A side's (hand score, draw score): the draw score is the shanten its starting hand
+    gains from `drawn` (0..7)."""
+    start = list(hand[:13])
+    before = shanten(start)
+    return 6 - before, max(0, before - shanten(start + list(drawn)))
+
+
+def side_scores(dealer: int, hands, draws) -> list[tuple[int, int]]:
+    """(hand score, draw score) by physical side, from the hands and draws by seat (East
+    first) with East on side `dealer`."""
+    by_side: list[tuple[int, int]] = [(0, 0)] * 4
+    for seat, held in enumerate(hands):
+        by_side[(dealer + seat) % 4] = scores(held, draws[seat])
+    return by_side
 
 
 def neighbours(lanes) -> int:
@@ -59,99 +84,55 @@ def neighbours(lanes) -> int:
     )
 
 
+@lru_cache(maxsize=4)
 def fair_distributions(tile_count: int) -> dict[str, list[float]]:
-    """The shipped fair distributions for a set of `tile_count` tiles: "hand" over the
-    hand scores 0..6, "neighbours" over the counts 0, 1, ..."""
+    """The shipped fair distributions for a set of `tile_count` tiles: "hands" over the hand
+    scores 0..6, "draws" over the draw scores, "neighbours" over the counts 0, 1, ..."""
     data = json.loads(resources.files("firmware.audit").joinpath(DATA).read_text(encoding="utf-8"))
     return data["sets"][str(tile_count)]
 
 
-class Cusum:
-    """One-sided CUSUM of integer scores x with fair distribution `pmf` (pmf[x]): S = max(0,
-    S + x - k), an alarm when S reaches h. k is the fair mean plus half the `shift` to catch,
-    to the nearest STEP; h the least whose fair mean run to an alarm is at least `fair_run`."""
-
-    def __init__(self, pmf: list[float], shift: float, fair_run: float):
-        self.pmf = pmf
-        mean = sum(x * p for x, p in enumerate(pmf))
-        self.k = round((mean + shift / 2) * STEP)  # in STEPs
-        self.h = _threshold(tuple(pmf), self.k, fair_run)
-        self.fair_run = mean_run(tuple(pmf), self.k, self.h)
-        self.s = 0  # in STEPs
-        self.hands = self.total = 0  # since S last stood at zero: hands, scores' sum
-
-    def add(self, x: int) -> tuple[float, int] | None:
-        """Take one hand's score; on an alarm, its p and the hands it is over (the test then
-        starts again), else None."""
-        x = min(x, len(self.pmf) - 1)  # beyond what fair walls showed: counted as the most
-        self.s += STEP * x - self.k
-        self.hands, self.total = self.hands + 1, self.total + x
-        if self.s <= 0:
-            self.s = self.hands = self.total = 0
-            return None
-        if self.s < self.h:
-            return None
-        fired = self.tail(self.hands, self.total), self.hands
-        self.s = self.hands = self.total = 0
-        return fired
-
-    def tail(self, n: int, total: int) -> float:
-        """The chance that n fair hands score `total` or more between them."""
-        dist = [1.0]
-        for _ in range(n):
-            step = [0.0] * (len(dist) + len(self.pmf) - 1)
-            for x, q in enumerate(self.pmf):
-                step[x : x + len(dist)] = [a + q * b for a, b in zip(step[x:], dist, strict=False)]
-            dist = step
-        return min(1.0, sum(dist[total:]))
+def score_tests(fair: dict, fair_run: float, both_ways: bool) -> dict[tuple[str, bool], Cusum]:
+    """The tests of one side (or player), by (what is scored, made worse): favoured, and made
+    worse too when `both_ways`."""
+    shifts = {"hands": HAND_SHIFT, "draws": DRAW_SHIFT}
+    return {
+        (what, lower): Cusum(fair[what], shifts[what], fair_run, lower)
+        for what in SCORES
+        for lower in ((False, True) if both_ways else (False,))
+    }
 
 
-@lru_cache(maxsize=16)  # the four sides share theirs
-def _threshold(pmf: tuple[float, ...], k: int, fair_run: float) -> int:
-    """The least h (in STEPs) whose fair mean run reaches `fair_run`: doubled, then halved."""
-    low, high = 1, STEP
-    while mean_run(pmf, k, high) < fair_run:
-        low, high = high, 2 * high
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if mean_run(pmf, k, mid) < fair_run else (low, mid)
-    return high
-
-
-def mean_run(pmf: tuple[float, ...], k: int, h: int) -> float:
-    """Hands a fair shuffler takes on average to raise an alarm from zero with reference k
-    and threshold h (in STEPs): (I - Q) L = 1 over the states 0..h-1, by elimination."""
-    a = [[float(i == j) for j in range(h)] + [1.0] for i in range(h)]
-    for i in range(h):
-        for x, p in enumerate(pmf):
-            j = max(0, i + STEP * x - k)
-            if j < h:
-                a[i][j] -= p
-    for col in range(h):
-        pivot = a[col][col]
-        for row in range(col + 1, h):
-            factor = a[row][col] / pivot
-            if factor:
-                a[row] = [v - factor * w for v, w in zip(a[row], a[col], strict=True)]
-    run = [0.0] * h
-    for row in range(h - 1, -1, -1):
-        run[row] = (a[row][h] - sum(a[row][j] * run[j] for j in range(row + 1, h))) / a[row][row]
-    return run[0]
+def about(run: float) -> str:
+    """A mean run said as a person reads it: two figures, thin-spaced thousands."""
+    rounded = round(run, -len(str(int(run))) + 2) if run >= 100 else round(run)
+    return f"{int(rounded):,}".replace(",", " ")
 
 
 @dataclass(frozen=True)
 class Alarm:
-    """A test that fired: `side` 0..3, or None for the walls' clustering; its p and hands."""
+    """A test that fired: `what` it scores ("hands", "draws" or "clusters"), whether it
+    watches for worse (`lower`), its fair mean run between alarms, the hands it looked back
+    over; the physical `side` 0..3 or the `player`'s name, None for the walls' clustering."""
 
-    side: int | None
-    p: float
+    what: str
+    lower: bool
+    fair_run: float
     hands: int
+    side: int | None = None
+    player: str | None = None
 
     def message(self) -> str:
-        over = f"p = {self.p:.1e} over its last {self.hands} hands"
-        if self.side is None:
-            return f"the shuffler's walls cluster tiles of a kind ({over})"
-        return f"the shuffler's walls favour the {LETTERS[self.side]} side ({over})"
+        rate = f"a fair table raises this alarm about once in {about(self.fair_run)} hands"
+        if self.what == "clusters":
+            return f"the shuffler's walls cluster tiles of a kind ({rate})"
+        verb = "make worse" if self.lower else "favour"
+        if self.player is None and self.side is not None:
+            whose = f"the {LETTERS[self.side]} side's {WHAT[self.what]}"
+        else:
+            lately = "" if self.side is None else f", lately at {LETTERS[self.side]}"
+            whose = f"the {WHAT[self.what]} of player {self.player} wherever seated{lately},"
+        return f"the shuffler's walls {verb} {whose} over the last {self.hands} hands ({rate})"
 
 
 class ShuffleWatch:
@@ -159,21 +140,28 @@ class ShuffleWatch:
 
     def __init__(self, tile_count: int, fair_run: float = FAIR_HANDS):
         fair = fair_distributions(tile_count)
-        self.sides = [Cusum(fair["hand"], HAND_SHIFT, fair_run) for _ in range(4)]
+        self.sides = [score_tests(fair, fair_run, both_ways=True) for _ in range(4)]
         self.walls = Cusum(fair["neighbours"], CLUSTER_SHIFT, fair_run)
 
-    def hand(self, dealer: int, hands, lanes) -> list[Alarm]:
-        """One hand dealt: `hands` by seat (East first) with East on side `dealer`; `lanes`
-        the walls as stacked."""
+    def tests(self) -> list[Cusum]:
+        return [*(t for side in self.sides for t in side.values()), self.walls]
+
+    def hand(self, dealer: int, hands, lanes, draws) -> list[Alarm]:
+        """One hand dealt: `hands` and `draws` by seat (East first) with East on side
+        `dealer`; `lanes` the walls as stacked."""
+        return self.scored(side_scores(dealer, hands, draws), neighbours(lanes))
+
+    def scored(self, by_side: list[tuple[int, int]], pairs: int) -> list[Alarm]:
+        """One hand by its scores: (hand, draws) by side, and its walls' neighbours."""
         alarms = []
-        for seat, held in enumerate(hands):
-            side = (dealer + seat) % 4
-            fired = self.sides[side].add(hand_score(held[:13]))
-            if fired:
-                alarms.append(Alarm(side, *fired))
-        fired = self.walls.add(neighbours(lanes))
+        for side, scores in enumerate(by_side):
+            for (what, lower), cusum in self.sides[side].items():
+                fired = cusum.add(scores[SCORES.index(what)])
+                if fired:
+                    alarms.append(Alarm(what, lower, cusum.fair_run, fired, side))
+        fired = self.walls.add(pairs)
         if fired:
-            alarms.append(Alarm(None, *fired))
+            alarms.append(Alarm("clusters", False, self.walls.fair_run, fired))
         return alarms
 
 
@@ -181,23 +169,30 @@ def follow(service) -> None:
     """Watch the hands `service` deals (a listener on its outputs); an alarm is a fault on
     the referee's board, which reaches the display and the venue."""
     port = service.commands  # the table's write port (firmware/table/commands.py)
-    watch = ShuffleWatch(len(tiles.physical_set(service.ruleset.table_rules.flowers)))
+    rules = service.ruleset.table_rules
+    watch = ShuffleWatch(len(tiles.physical_set(rules.flowers)))
+    broken: list[Break] = []  # the latest break: where the draws come from
 
     def seen(events) -> None:
+        for event in events:
+            if isinstance(event, ev.WallBroken) and event.seat is not None:
+                broken[:] = [Break(event.seat, event.stacks)]
         dealt = [event for event in events if isinstance(event, ev.Dealt)]
         status = service.status() if dealt else None
         for event in dealt:
-            if status is not None and status.table is not None:
-                dealer, walls = status.session.player_at(0), status.table.walls
-                for alarm in watch.hand(dealer, event.hands, walls):
-                    port.report_fault(
-                        event.t,
-                        "shuffler",
-                        "favoured" if alarm.side is not None else "clustered",
-                        alarm.message(),
-                        "stop play on this table and have the machine inspected; the journal "
-                        "holds every wall",
-                        transient=True,
-                    )
+            if status is None or status.table is None or not broken:
+                continue
+            dealer, walls = status.session.player_at(0), status.table.walls
+            draws = turn_draws(walls, broken[0], rules.dead_wall, DRAWS)
+            for alarm in watch.hand(dealer, event.hands, walls, draws):
+                port.report_fault(
+                    event.t,
+                    "shuffler",
+                    "clustered" if alarm.what == "clusters" else "favoured",
+                    alarm.message(),
+                    "stop play on this table and have the machine inspected; the journal "
+                    "holds every wall",
+                    transient=True,
+                )
 
     port.subscribe(seen)

@@ -11,8 +11,8 @@ plays the simulated table at top speed and reports how the process's memory grow
 `bench resume` times a start after a power cut, from the process's start to refereeing again.
 `bench venue` runs a hall of simulated tables on the venue's bus through a real broker: the
 latency from a journal's commit to the venue's board, the CPU it costs, an outage's drain.
-`bench fairness` counts the hands a rigged shuffler takes to be caught, and the false alarms
-over fair walls (firmware/bench/fairness.py).
+`bench fairness` counts, for each rig and strength, the share of rigged tables caught within
+16, 64 and 256 hands, and the false alarms over fair walls (firmware/bench/fairness.py).
 """
 
 import json
@@ -47,7 +47,7 @@ def add_parser(commands) -> None:
         help="hands (score, waits, soak; resume: in the journal cut short), frames of each "
         "kind (frames) or discards (display) to time; default 5000, 200 for display, 2000 "
         "for waits, 1000 for soak, 16 for resume; venue: per table, default what the run needs; "
-        "fairness: fair walls, default 20000",
+        "fairness: fair walls, default 200000",
     )
     p.add_argument(
         "--seed",
@@ -77,6 +77,13 @@ def add_parser(commands) -> None:
         type=bench_venue.broker_address,
         metavar="HOST:PORT",
         help="a broker to use, anonymous (default: a mosquitto of its own; no outage then)",
+    )
+    p.add_argument(
+        "--rigged-tables",
+        type=int,
+        default=100,
+        dest="tables_rigged",
+        help="fairness: rigged tables per rig and strength (default 100)",
     )
     p.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     p.set_defaults(run=run)
@@ -188,7 +195,7 @@ def run(args) -> int:
             "waits": 2000,
             "soak": 1000,
             "resume": 16,
-            "fairness": 20_000,
+            "fairness": 200_000,
         }.get(args.target, 5000)
     if args.hands < 1:
         print(f"mjtable bench: --hands {args.hands}: time at least one", file=sys.stderr)
@@ -204,6 +211,12 @@ def run(args) -> int:
     if args.target == "resume":
         return bench_resume.run(args)
     if args.target == "fairness":
+        if args.tables_rigged < 1:
+            print(
+                f"mjtable bench: --rigged-tables {args.tables_rigged}: at least one",
+                file=sys.stderr,
+            )
+            return 2
         return bench_fairness.run(args)
     ruleset = load_ruleset("wsom2006")
     hands = winning_hands(args.hands, args.seed)

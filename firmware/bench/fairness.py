@@ -1,156 +1,181 @@
-"""`mjtable bench fairness`: how soon the table catches a rigged shuffler, and how rarely it
-accuses a fair one (issue 17). Walls are built and dealt directly, without the simulated
-table: a fair shuffle, or the rigged machine's own chip (drivers/sim/mechanism.py's
-ProgramChip, the code `--faults rigged=` runs), dealt by the engine from the dice's break,
-East's seat passing each hand, watched by firmware/audit/shuffle_watch.py as the table watches.
+"""`mjtable bench fairness`: how soon the shuffle watch catches each rig, and how rarely it
+accuses a fair shuffler (issue 17, issue 35). Walls are built and dealt directly, without
+the simulated table: a fair shuffle, or a rigged machine's chip (drivers/sim/: the code
+`--faults rigged=` runs, and its other rigs), dealt by the engine from the dice's break,
+East's seat passing each hand, watched as the table watches (firmware/audit/shuffle_watch.py)
+and as the venue watches its players (firmware/venue/persons.py). A table counts as flagged
+at its first alarm of any test.
 
-`python -m firmware.bench.fairness PATH` simulates the fair distributions shuffle_watch.json
-ships (PATH: where to write them).
+The rigs, each favouring side S (its player) on the share of hands its strength says:
+"starting hands" (the best of 8 shuffles for S), "draws" (S's first draws stacked, its
+starting hand fair), "others worse" (the best of 8 for spoiling the other three hands), and
+"moving cheat" (the starting-hands rig following a player who changes seats every 4 hands).
+
+Rigged tables and fair walls are shared out over PROCESSES processes. The fair distributions
+the tests stand on are made by firmware/bench/fair_figures.py.
 """
 
 import json
 import random
-import statistics
-import sys
 import time
+from multiprocessing import Pool
 
 from drivers.sim.mechanism import LEVELS, ProgramChip, Rigging
+from drivers.sim.rigs import DrawChip, SpoilerChip
 from engine import tiles
-from engine.deal import starting_hands
+from engine.deal import deal_by_side
 from engine.wall import build_walls
-from firmware.audit.shuffle_watch import ShuffleWatch, hand_score, neighbours
+from firmware.audit.shuffle_watch import (
+    DRAWS,
+    FAIR_HANDS,
+    ShuffleWatch,
+    fair_distributions,
+    neighbours,
+    score_tests,
+    side_scores,
+)
 from firmware.resources import load_ruleset
+from firmware.venue.persons import PlayerWatch
 
-SEEDS = 20  # rigged runs per strength
-GIVE_UP = 2000  # hands a rigged run is watched at most
-SIDE = 1  # the side the rigged machine favours (S)
+SIDE = 1  # the side the rigged machine favours (S), and where the moving cheat starts
+WITHIN = (16, 64, 256)  # hands within which a rigged table's share flagged is counted
+MOVES = 4  # the moving cheat changes seats every so many hands
+RIGS: dict[str, type[ProgramChip] | type[DrawChip]] = {
+    "starting hands": ProgramChip,
+    "draws": DrawChip,
+    "others worse": SpoilerChip,
+    "moving cheat": ProgramChip,
+}
+PROCESSES = 2  # the reference machine's cores
 
 
 def run(args) -> int:
-    rules = load_ruleset(args.ruleset).table_rules
     began = time.monotonic()
-    caught = {name: _hands_to_flag(rules, share, args.seed) for name, share in LEVELS.items()}
-    walls = args.hands
-    alarms = _fair(rules, walls, args.seed)
+    tables, walls = args.tables_rigged, args.hands
+    jobs = [
+        (args.ruleset, rig, level, seed)
+        for rig in RIGS
+        for level in LEVELS
+        for seed in range(args.seed, args.seed + tables)
+    ]
+    share = -(-walls // PROCESSES)  # each process one unbroken run of fair walls
+    chunks = [
+        (args.ruleset, start, min(share, walls - start), args.seed)
+        for start in range(0, walls, share)
+    ]
+    with Pool(PROCESSES) as pool:
+        flagged = pool.map(first_flagged, jobs, chunksize=8)
+        alarms = [alarm for part in pool.map(fair_alarms, chunks) for alarm in part]
+    rows = {}
+    for rig in RIGS:
+        for level in LEVELS:
+            first = [
+                f for (_, r, lv, _), f in zip(jobs, flagged, strict=True) if (r, lv) == (rig, level)
+            ]
+            rows[f"{rig}, {level}"] = {
+                f"within_{n}": sum(f is not None and f <= n for f in first) / len(first)
+                for n in WITHIN
+            }
+    tile_count = len(tiles.physical_set(load_ruleset(args.ruleset).table_rules.flowers))
+    players = score_tests(fair_distributions(tile_count), FAIR_HANDS, both_ways=False)
+    stated = 10_000 * (
+        sum(1 / t.fair_run for t in ShuffleWatch(tile_count).tests())
+        + 4 * sum(1 / t.fair_run for t in players.values())
+    )
     result = {
         "ruleset": args.ruleset,
-        "hands_to_flag": {
-            name: {
-                "median": statistics.median(hands),  # a seed never flagged counts GIVE_UP + 1
-                "max": max(hands) if max(hands) <= GIVE_UP else None,
-                "not_flagged": sum(n > GIVE_UP for n in hands),
-                "seeds": len(hands),
-                "share_steered": LEVELS[name],
-            }
-            for name, hands in caught.items()
-        },
+        "tables_per_rig": tables,
+        "flagged": rows,
         "fair_walls": walls,
-        "false_alarms": alarms,
+        "false_alarms": len(alarms),
         "false_alarms_per_10000_hands": round(len(alarms) * 10_000 / walls, 2),
-        "stated_per_10000_hands": round(_stated(rules), 2),
+        "stated_per_10000_hands": round(stated, 2),
         "seconds": round(time.monotonic() - began, 1),
     }
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"rigged shuffler favouring S ({args.ruleset}; {SEEDS} seeds, seed {args.seed} on):")
-    for name, row in result["hands_to_flag"].items():
-        most = f"{row['max']} at most" if row["max"] else f"{row['not_flagged']} not by {GIVE_UP}"
-        print(
-            f"  {name:8} ({row['share_steered']:.0%} of hands steered): flagged after "
-            f"{row['median']:g} hands (median), {most}"
-        )
+    print(
+        f"rigged tables flagged ({args.ruleset}; {tables} tables per rig and strength, "
+        f"seed {args.seed} on), any test:"
+    )
+    print(f"  {'rig, strength':28}" + "".join(f"{f'within {n}':>12}" for n in WITHIN))
+    for name, row in rows.items():
+        print(f"  {name:28}" + "".join(f"{row[f'within_{n}']:>12.0%}" for n in WITHIN))
     print(
         f"fair shuffler: {len(alarms)} false alarm{'' if len(alarms) == 1 else 's'} over "
-        f"{walls} walls "
-        f"({result['false_alarms_per_10000_hands']:g} per 10 000 hands; the tests' exact "
-        f"rate: {result['stated_per_10000_hands']:g})"
+        f"{walls} walls ({result['false_alarms_per_10000_hands']:g} per 10 000 hands; the "
+        f"tests' exact rate: {result['stated_per_10000_hands']:g}); {result['seconds']:g} s"
     )
     for alarm in alarms:
         print(f"  hand {alarm['hand']}: {alarm['message']}")
     return 0
 
 
-def _stated(rules) -> float:
-    """The false alarms per 10 000 fair hands the five tests' thresholds give (exact chains)."""
-    watch = ShuffleWatch(len(tiles.physical_set(rules.flowers)))
-    return sum(10_000 / cusum.fair_run for cusum in [*watch.sides, watch.walls])
-
-
 def deal(order: list[int], hand: int, rolls, rules, rng: random.Random):
-    """(East's side, the hands by seat, the lanes) of one hand's walls stacked in `order`."""
+    """(East's side, the hands by seat, the lanes, the draws in turn by seat) of one hand's
+    walls stacked in `order`, East's seat passing each hand."""
     dealer = hand % 4
     if rolls is None:
         throws = 2 if rules.two_roll_break else 1
         rolls = tuple((rng.randint(1, 6), rng.randint(1, 6)) for _ in range(throws))
-    by_side = starting_hands(order, dealer, rolls, rules)
+    by_side, drawn = deal_by_side(order, dealer, rolls, rules, DRAWS)
     by_seat = [by_side[(dealer + seat) % 4] for seat in range(4)]
-    return dealer, by_seat, build_walls(order, len(order) // 8)
+    draws = [drawn[(dealer + seat) % 4] for seat in range(4)]
+    return dealer, by_seat, build_walls(order, len(order) // 8), draws
 
 
-def _hands_to_flag(rules, share: float, first_seed: int) -> list[int]:
-    """For each seed, the hands a machine steering `share` of them takes to be flagged
-    (GIVE_UP + 1: not flagged by then)."""
-    found = []
-    for seed in range(first_seed, first_seed + SEEDS):
-        rng = random.Random(f"fair-{seed}")
-        chip = ProgramChip(Rigging(SIDE, share), rules, random.Random(f"rig-{seed}"))
-        watch = ShuffleWatch(len(tiles.physical_set(rules.flowers)))
-        order = tiles.physical_set(rules.flowers)
-        for hand in range(1, GIVE_UP + 1):
-            rng.shuffle(order)
-            stacked, rolls = chip.build(list(order), {hand % 4})
-            alarms = watch.hand(*deal(stacked, hand, rolls, rules, rng))
-            if any(alarm.side == SIDE for alarm in alarms):
-                break
-        else:
-            hand = GIVE_UP + 1
-        found.append(hand)
-    return found
+class Watched:
+    """A table's tests and its players' (the venue's), as the bench runs them."""
+
+    def __init__(self, tile_count: int):
+        self.count = tile_count
+        self.table, self.players = ShuffleWatch(tile_count), PlayerWatch()
+
+    def hand(self, dealt, seated: list[str]):
+        dealer, hands, lanes, draws = dealt
+        scores = side_scores(dealer, hands, draws)
+        return [
+            *self.table.scored(scores, neighbours(lanes)),
+            *self.players.hand(self.count, seated, scores),
+        ]
 
 
-def _fair(rules, walls: int, seed: int) -> list[dict]:
-    """The alarms over `walls` fair walls, one hand each."""
-    rng = random.Random(f"fair-walls-{seed}")
-    watch = ShuffleWatch(len(tiles.physical_set(rules.flowers)))
+def first_flagged(job, most: int = WITHIN[-1]) -> int | None:
+    """The hand at which a rigged table (ruleset, rig, strength, seed) is first flagged, or
+    None within `most` hands."""
+    ruleset, rig, level, seed = job
+    rules = load_ruleset(ruleset).table_rules
+    rng, rig_rng = random.Random(f"fair-{seed}"), random.Random(f"rig-{rig}-{seed}")
+    chip = RIGS[rig](Rigging(SIDE, LEVELS[level]), rules, rig_rng)
     order = tiles.physical_set(rules.flowers)
-    alarms = []
-    for hand in range(1, walls + 1):
+    watched = Watched(len(order))
+    seated = [f"P{person + 1}" for person in range(4)]  # by side; the cheat is P2, on S
+    for hand in range(1, most + 1):
+        if rig == "moving cheat" and hand % MOVES == 1 and hand > 1:
+            here = seated.index("P2")
+            there = rig_rng.choice([s for s in range(4) if s != here])
+            seated[here], seated[there] = seated[there], seated[here]
+            chip.rigging = Rigging(there, LEVELS[level])
         rng.shuffle(order)
-        for alarm in watch.hand(*deal(order, hand, None, rules, rng)):
+        stacked, rolls = chip.build(list(order), {hand % 4})
+        if watched.hand(deal(stacked, hand, rolls, rules, rng), seated):
+            return hand
+    return None
+
+
+def fair_alarms(chunk) -> list[dict]:
+    """The alarms over a run of fair walls (ruleset, start, count, seed), one hand each,
+    numbered from `start` + 1."""
+    ruleset, start, count, seed = chunk
+    rules = load_ruleset(ruleset).table_rules
+    rng = random.Random(f"fair-walls-{seed}-{start}")
+    order = tiles.physical_set(rules.flowers)
+    watched = Watched(len(order))
+    seated = [f"P{person + 1}" for person in range(4)]
+    alarms = []
+    for hand in range(start + 1, start + count + 1):
+        rng.shuffle(order)
+        for alarm in watched.hand(deal(order, hand, None, rules, rng), seated):
             alarms.append({"hand": hand, "message": alarm.message()})
     return alarms
-
-
-def simulated_distributions(walls: int, seed: int) -> dict:
-    """The distributions shuffle_watch.json ships, from `walls` fair shuffles of each set:
-    four disjoint starting hands and the walls' same-kind neighbours per shuffle."""
-    sets = {}
-    for flowers in (False, True):
-        rng = random.Random(f"distributions-{seed}")
-        order = tiles.physical_set(flowers)
-        scores = [0] * 7
-        pairs: dict[int, int] = {}  # same-kind neighbours in a shuffle's walls -> shuffles
-        for _ in range(walls):
-            rng.shuffle(order)
-            for side in range(4):
-                scores[hand_score(order[13 * side : 13 * side + 13])] += 1
-            n = neighbours(build_walls(order, len(order) // 8))
-            pairs[n] = pairs.get(n, 0) + 1
-        counted = [pairs.get(n, 0) for n in range(max(pairs) + 1)]
-        sets[str(len(order))] = {
-            "hand": [n / (4 * walls) for n in scores],
-            "neighbours": [n / walls for n in counted],
-        }
-    return {
-        "made_by": f"python -m firmware.bench.fairness ({walls} fair walls a set, seed {seed})",
-        "sets": sets,
-    }
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m firmware.bench.fairness PATH")
-    with open(sys.argv[1], "w", encoding="utf-8") as out:
-        json.dump(simulated_distributions(200_000, 1), out, indent=1)
-        out.write("\n")

@@ -7,10 +7,15 @@ From those rows alone the venue, for each table:
 - checks the reveal: its order and nonce must give its digest (`reveal_matches`), and that
   digest must be the one the table sealed before the hand's dice. Either failing is an alert
   for the organiser at once;
-- recomputes the hand's starting hands by physical side from the revealed walls and the dice
-  (`starting_hands`, the rigged chip's own arithmetic) and feeds them to a `ShuffleWatch` of
-  its own: the statistics the table runs on itself (firmware/audit/shuffle_watch.py), so an alarm
-  here reads as one there, "the shuffler's walls favour the S side (p = …)".
+- recomputes the hand's starting hands and draws in turn by physical side from the revealed
+  walls and the dice (engine/deal.py, the rigged chips' own arithmetic) and feeds them to a
+  `ShuffleWatch` of its own: the statistics the table runs on itself (firmware/audit/
+  shuffle_watch.py), so an alarm here reads as one there, "the shuffler's walls favour the S
+  side's draws over the last 12 hands (a fair table raises this alarm about once in …)";
+- feeds the same scores to the tests of the player who sat at each side (firmware/venue/
+  persons.py), known across the venue's tables by the names the desk entered
+  (PlayersEntered) and the seats they took (SeatsChanged): a cheat who changes seats or
+  tables is followed.
 
 What the venue can check that a table cannot: a table's detector runs on the table, so
 whoever rigged its shuffler can switch it off, or silence its fault; the venue's runs on the
@@ -28,12 +33,13 @@ from the watch by the board, its hand watched without it.
 
 from engine import events as ev
 from engine import tiles
-from engine.deal import starting_hands
+from engine.deal import draws_by_side, starting_hands
 from engine.rulebook import TableRules
 from engine.seats import LETTERS
-from firmware.audit.shuffle_watch import ShuffleWatch
+from firmware.audit.shuffle_watch import DRAWS, ShuffleWatch, neighbours, side_scores
 from firmware.journal import seals as fairness
 from firmware.resources import ConfigError, load_ruleset
+from firmware.venue.persons import PlayerWatch, player_name
 
 ALARMS_KEPT = 20  # per table, the latest: the organiser's summary, not the journal
 
@@ -49,6 +55,8 @@ class TableWalls:
         self.alarms: list[dict] = []
         self.sealed: str | None = None  # the latest seal's digest
         self.hand: dict | None = None  # the hand on the table, as its rows told it
+        self.players: list[dict | None] = [None] * 4  # by person, as the desk entered them
+        self.seating = [0, 1, 2, 3]  # by side, the person who sits there
 
     def summary(self) -> dict:
         return {
@@ -64,6 +72,7 @@ class VenueFairness:
 
     def __init__(self):
         self.tables: dict[str, TableWalls] = {}
+        self.players = PlayerWatch()  # every table's players, by name
         self._rules: dict[str, TableRules] = {}
 
     def summary(self) -> dict:
@@ -72,7 +81,7 @@ class VenueFairness:
 
     def row(self, table: str, row: dict) -> list[tuple[int | None, str]]:
         """One journal row of `table` (docs/uplink.md's public form): the alerts it raises,
-        each (physical side or None, text)."""
+        each (physical side or None, text), one a side (the organiser's grid keys them so)."""
         walls = self.tables.setdefault(table, TableWalls())
         event, kind = row["event"], row["kind"]
         hand = walls.hand
@@ -84,6 +93,8 @@ class VenueFairness:
                 "dice": None,
                 "shown": [],
             }
+        elif event.get("type") in ("PlayersEntered", "SeatsChanged"):
+            _seat(walls, event)
         elif event.get("type") == "WallSealed":
             walls.sealed = event.get("digest")
         elif event.get("type") == "WallRevealed":
@@ -108,30 +119,44 @@ class VenueFairness:
         if found is None:
             walls.unwatched += 1
             return []
-        dealer, by_side, lanes = found
+        dealer, by_side, lanes, drawn = found
         count = sum(map(len, lanes))
         if count not in walls.watches:
             walls.watches[count] = ShuffleWatch(count)
         walls.hands += 1
         by_seat = [by_side[(dealer + seat) % 4] for seat in range(4)]
-        alerts = []
-        for alarm in walls.watches[count].hand(dealer, by_seat, lanes):
+        draws = [drawn[(dealer + seat) % 4] for seat in range(4)]
+        scores = side_scores(dealer, by_seat, draws)
+        seated = [player_name(walls.players[p], name, p) for p in walls.seating]
+        table_alarms = walls.watches[count].scored(scores, neighbours(lanes))
+        said = {(a.what, a.lower, a.side) for a in table_alarms}
+        player_alarms = [  # a player's alarm the side he sat at raised too says nothing more
+            a
+            for a in self.players.hand(count, seated, scores)
+            if (a.what, a.lower, a.side) not in said
+        ]
+        texts: dict[int | None, list[str]] = {}
+        for alarm in [*table_alarms, *player_alarms]:
             text = f"table {name}: {alarm.message()}, by the venue's own check of its walls"
             walls.alarms = [
                 *walls.alarms,
                 {
                     "hand": number,
                     "side": _letter(alarm.side),
-                    "p": alarm.p,
+                    "player": alarm.player,
+                    "test": alarm.what,
+                    "worse": alarm.lower,
+                    "fair_run": round(alarm.fair_run),
                     "hands": alarm.hands,
                     "text": text,
                 },
             ][-ALARMS_KEPT:]
-            alerts.append((alarm.side, text))
-        return alerts
+            texts.setdefault(alarm.side, []).append(text)
+        return [(side, "; ".join(said_there)) for side, said_there in texts.items()]
 
     def _deal(self, hand, revealed: ev.WallRevealed):
-        """(East's side, the starting hands by side, the lanes) of a revealed hand; None when
+        """(East's side, the starting hands by side, the lanes, the draws in turn by side) of a
+        revealed hand; None when
         the rows do not say enough: no hand or dice seen, a rule book the venue lacks, no tile
         shown to place East by."""
         if not hand or not hand["dice"] or not hand["shown"]:
@@ -159,7 +184,7 @@ class VenueFairness:
         if best == 0 or held.count(best) > 1:
             return None
         dealer = held.index(best)
-        return dealer, deals[dealer], lanes
+        return dealer, deals[dealer], lanes, draws_by_side(order, dealer, rolls, rules, DRAWS)
 
     def _rules_of(self, name) -> TableRules | None:
         """A table's rule book by its name (config/rules), read once; None for one the venue
@@ -202,6 +227,16 @@ def _follow(hand: dict, event: dict) -> None:
         else:
             return
         hand["shown"] += [(seat, t) for t in shown if isinstance(t, int)]
+
+
+def _seat(walls: TableWalls, event: dict) -> None:
+    """The desk's players (by person) or a new seating (by side, the person there), when the
+    row holds a sound one; the next hand is theirs."""
+    players, seating = event.get("players"), event.get("seating")
+    if isinstance(players, list) and len(players) == 4:
+        walls.players = [p if isinstance(p, dict) else None for p in players]
+    elif isinstance(seating, list) and sorted(seating) == [0, 1, 2, 3]:
+        walls.seating = list(seating)
 
 
 def _letter(side: int | None) -> str | None:

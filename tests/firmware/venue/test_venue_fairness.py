@@ -15,6 +15,7 @@ from engine import events as ev
 from engine import tiles
 from engine.deal import break_of, starting_hands
 from engine.wall import build_walls
+from firmware.audit.shuffle_watch import FAIR_HANDS
 from firmware.bus.contract import Envelope
 from firmware.journal import seals as fairness
 from firmware.resources import load_ruleset
@@ -43,6 +44,14 @@ class Table:
             out.append({"seq": self.seq, "kind": kind, "event": event})
         message = events_message(out, Envelope(VENUE, self.name, "s1"))
         self.board.take(topic(self.name, "events"), json.dumps(message))
+
+    def seat(self, players: list[dict], seating: tuple[int, ...]) -> None:
+        """The desk's players (by person) and who sits at each side (by side, the person)."""
+        rows = [
+            ev.PlayersEntered(0.5, None, tuple(players)),
+            ev.SeatsChanged(0.5, None, 1, seating),
+        ]
+        self.send([("output", public_event(e.to_json())) for e in rows])
 
     def hand(self, order: list[int], dealer: int, rolls, reveal=fairness.reveal) -> None:
         """One hand on walls stacked in `order`, East on side `dealer`, the break of `rolls`:
@@ -133,12 +142,12 @@ def test_a_blatant_rig_is_flagged_by_the_venue_within_50_hands_naming_table_and_
     alerts = venue_alerts(board, "T7")
     assert alerts, f"{ruleset} seed {seed}: not flagged in 50 hands"
     assert alerts[0]["kind"] == "fault" and alerts[0]["seat"] == S
-    assert alerts[0]["text"].startswith("table T7: the shuffler's walls favour the S side")
-    assert "(p = " in alerts[0]["text"]
+    assert alerts[0]["text"].startswith("table T7: the shuffler's walls favour the S side's")
+    assert "a fair table raises this alarm about once in" in alerts[0]["text"]
     summary = board.counts()["fairness"]["T7"]
     assert summary["hands_watched"] == hand and summary["hands_not_watched"] == 0
     assert [a["side"] for a in summary["alarms"]] == ["S"]
-    assert summary["alarms"][0]["p"] < 1e-4
+    assert summary["alarms"][0]["fair_run"] >= FAIR_HANDS and "p" not in summary["alarms"][0]
 
 
 @pytest.mark.slow  # 2000 hands: seconds
@@ -221,3 +230,40 @@ def test_on_my_way_to_the_venues_own_alert_stays_at_the_venue():
     )
     assert answer.status_code == 200, answer.text
     assert board.tables["T7"].alerts[alert["key"]]["acknowledged"]["referee"] == "Ana Ruiz"
+
+
+def test_the_venue_follows_a_player_across_seats_and_tables():
+    """Issue 35: per-player tests at the venue follow a player by the federation id the desk
+    entered: a blatant rig that favours whoever sits where the cheat sits, the cheat moving
+    to another side every 4 hands and between tables T5 and T6, is flagged naming him, over
+    a stretch longer than any one seat he held (so it took his hands at both tables)."""
+    board = VenueBoard(VENUE)
+    tables = [Table(board, "T5"), Table(board, "T6")]
+    others = [{"name": f"Player {n}", "federation_id": f"F-{n}"} for n in range(1, 7)]
+    cheat = {"name": "Ana Ruiz", "federation_id": "WSOM-0042"}
+    rng, order = random.Random("venue-mover"), tiles.physical_set(False)
+    chip = ProgramChip(Rigging(0, LEVELS["blatant"]), RULES, random.Random("rig-mover"))
+    flagged = []
+    for stint in range(12):  # 4 hands a seat: 48 hands at most
+        table, side = tables[stint % 2], (stint * 3) % 4
+        players = [cheat, *others[3 * (stint % 2) : 3 * (stint % 2) + 3]]  # the cheat is P1
+        table.seat(players, tuple((at - side) % 4 for at in range(4)))
+        chip.rigging = Rigging(side, LEVELS["blatant"])
+        for _ in range(4):
+            rng.shuffle(order)
+            dealer = (table.number + 1) % 4
+            stacked, rolls = chip.build(list(order), {dealer})
+            table.hand(stacked, dealer, rolls)
+        flagged = [
+            alarm
+            for summary in board.counts()["fairness"].values()
+            for alarm in summary["alarms"]
+            if alarm["player"] == "WSOM-0042"
+        ]
+        if flagged:
+            break
+    assert flagged, "the moving cheat was not followed"
+    assert flagged[0]["hands"] > 4
+    assert "favour the starting hands of player WSOM-0042 wherever seated" in flagged[0]["text"]
+    every = [a for summary in board.counts()["fairness"].values() for a in summary["alarms"]]
+    assert not any(a["player"] and a["player"] != "WSOM-0042" for a in every)
