@@ -6,7 +6,7 @@ does (firmware/journal/replay.py) and settled in order on a Session, as a resume
 the players by name and federation id (the latest of the venue's `start_session` and the
 desk's PlayersEntered, else P1..P4), each
 penalty with its offence, rule, the referee's reason and whether it was revoked, CCM's dead
-points and held amounts, the zero-sum check (payments sum 0, penalties 0 or the dead points)
+points and held amounts, the rule book's zero-sum check (firmware/audit/zero_sum.py)
 and whether the referee confirmed it (ScoreConfirmed) and who signed the sheet (SheetSigned:
 the referee, with the time of day of the RefereeActed after it; PlayerSigned: each player).
 The desk's download (/api/referee/sheet.csv, .json, .pdf) serves the same document.
@@ -30,6 +30,7 @@ from engine import events as ev
 from engine.seats import LETTERS
 from engine.session import HandRecord, Session
 from engine.stage import take_seats
+from firmware.audit import zero_sum
 from firmware.journal.replay import Played, journaled_seatings, replay
 from firmware.journal.store import Journal
 
@@ -200,19 +201,13 @@ def _name(players: list[dict], signed: dict) -> str:
 
 def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
     """The sheet's row of a finished hand with the names by column, its offences, the zero-sum
-    check (RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus
-    the dead points, seed 004 §38 一 6), confirmation and signatures."""
+    check (firmware/audit/zero_sum.py), confirmation and signatures."""
     record, seating = hand.record, hand.seating
     assert record is not None and seating is not None
     row = record.to_json()
     names = [players[person]["name"] for person in seating]  # by the row's column (side)
     ids = [players[person]["federation_id"] for person in seating]
-    payments, fines = sum(record.changes), sum(record.penalties)
-    problems = []
-    if payments:
-        problems.append(f"payments sum {payments:+d}")
-    if fines + record.dead:
-        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
+    kept = zero_sum.penalties_kept(hand.played.table.ruleset)
     as_confirmed = confirmed.get(record.number)
     return row | {
         "round": LETTERS[hand.passes // 4 % 4],
@@ -223,7 +218,7 @@ def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
         "seating": seating,
         "held": hand.held,
         "offences": _offences(hand),
-        "zero_sum": {"ok": not problems, "problems": problems},
+        "zero_sum": zero_sum.check(record.changes, record.penalties, record.dead, kept, hand.held),
         "confirmed": as_confirmed is not None,
         "changed_since_confirmed": as_confirmed is not None and as_confirmed != row,
         "signed_by": [s["referee"] for s in signatures if s["hand"] >= record.number],

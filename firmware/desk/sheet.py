@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine import events as ev
+from firmware.audit import zero_sum
 from firmware.display import ActionRefused
 
 
@@ -159,12 +160,15 @@ class SheetBook:
             return self._document
         before = self._document.get("rows", [])
         rows: list[dict] = []
+        penalties_kept = zero_sum.penalties_kept(session.ruleset)
         for record, seating in zip(session.sheet, _seatings(session), strict=True):
             row = record.to_json()
             confirmed = self.confirmed.get(record.number)
             row = row | {
                 "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
-                "zero_sum": zero_sum(record),
+                "zero_sum": zero_sum.check(
+                    record.changes, record.penalties, record.dead, penalties_kept
+                ),
                 "confirmed": confirmed is not None,
                 "changed_since_confirmed": confirmed is not None and confirmed != row,
             }
@@ -183,18 +187,6 @@ class SheetBook:
 
 
 RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "RefereeActed")
-
-
-def zero_sum(record) -> dict:
-    """RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus the
-    dead points (seed 004 §38 一 6)."""
-    problems = []
-    payments, fines = sum(record.changes), sum(record.penalties)
-    if payments:
-        problems.append(f"payments sum {payments:+d}")
-    if fines + record.dead:
-        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
-    return {"ok": not problems, "problems": problems}
 
 
 def _seatings(session) -> list[list[int]]:
