@@ -30,13 +30,14 @@ def check(
     book's penalties stay among the chips (penalties_kept); `held`: what the hand held
     outside the table, per player (None: not known here)."""
     problems = []
-    if sum(changes):
-        problems.append(f"the payments add up to {sum(changes)}, not 0")
-    if kept and sum(penalties) + dead:
+    payments, fines, outside = sum(changes), sum(penalties), sum(held or ())
+    if payments:
+        problems.append(f"the payments add up to {payments}, not 0")
+    if kept and fines + dead:
         problems.append(
-            f"the penalties add up to {sum(penalties)}, not 0"
+            f"the penalties add up to {fines}, not 0"
             + (f" with {dead} dead points" if dead else "")
         )
-    if held is not None and sum(held):
-        problems.append(f"the amounts held outside the table add up to {sum(held)}, not 0")
+    if outside:
+        problems.append(f"the amounts held outside the table add up to {outside}, not 0")
     return {"ok": not problems, "problems": problems}
