@@ -649,11 +649,14 @@ class RefereeActed(Event):
     """Who carried out the referee's action whose rows it follows (issue 16): `action` its
     name (/api/referee/ACTION), `referee` the enrolled referee's name (None: the profile's
     PIN, no referee enrolled), `wall_time` the time of day it was done (UTC, ISO 8601): `t`
-    is the table's own clock."""
+    is the table's own clock; `reason` the referee's written why, for an action that needs
+    one (issue 36: accepting the table, voiding, undoing), else ""."""
 
     action: str
     referee: str | None
     wall_time: str
+    reason: str = ""
+    ADDED = ("reason",)
 
 
 @_event

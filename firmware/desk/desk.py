@@ -33,7 +33,7 @@ from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
 from firmware.desk.deal_errors import redeal, remove_excess
 from firmware.desk.entries import Entries
-from firmware.desk.inputs import game_input, revoke
+from firmware.desk.inputs import game_input, reason, revoke
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, DisplaySource, history
@@ -237,20 +237,22 @@ class Desk(DisplaySource):
         port = self.service.commands
         before = port.seq
         self._acting_at = self.wall_time()  # one time of day for all the action journals
+        why = body.get("reason", "").strip() if isinstance(body.get("reason"), str) else ""
         try:
             answer = perform(t, body)
         except ActionRefused:
             if port.seq > before:
-                self._journal_who(t, action, who)
+                self._journal_who(t, action, who, why)
             raise
         else:
-            self._journal_who(t, action, who)
+            self._journal_who(t, action, who, why)
         finally:
             self._acting_at = None
         return answer
 
-    def _journal_who(self, t, action: str, who: str | None) -> None:
-        self.service.commands.journal(ev.RefereeActed(t, None, action, who, self.wall_time()))
+    def _journal_who(self, t, action: str, who: str | None, why: str) -> None:
+        acted = ev.RefereeActed(t, None, action, who, self.wall_time(), why)
+        self.service.commands.journal(acted)
 
     def wall_time(self) -> str:
         """The time of day, UTC, ISO 8601 to the millisecond, as the journal keeps it: the
@@ -282,7 +284,9 @@ class Desk(DisplaySource):
         return {"voided": number}
 
     def _accept_table(self, t, body) -> dict:
-        """The hand goes on from the table as it lies (issue 20): a journaled engine input."""
+        """The hand goes on from the table as it lies (issue 20): a journaled engine input,
+        its reason in the RefereeActed after it (issue 36 item 3)."""
+        reason(body, "accepting the table as it lies")
         outputs = self.service.commands.accept_table(t)
         if outputs is None:
             raise ActionRefused("no hand is in play")

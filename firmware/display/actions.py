@@ -114,7 +114,8 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "void_hand": ("reason",),  # a hand is lost only by the referee's word, with his reason
     "redeal": ("reason",),  # the referee's re-deal, before all four discard (配牌時的犯規 7)
     "remove_excess": ("seat",),  # long at the deal: excess back at random (配牌時的犯規 6)
-    "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
+    "accept_table": ("reason",),  # the hand goes on from the table as it lies (issue 20), why
+    # in the referee's words (issue 36 item 3)
     "retry": (),  # the shuffler's cycle again after its fault, put right (issue 29)
     "sign_sheet": ("hand", "pin", "referee"),  # pin: checked by the display, never passed on
     "players": ("players",),  # the session's players entered at the desk (issue 16)
