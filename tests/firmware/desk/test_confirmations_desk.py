@@ -27,8 +27,9 @@ def acted(path) -> list[tuple[str, str]]:
 @NEEDED
 def test_issue_36_item_3_void_and_accept_ask_a_reason_and_a_confirmation_in_chromium(tmp_path):
     """The referee taps Accept: asked why, then asked to confirm; his reason is journaled
-    with the action (here the engine refuses the table as it lies: the attempt is journaled). He taps Void, writes why and cancels at the confirmation: nothing is
-    voided; again, confirmed: the hand is voided with his reason."""
+    with the action (here the engine refuses the table as it lies: the attempt is journaled).
+    He taps Void, writes why and cancels at the confirmation: nothing is voided; a blank
+    reason is not even confirmed; again, confirmed: the hand is voided with his reason."""
     path = tmp_path / "served.sqlite"
     source = ServedDesk(path, dealt)
     answers: list = []  # what the referee answers each dialog: text, True (OK), False
