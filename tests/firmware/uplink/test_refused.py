@@ -10,6 +10,8 @@ users, tests/support/shipped.py), its ACL narrowed by one line of the shipped on
 import asyncio
 import json
 import logging
+import subprocess
+import sys
 import threading
 import time
 
@@ -23,6 +25,7 @@ from tests.support.uplinkkit import identity
 from tests.support.venuekit import VENUE
 
 TABLE = "T9"
+REPO = MOSQUITTO.parents[1]
 
 
 def narrowed(folder, leaf: str) -> None:
@@ -67,8 +70,6 @@ def test_issue_36_item_5_a_refused_sheet_raises_the_table_s_fault(reachable):
     """The venue's ACL lacks the table's `sheet`: a table run through the shipped broker is
     told so by the broker (MQTT 5) and says it, once, as a fault on its referee's board
     (journaled) that the venue receives with the rows; the rows themselves go up."""
-    from tests.firmware.uplink.test_uplink import finished, start_table
-
     kit = shipped(reachable, TABLE)
     narrowed(reachable, "sheet")
     profile = table_profile(reachable, TABLE, kit.tls_port)
@@ -76,7 +77,21 @@ def test_issue_36_item_5_a_refused_sheet_raises_the_table_s_fault(reachable):
     venue = Events(broker.port)
     journal = reachable / "j.sqlite"
     try:
-        finished(start_table(profile, journal), seconds=180)
+        cmd = [sys.executable, "-m", "firmware.cli", "run", "--profile", str(profile)]
+        cmd += [
+            "--port",
+            "0",
+            "--journal",
+            str(journal),
+            "--seed",
+            "1",
+            "--hands",
+            "1",
+            "--speed",
+            "1000",
+        ]
+        done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         deadline = time.monotonic() + 60  # the rows the table published before it ended
         while not venue.faults() and time.monotonic() < deadline:
             time.sleep(0.1)
