@@ -195,7 +195,9 @@ class Ruling(Event):
     Where the rule book lets him give the points elsewhere (seed 004 §38 一 6 罰分可以判給明顯
     虧損方 ... 或處理成盤外的死分): `to`, the seat of the disadvantaged player who is paid them
     all, or `dead`, paid to nobody; neither: as the rule book's config says. `reason`: why, in
-    the referee's words (the desk requires one, issue 16; older journals have none)."""
+    the referee's words (the desk requires one, issue 16; older journals have none). `hand`:
+    the number of the hand it rules on, when that hand ended and the next was dealt before
+    the ruling (issue 36: a ruling outlives its hand); None: the hand on the table."""
 
     alert: int = 0
     apply: bool = True
@@ -203,16 +205,20 @@ class Ruling(Event):
     to: int | None = None
     dead: bool = False
     reason: str = ""
-    ADDED = ("tiles", "to", "dead", "reason")
+    hand: int | None = None
+    ADDED = ("tiles", "to", "dead", "reason", "hand")
 
 
 @_event
 class PenaltyRevoked(Event):
     """The referee revokes the penalty applied under `alert` of the hand on the table (in
-    play, or the last one finished while its row can be settled again), for `reason`."""
+    play, or the last one finished while its row can be settled again), for `reason`;
+    `hand` as a Ruling's: the hand before, the next one dealt (issue 36)."""
 
     alert: int = 0
     reason: str = ""
+    hand: int | None = None
+    ADDED = ("hand",)
 
 
 @_event

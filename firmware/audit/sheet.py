@@ -86,6 +86,7 @@ def settled(result, rows) -> tuple[Session | None, list[Hand]]:
         Hand(played, hand_rows, 0, 0, [])
         for played, hand_rows in zip(result.played, by_hand(rows), strict=True)
     ]
+    _late_to_their_hands(hands)
     for n, hand in enumerate(hands):
         hand.dealer, hand.passes, hand.scores = session.dealer, session.passes, list(session.scores)
         if hand.played.voided or not hand.played.table.ended:
@@ -103,6 +104,19 @@ def settled(result, rows) -> tuple[Session | None, list[Hand]]:
             else:
                 hand.held = [sum(p[i] for p in session.held[len(before) :]) for i in range(4)]
     return session, hands
+
+
+def _late_to_their_hands(hands: list[Hand]) -> None:
+    """A ruling made after the next hand was dealt (its `hand`, issue 36) is its hand's row:
+    moved there from the hand it was journaled during, as the replay applied it."""
+    for hand in hands:
+        for row in [r for r in hand.rows if r.kind == "input"]:
+            late = row.data().get("hand")
+            if late is not None and late != hand.played.number:
+                target = next((h for h in reversed(hands) if h.played.number == late), None)
+                if target is not None:
+                    hand.rows.remove(row)
+                    target.rows.append(row)
 
 
 def _timed_out(session: Session, hand: Hand, following) -> bool:

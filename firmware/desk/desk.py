@@ -34,6 +34,7 @@ from firmware.desk import stage as stage_desk
 from firmware.desk.deal_errors import redeal, remove_excess
 from firmware.desk.entries import Entries
 from firmware.desk.inputs import game_input, reason, revoke
+from firmware.desk.late import Earlier
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, DisplaySource, history
@@ -74,6 +75,8 @@ class Desk(DisplaySource):
         self.entries = Entries(service)  # the offences the referee reports (issue 12)
         self._acting_at: str | None = None  # the time of day of the action being carried out
         self.sheet = SheetBook(service, self.wall_time)  # confirmed, signed (issue 16)
+        self.earlier = Earlier(self)  # the hand before's alerts, still to rule (issue 36)
+        self.ruling_late = False  # a ruling on the hand before is being applied
         service.commands.subscribe(self.publish)
 
     # -- documents -----------------------------------------------------------------------
@@ -86,7 +89,7 @@ class Desk(DisplaySource):
             status.session,
             status.table,
             status.t,
-            alerts_view(self.alerts, status),
+            alerts_view(self.alerts, status) + self.earlier.view(),
             faults_view(status.faults[-LOG_LENGTH:], self.acknowledged),
             list(self.log),
             status.shuffler.to_json(),
@@ -152,9 +155,16 @@ class Desk(DisplaySource):
         if self.entries.follow(status):
             status = self.service.status()
         if status.hand_number != self.hand:
+            if self.hand:
+                self.earlier.keep(self.hand, self.alerts)
+            else:  # the first hand this run: resumed, the journal has the hand before's
+                self.earlier.recall()
             self.hand, self.alerts, self.dice = status.hand_number, {}, None
         for event in events:
-            follow(self, event, status.dice_source)
+            if self.ruling_late:
+                self.earlier.follow(event)
+            else:
+                follow(self, event, status.dice_source)
             self.log.append(event.to_json())
         if any(not isinstance(e, ev.RECORDS) for e in events):
             self._waits = None  # the engine's outputs: a hand may have changed

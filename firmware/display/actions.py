@@ -95,9 +95,10 @@ FIELDS = {  # what each field must be, and how a wrong one is named
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
-    "rule": ("alert", "apply", "reason", "tiles", "to", "dead"),  # tiles: the penalty tiles
-    # he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why (issue 16)
-    "revoke": ("alert", "reason"),  # a penalty applied under the alert, lifted (issue 16)
+    "rule": ("alert", "apply", "reason", "tiles", "to", "dead", "hand"),  # tiles: the penalty
+    # tiles he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why
+    # (issue 16); hand: the hand before's alert, the next one dealt (issue 36)
+    "revoke": ("alert", "reason", "hand"),  # a penalty applied under the alert, lifted
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
@@ -124,7 +125,8 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
 }
 # The fields an action may lack.
 OPTIONAL = {
-    "rule": ("tiles", "to", "dead"),
+    "rule": ("tiles", "to", "dead", "hand"),
+    "revoke": ("hand",),
     "report": ("seconds", "tiles"),
     "roll": ("dice",),
     "draw_seats": ("winds",),
