@@ -553,6 +553,17 @@ class PlayerSigned(Event):
 
 
 @_event
+class SignatureWithdrawn(Event):
+    """A player's signature withdrawn (issue 36 item 2: tapped for the wrong person): the
+    latest PlayerSigned of `person`, up to `hand`, for `reason`; the RefereeActed after it
+    says who. Refused once the referee has signed the sheet over it."""
+
+    person: int
+    hand: int
+    reason: str
+
+
+@_event
 class VenueCommand(Event):
     """A command from the venue's bus (docs/uplink.md), taken or `refused` (why), without its
     hmac; `id` and `command` are None and "" when the payload had none to read."""
@@ -685,6 +696,7 @@ RECORDS = (
     SheetSigned,
     PlayersEntered,
     PlayerSigned,
+    SignatureWithdrawn,
     VenueCommand,
     HallResumed,
     WallSealed,

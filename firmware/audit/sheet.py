@@ -107,16 +107,19 @@ def settled(result, rows) -> tuple[Session | None, list[Hand]]:
 
 
 def _late_to_their_hands(hands: list[Hand]) -> None:
-    """A ruling made after the next hand was dealt (its `hand`, issue 36) is its hand's row:
-    moved there from the hand it was journaled during, as the replay applied it."""
+    """A ruling made after the next hand was dealt (its `hand`, issue 36) moves to its hand's
+    rows from those it was journaled among, as the replay applied it."""
     for hand in hands:
-        for row in [r for r in hand.rows if r.kind == "input"]:
-            late = row.data().get("hand")
-            if late is not None and late != hand.played.number:
-                target = next((h for h in reversed(hands) if h.played.number == late), None)
-                if target is not None:
-                    hand.rows.remove(row)
-                    target.rows.append(row)
+        for row in [r for r in hand.rows if r.kind == "input" and _late(r.data())]:
+            target = next(
+                (h for h in reversed(hands) if h.played.number == row.data()["hand"]), hand
+            )
+            hand.rows.remove(row)
+            target.rows.append(row)
+
+
+def _late(data: dict) -> bool:
+    return data.get("type") in ("Ruling", "PenaltyRevoked") and data.get("hand") is not None
 
 
 def _timed_out(session: Session, hand: Hand, following) -> bool:
@@ -148,11 +151,15 @@ def sheet(path) -> dict:
         for n, d in enumerate(records)
         if d["type"] == "SheetSigned"
     ]
-    player_signatures = [
-        {k: v for k, v in d.items() if k not in ("type", "seat")} | {"name": _name(players, d)}
-        for d in records
-        if d["type"] == "PlayerSigned"
-    ]
+    player_signatures: list[dict] = []
+    for d in records:
+        if d["type"] == "PlayerSigned":
+            kept = {k: v for k, v in d.items() if k not in ("type", "seat")}
+            player_signatures.append(kept | {"name": _name(players, d)})
+        elif d["type"] == "SignatureWithdrawn":  # tapped for the wrong person (issue 36)
+            signature = withdrawn(player_signatures, d["person"])
+            if signature is not None:
+                player_signatures.remove(signature)
     lines = [_line(h, players, confirmed, signatures) for h in hands if h.record is not None]
     last = result.played[-1] if result.played else None
     return {
@@ -200,6 +207,11 @@ def players_of(records) -> list[dict]:
     if players is None:
         return [{"name": f"P{n}", "federation_id": None} for n in range(1, 5)]
     return [{"name": p["name"], "federation_id": p["federation_id"]} for p in players]
+
+
+def withdrawn(signatures: list[dict], person: int) -> dict | None:
+    """The latest signature of `person`: the one a SignatureWithdrawn takes back."""
+    return next((s for s in reversed(signatures) if s["person"] == person), None)
 
 
 def _acted_at(records: list[dict], n: int) -> str | None:

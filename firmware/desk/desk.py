@@ -221,6 +221,7 @@ class Desk(DisplaySource):
             "players": self.sheet.players,
             "ask_signatures": self.sheet.ask_signatures,
             "player_signs": self.sheet.player_signs,
+            "withdraw_signature": self.sheet.withdraw_signature,  # tapped wrong (issue 36)
         }
 
     async def act(self, action: str, body: dict, who: str | None = None) -> dict:

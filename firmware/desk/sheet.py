@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from engine import events as ev
 from firmware.audit import zero_sum
+from firmware.audit.sheet import withdrawn
 from firmware.display import ActionRefused
 
 
@@ -55,6 +56,10 @@ class SheetBook:
                 self.signatures.append(acted_after)
             elif isinstance(record, ev.PlayerSigned):
                 self.player_signatures.append(_without_type(record))
+            elif isinstance(record, ev.SignatureWithdrawn):
+                signature = withdrawn(self.player_signatures, record.person)
+                if signature is not None:
+                    self.player_signatures.remove(signature)
 
     # -- the referee's actions -------------------------------------------------------------
 
@@ -99,6 +104,28 @@ class SheetBook:
         if self.asked() is None:
             raise ActionRefused("ask for the players' signatures first (between hands)")
         return self._signs(t, body["person"], "screen")
+
+    def withdraw_signature(self, t, body) -> dict:
+        """A player's latest signature withdrawn, with the referee's reason (issue 36 item 2:
+        tapped for the wrong person), until the referee has signed the sheet after it."""
+        from firmware.desk.inputs import reason  # the desk's one check of a written reason
+
+        person = body["person"]
+        signature = withdrawn(self.player_signatures, person)
+        if signature is None:
+            raise ActionRefused(f"P{person + 1} has no signature on the sheet to withdraw")
+        if any(
+            s["hand"] >= signature["hand"] and (s["wall_time"] or "") > signature["wall_time"]
+            for s in self.signatures
+        ):
+            raise ActionRefused(
+                f"the referee has signed the sheet since P{person + 1} signed: the signature "
+                "stands (the head referee's)"
+            )
+        why = reason(body, "withdrawing a signature")
+        self.player_signatures.remove(signature)
+        self._shown = None
+        return self._record(ev.SignatureWithdrawn(t, None, person, signature["hand"], why))
 
     # -- the players' buttons ---------------------------------------------------------------
 
@@ -186,7 +213,7 @@ class SheetBook:
         return self._document
 
 
-RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "RefereeActed")
+RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "SignatureWithdrawn", "RefereeActed")
 
 
 def _seatings(session) -> list[list[int]]:

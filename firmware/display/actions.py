@@ -122,6 +122,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "players": ("players",),  # the session's players entered at the desk (issue 16)
     "ask_signatures": ("hand",),  # the players sign up to that hand, by button or screen
     "player_signs": ("person",),  # a player's tap on the desk
+    "withdraw_signature": ("person", "reason"),  # his latest, tapped wrong (issue 36)
 }
 # The fields an action may lack.
 OPTIONAL = {

@@ -71,3 +71,32 @@ def test_issue_36_item_3_void_and_accept_ask_a_reason_and_a_confirmation_in_chro
     assert [v.reason for v in voided if isinstance(v, ev.HandVoided)] == [
         "a tile fell off the table"
     ]
+
+
+def played(journal) -> DeskedTable:
+    table = DeskedTable(journal, Clock())
+    table.new_hand("A")
+    table.play_out()
+    return table
+
+
+@NEEDED
+def test_issue_36_item_2_a_wrong_signature_is_withdrawn_on_the_desk_in_chromium(tmp_path):
+    """A player's tap for the wrong person: the referee's Withdraw beside it asks why, and the
+    signature leaves the sheet's list; the journal keeps the withdrawal with its reason."""
+    path = tmp_path / "served.sqlite"
+    source = ServedDesk(path, played)
+    with referee_page(create_app(source, PIN)) as page:
+        page.on("dialog", lambda dialog: dialog.accept("tapped for the wrong person"))
+        page.wait_for_selector("#ask-signatures")
+        page.locator("#ask-signatures").click()
+        page.locator("#sign-call button.player-signs[data-person='2']").click()
+        page.wait_for_selector("#sheet-signatures li:text('P3 signed up to hand 1')")
+        page.locator("#sheet-signatures button.withdraw-signature[data-person='2']").click()
+        page.wait_for_selector("#sheet-signatures li:text('Not signed yet.')")
+        source.close()
+    with Journal(path, readonly=True) as journal:
+        rows = [r.event() for r in journal.rows() if r.kind == "device"]
+    assert [(r.person, r.reason) for r in rows if isinstance(r, ev.SignatureWithdrawn)] == [
+        (2, "tapped for the wrong person")
+    ]
