@@ -10,12 +10,16 @@ WSOM's 3.6 wrong_draw_win (10 points, the referee confirms it) reported in hand 
 
 import pytest
 
+from engine import events as ev
 from firmware.audit import sheet as export_sheet
 from firmware.display import ActionRefused
+from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
+from tests.support.chromium import NEEDED
 from tests.support.deskkit import DeskedTable
-from tests.support.servicekit import Clock, act
+from tests.support.displaykit import PIN, referee_page
+from tests.support.servicekit import Clock, ServedDesk, act
 from tests.support.tablekit import S
 
 RULED = {"alert": 1, "apply": True, "reason": "seen by the floor referee", "hand": 1}
@@ -105,3 +109,28 @@ def test_issue_36_item_2_once_the_sheet_is_signed_over_the_hand_its_rulings_stan
             act(table.desk, "rule", RULED)
         assert table.service.hands.session.sheet[0].penalties == (0, 0, 0, 0)
         assert waiting(table) == [(1, 1, True)]
+
+
+@NEEDED
+def test_issue_36_item_1_the_desk_rules_on_the_hand_before_in_chromium(tmp_path):
+    """During hand 2 the desk's ruling panel still shows hand 1's alert; Apply with a reason
+    puts the penalty on hand 1's row of the sheet."""
+
+    def made(journal) -> DeskedTable:  # on the server's loop: the report applied, not acted
+        table = DeskedTable(journal, Clock())
+        table.new_hand("A")
+        offence = ev.ViolationReported(table.clock.t, S, "wrong_draw_win", 0, ())
+        table.service.hands.apply(offence)
+        table.play_out()
+        table.new_hand("B")
+        return table
+
+    source = ServedDesk(tmp_path / "served.sqlite", made)
+    with referee_page(create_app(source, PIN)) as page:
+        panel = page.locator("#ruling[data-key='1:1']")
+        panel.wait_for()
+        panel.locator("input.reason-text").fill(RULED["reason"])
+        panel.locator("button.apply").click()
+        page.wait_for_selector("#ruling .feedback:text('rule: done')")
+        page.wait_for_selector("#sheet-table tr[data-hand='1'] .penalty")
+        source.close()
