@@ -3,6 +3,8 @@ reason and a confirmation; the reason is journaled with who acted (RefereeActed)
 or a blank reason, does nothing. Served to Debian's chromium as the other desk browser tests.
 """
 
+import pytest
+
 from engine import events as ev
 from firmware.display.app import create_app
 from firmware.journal.store import Journal
@@ -24,6 +26,7 @@ def acted(path) -> list[tuple[str, str]]:
     return [(r.action, r.reason) for r in rows if isinstance(r, ev.RefereeActed)]
 
 
+@pytest.mark.slow  # a browser
 @NEEDED
 def test_issue_36_item_3_void_and_accept_ask_a_reason_and_a_confirmation_in_chromium(tmp_path):
     """The referee taps Accept: asked why, then asked to confirm; his reason is journaled
@@ -80,6 +83,7 @@ def played(journal) -> DeskedTable:
     return table
 
 
+@pytest.mark.slow  # a browser
 @NEEDED
 def test_issue_36_item_2_a_wrong_signature_is_withdrawn_on_the_desk_in_chromium(tmp_path):
     """A player's tap for the wrong person: the referee's Withdraw beside it asks why, and the

@@ -111,6 +111,7 @@ def test_issue_36_item_2_once_the_sheet_is_signed_over_the_hand_its_rulings_stan
         assert waiting(table) == [(1, 1, True)]
 
 
+@pytest.mark.slow  # a browser
 @NEEDED
 def test_issue_36_item_1_the_desk_rules_on_the_hand_before_in_chromium(tmp_path):
     """During hand 2 the desk's ruling panel still shows hand 1's alert; Apply with a reason

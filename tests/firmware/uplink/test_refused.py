@@ -16,6 +16,7 @@ import threading
 import time
 
 import paho.mqtt.client as mqtt
+import pytest
 
 from engine import events as ev
 from firmware.journal.store import Journal
@@ -66,6 +67,7 @@ class Events:
         self.client.disconnect()
 
 
+@pytest.mark.slow  # a table started as `mjtable run`, over the broker
 def test_issue_36_item_5_a_refused_sheet_raises_the_table_s_fault(reachable):
     """The venue's ACL lacks the table's `sheet`: a table run through the shipped broker is
     told so by the broker (MQTT 5) and says it, once, as a fault on its referee's board
