@@ -195,7 +195,9 @@ class Ruling(Event):
     Where the rule book lets him give the points elsewhere (seed 004 §38 一 6 罰分可以判給明顯
     虧損方 ... 或處理成盤外的死分): `to`, the seat of the disadvantaged player who is paid them
     all, or `dead`, paid to nobody; neither: as the rule book's config says. `reason`: why, in
-    the referee's words (the desk requires one, issue 16; older journals have none)."""
+    the referee's words (the desk requires one, issue 16; older journals have none). `hand`:
+    the number of the hand it rules on, when that hand ended and the next was dealt before
+    the ruling (issue 36: a ruling outlives its hand); None: the hand on the table."""
 
     alert: int = 0
     apply: bool = True
@@ -203,16 +205,20 @@ class Ruling(Event):
     to: int | None = None
     dead: bool = False
     reason: str = ""
-    ADDED = ("tiles", "to", "dead", "reason")
+    hand: int | None = None
+    ADDED = ("tiles", "to", "dead", "reason", "hand")
 
 
 @_event
 class PenaltyRevoked(Event):
     """The referee revokes the penalty applied under `alert` of the hand on the table (in
-    play, or the last one finished while its row can be settled again), for `reason`."""
+    play, or the last one finished while its row can be settled again), for `reason`;
+    `hand` as a Ruling's: the hand before, the next one dealt (issue 36)."""
 
     alert: int = 0
     reason: str = ""
+    hand: int | None = None
+    ADDED = ("hand",)
 
 
 @_event
@@ -547,6 +553,17 @@ class PlayerSigned(Event):
 
 
 @_event
+class SignatureWithdrawn(Event):
+    """A player's signature withdrawn (issue 36 item 2: tapped for the wrong person): the
+    latest PlayerSigned of `person`, up to `hand`, for `reason`; the RefereeActed after it
+    says who. Refused once the referee has signed the sheet over it."""
+
+    person: int
+    hand: int
+    reason: str
+
+
+@_event
 class VenueCommand(Event):
     """A command from the venue's bus (docs/uplink.md), taken or `refused` (why), without its
     signature; `id` and `command` are None and "" when the payload had none to read."""
@@ -649,11 +666,14 @@ class RefereeActed(Event):
     """Who carried out the referee's action whose rows it follows (issue 16): `action` its
     name (/api/referee/ACTION), `referee` the enrolled referee's name (None: the profile's
     PIN, no referee enrolled), `wall_time` the time of day it was done (UTC, ISO 8601): `t`
-    is the table's own clock."""
+    is the table's own clock; `reason` the referee's written why, for an action that needs
+    one (issue 36: accepting the table, voiding, undoing), else ""."""
 
     action: str
     referee: str | None
     wall_time: str
+    reason: str = ""
+    ADDED = ("reason",)
 
 
 @_event
@@ -676,6 +696,7 @@ RECORDS = (
     SheetSigned,
     PlayersEntered,
     PlayerSigned,
+    SignatureWithdrawn,
     VenueCommand,
     HallResumed,
     WallSealed,

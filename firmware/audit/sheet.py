@@ -6,7 +6,7 @@ does (firmware/journal/replay.py) and settled in order on a Session, as a resume
 the players by name and federation id (the latest of the venue's `start_session` and the
 desk's PlayersEntered, else P1..P4), each
 penalty with its offence, rule, the referee's reason and whether it was revoked, CCM's dead
-points and held amounts, the zero-sum check (payments sum 0, penalties 0 or the dead points)
+points and held amounts, the rule book's zero-sum check (firmware/audit/zero_sum.py)
 and whether the referee confirmed it (ScoreConfirmed) and who signed the sheet (SheetSigned:
 the referee, with the time of day of the RefereeActed after it; PlayerSigned: each player).
 The desk's download (/api/referee/sheet.csv, .json, .pdf) serves the same document.
@@ -30,6 +30,7 @@ from engine import events as ev
 from engine.seats import LETTERS
 from engine.session import HandRecord, Session
 from engine.stage import take_seats
+from firmware.audit import zero_sum
 from firmware.journal.device_key import fingerprint
 from firmware.journal.replay import Played, journaled_seatings, replay
 from firmware.journal.store import Journal
@@ -86,6 +87,7 @@ def settled(result, rows) -> tuple[Session | None, list[Hand]]:
         Hand(played, hand_rows, 0, 0, [])
         for played, hand_rows in zip(result.played, by_hand(rows), strict=True)
     ]
+    _late_to_their_hands(hands)
     for n, hand in enumerate(hands):
         hand.dealer, hand.passes, hand.scores = session.dealer, session.passes, list(session.scores)
         if hand.played.voided or not hand.played.table.ended:
@@ -103,6 +105,22 @@ def settled(result, rows) -> tuple[Session | None, list[Hand]]:
             else:
                 hand.held = [sum(p[i] for p in session.held[len(before) :]) for i in range(4)]
     return session, hands
+
+
+def _late_to_their_hands(hands: list[Hand]) -> None:
+    """A ruling made after the next hand was dealt (its `hand`, issue 36) moves to its hand's
+    rows from those it was journaled among, as the replay applied it."""
+    for hand in hands:
+        for row in [r for r in hand.rows if r.kind == "input" and _late(r.data())]:
+            target = next(
+                (h for h in reversed(hands) if h.played.number == row.data()["hand"]), hand
+            )
+            hand.rows.remove(row)
+            target.rows.append(row)
+
+
+def _late(data: dict) -> bool:
+    return data.get("type") in ("Ruling", "PenaltyRevoked") and data.get("hand") is not None
 
 
 def _timed_out(session: Session, hand: Hand, following) -> bool:
@@ -134,11 +152,15 @@ def sheet(path) -> dict:
         for n, d in enumerate(records)
         if d["type"] == "SheetSigned"
     ]
-    player_signatures = [
-        {k: v for k, v in d.items() if k not in ("type", "seat")} | {"name": _name(players, d)}
-        for d in records
-        if d["type"] == "PlayerSigned"
-    ]
+    player_signatures: list[dict] = []
+    for d in records:
+        if d["type"] == "PlayerSigned":
+            kept = {k: v for k, v in d.items() if k not in ("type", "seat")}
+            player_signatures.append(kept | {"name": _name(players, d)})
+        elif d["type"] == "SignatureWithdrawn":  # tapped for the wrong person (issue 36)
+            signature = withdrawn(player_signatures, d["person"])
+            if signature is not None:
+                player_signatures.remove(signature)
     lines = [_line(h, players, confirmed, signatures) for h in hands if h.record is not None]
     last = result.played[-1] if result.played else None
     heads = [d for d in records if d["type"] == "HeadSigned"]  # the last: what the key signed
@@ -191,6 +213,11 @@ def players_of(records) -> list[dict]:
     return [{"name": p["name"], "federation_id": p["federation_id"]} for p in players]
 
 
+def withdrawn(signatures: list[dict], person: int) -> dict | None:
+    """The latest signature of `person`: the one a SignatureWithdrawn takes back."""
+    return next((s for s in reversed(signatures) if s["person"] == person), None)
+
+
 def _acted_at(records: list[dict], n: int) -> str | None:
     """The time of day of the referee's action whose record is the `n`th (its RefereeActed
     follows it, issue 16), None in a journal from before."""
@@ -204,19 +231,13 @@ def _name(players: list[dict], signed: dict) -> str:
 
 def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
     """The sheet's row of a finished hand with the names by column, its offences, the zero-sum
-    check (RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus
-    the dead points, seed 004 §38 一 6), confirmation and signatures."""
+    check (firmware/audit/zero_sum.py), confirmation and signatures."""
     record, seating = hand.record, hand.seating
     assert record is not None and seating is not None
     row = record.to_json()
     names = [players[person]["name"] for person in seating]  # by the row's column (side)
     ids = [players[person]["federation_id"] for person in seating]
-    payments, fines = sum(record.changes), sum(record.penalties)
-    problems = []
-    if payments:
-        problems.append(f"payments sum {payments:+d}")
-    if fines + record.dead:
-        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
+    kept = zero_sum.penalties_kept(hand.played.table.ruleset)
     as_confirmed = confirmed.get(record.number)
     return row | {
         "round": LETTERS[hand.passes // 4 % 4],
@@ -227,7 +248,7 @@ def _line(hand: Hand, players, confirmed: dict, signatures: list[dict]) -> dict:
         "seating": seating,
         "held": hand.held,
         "offences": _offences(hand),
-        "zero_sum": {"ok": not problems, "problems": problems},
+        "zero_sum": zero_sum.check(record.changes, record.penalties, record.dead, kept, hand.held),
         "confirmed": as_confirmed is not None,
         "changed_since_confirmed": as_confirmed is not None and as_confirmed != row,
         "signed_by": [s["referee"] for s in signatures if s["hand"] >= record.number],

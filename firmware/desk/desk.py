@@ -33,7 +33,8 @@ from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
 from firmware.desk.deal_errors import redeal, remove_excess
 from firmware.desk.entries import Entries
-from firmware.desk.inputs import game_input, revoke
+from firmware.desk.inputs import game_input, reason, revoke
+from firmware.desk.late import Earlier
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, DisplaySource, history
@@ -74,6 +75,8 @@ class Desk(DisplaySource):
         self.entries = Entries(service)  # the offences the referee reports (issue 12)
         self._acting_at: str | None = None  # the time of day of the action being carried out
         self.sheet = SheetBook(service, self.wall_time)  # confirmed, signed (issue 16)
+        self.earlier = Earlier(self)  # the hand before's alerts, still to rule (issue 36)
+        self.ruling_late = False  # a ruling on the hand before is being applied
         service.commands.subscribe(self.publish)
 
     # -- documents -----------------------------------------------------------------------
@@ -86,7 +89,7 @@ class Desk(DisplaySource):
             status.session,
             status.table,
             status.t,
-            alerts_view(self.alerts, status),
+            alerts_view(self.alerts, status) + self.earlier.view(),
             faults_view(status.faults[-LOG_LENGTH:], self.acknowledged),
             list(self.log),
             status.shuffler.to_json(),
@@ -153,9 +156,16 @@ class Desk(DisplaySource):
         if self.entries.follow(status):
             status = self.service.status()
         if status.hand_number != self.hand:
+            if self.hand:
+                self.earlier.keep(self.hand, self.alerts)
+            else:  # the first hand this run: resumed, the journal has the hand before's
+                self.earlier.recall()
             self.hand, self.alerts, self.dice = status.hand_number, {}, None
         for event in events:
-            follow(self, event, status.dice_source)
+            if self.ruling_late:
+                self.earlier.follow(event)
+            else:
+                follow(self, event, status.dice_source)
             self.log.append(event.to_json())
         if any(not isinstance(e, ev.RECORDS) for e in events):
             self._waits = None  # the engine's outputs: a hand may have changed
@@ -212,6 +222,7 @@ class Desk(DisplaySource):
             "players": self.sheet.players,
             "ask_signatures": self.sheet.ask_signatures,
             "player_signs": self.sheet.player_signs,
+            "withdraw_signature": self.sheet.withdraw_signature,  # tapped wrong (issue 36)
         }
 
     async def act(self, action: str, body: dict, who: str | None = None) -> dict:
@@ -238,20 +249,22 @@ class Desk(DisplaySource):
         port = self.service.commands
         before = port.seq
         self._acting_at = self.wall_time()  # one time of day for all the action journals
+        why = body.get("reason", "").strip() if isinstance(body.get("reason"), str) else ""
         try:
             answer = perform(t, body)
         except ActionRefused:
             if port.seq > before:
-                self._journal_who(t, action, who)
+                self._journal_who(t, action, who, why)
             raise
         else:
-            self._journal_who(t, action, who)
+            self._journal_who(t, action, who, why)
         finally:
             self._acting_at = None
         return answer
 
-    def _journal_who(self, t, action: str, who: str | None) -> None:
-        self.service.commands.journal(ev.RefereeActed(t, None, action, who, self.wall_time()))
+    def _journal_who(self, t, action: str, who: str | None, why: str) -> None:
+        acted = ev.RefereeActed(t, None, action, who, self.wall_time(), why)
+        self.service.commands.journal(acted)
 
     def wall_time(self) -> str:
         """The time of day, UTC, ISO 8601 to the millisecond, as the journal keeps it: the
@@ -283,7 +296,9 @@ class Desk(DisplaySource):
         return {"voided": number}
 
     def _accept_table(self, t, body) -> dict:
-        """The hand goes on from the table as it lies (issue 20): a journaled engine input."""
+        """The hand goes on from the table as it lies (issue 20): a journaled engine input,
+        its reason in the RefereeActed after it (issue 36 item 3)."""
+        reason(body, "accepting the table as it lies")
         outputs = self.service.commands.accept_table(t)
         if outputs is None:
             raise ActionRefused("no hand is in play")

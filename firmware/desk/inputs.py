@@ -17,6 +17,8 @@ def game_input(desk, action: str, t, body) -> dict:
     """A referee's input to the game (the desk's `rule`, `revoke`, `pause`, `roll`,
     `resume`, `wall_touched`, `dealer_kept`, `break_made`): journaled and applied as any
     input; an Alert among its outputs is the engine's refusal, the desk's answer."""
+    if action in ("rule", "revoke") and desk.earlier.is_late(body):
+        return late_input(desk, action, t, body)
     if desk.service.status().table is None:
         raise ActionRefused("no hand is on the table")
     if action == "roll":
@@ -50,6 +52,35 @@ def game_input(desk, action: str, t, body) -> dict:
     return {"done": action, "events": [o.to_json() for o in outputs]}
 
 
+def late_input(desk, action: str, t, body) -> dict:
+    """A ruling, or a penalty revoked, on the hand before, the next one dealt (issue 36: a
+    ruling outlives its hand; firmware/desk/late.py)."""
+    hand = body["hand"]
+    unsigned(desk, hand)
+    if action == "rule":
+        event: ev.Event = ev.Ruling(
+            t,
+            None,
+            body["alert"],
+            body["apply"],
+            tuple(body.get("tiles", ())),
+            payee(body),
+            body.get("dead", False),
+            reason(body, "a ruling"),
+            hand,
+        )
+    else:
+        event = ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking"), hand)
+    outputs = desk.earlier.apply(event)
+    refusal = next((o for o in outputs if isinstance(o, ev.Alert)), None)
+    if refusal is not None:
+        raise ActionRefused(refusal.message)
+    if isinstance(event, ev.Ruling) and body["alert"] in desk.earlier.alerts:
+        desk.earlier.alerts[body["alert"]]["reason"] = event.reason
+        desk.service.commands.publish()
+    return {"done": action, "hand": hand, "events": [o.to_json() for o in outputs]}
+
+
 def revoke(desk, t, body) -> dict:
     """Revoke a penalty applied in the hand on the table: in play, or the last finished
     while its row can still be settled again (not once its game has ended)."""
@@ -60,7 +91,20 @@ def revoke(desk, t, body) -> dict:
             f"hand {status.hand_number}'s row can no longer be settled again (its game has "
             "ended): its penalties stand"
         )
+    if table is not None and table.ended:
+        unsigned(desk, status.hand_number)
     return game_input(desk, "revoke", t, body)
+
+
+def unsigned(desk, hand: int) -> None:
+    """A finished hand's rulings change only until the referee signs the sheet over it
+    (issue 36 item 2); after, the refusal says so."""
+    signed = max((s["hand"] for s in desk.sheet.signatures), default=0)
+    if hand <= signed:
+        raise ActionRefused(
+            f"the score sheet is signed up to hand {signed}: hand {hand}'s rulings can no "
+            "longer be changed at the table (the head referee's)"
+        )
 
 
 def payee(body) -> int | None:

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine import events as ev
+from firmware.audit import zero_sum
+from firmware.audit.sheet import withdrawn
 from firmware.display import ActionRefused
 
 
@@ -54,6 +56,10 @@ class SheetBook:
                 self.signatures.append(acted_after)
             elif isinstance(record, ev.PlayerSigned):
                 self.player_signatures.append(_without_type(record))
+            elif isinstance(record, ev.SignatureWithdrawn):
+                signature = withdrawn(self.player_signatures, record.person)
+                if signature is not None:
+                    self.player_signatures.remove(signature)
 
     # -- the referee's actions -------------------------------------------------------------
 
@@ -98,6 +104,28 @@ class SheetBook:
         if self.asked() is None:
             raise ActionRefused("ask for the players' signatures first (between hands)")
         return self._signs(t, body["person"], "screen")
+
+    def withdraw_signature(self, t, body) -> dict:
+        """A player's latest signature withdrawn, with the referee's reason (issue 36 item 2:
+        tapped for the wrong person), until the referee has signed the sheet after it."""
+        from firmware.desk.inputs import reason  # the desk's one check of a written reason
+
+        person = body["person"]
+        signature = withdrawn(self.player_signatures, person)
+        if signature is None:
+            raise ActionRefused(f"P{person + 1} has no signature on the sheet to withdraw")
+        if any(
+            s["hand"] >= signature["hand"] and (s["wall_time"] or "") > signature["wall_time"]
+            for s in self.signatures
+        ):
+            raise ActionRefused(
+                f"the referee has signed the sheet since P{person + 1} signed: the signature "
+                "stands (the head referee's)"
+            )
+        why = reason(body, "withdrawing a signature")
+        self.player_signatures.remove(signature)
+        self._shown = None
+        return self._record(ev.SignatureWithdrawn(t, None, person, signature["hand"], why))
 
     # -- the players' buttons ---------------------------------------------------------------
 
@@ -159,12 +187,15 @@ class SheetBook:
             return self._document
         before = self._document.get("rows", [])
         rows: list[dict] = []
+        penalties_kept = zero_sum.penalties_kept(session.ruleset)
         for record, seating in zip(session.sheet, _seatings(session), strict=True):
             row = record.to_json()
             confirmed = self.confirmed.get(record.number)
             row = row | {
                 "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
-                "zero_sum": zero_sum(record),
+                "zero_sum": zero_sum.check(
+                    record.changes, record.penalties, record.dead, penalties_kept
+                ),
                 "confirmed": confirmed is not None,
                 "changed_since_confirmed": confirmed is not None and confirmed != row,
             }
@@ -182,19 +213,7 @@ class SheetBook:
         return self._document
 
 
-RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "RefereeActed")
-
-
-def zero_sum(record) -> dict:
-    """RULES.md 1.3: the payments sum to zero; the penalty points to zero, or to minus the
-    dead points (seed 004 §38 一 6)."""
-    problems = []
-    payments, fines = sum(record.changes), sum(record.penalties)
-    if payments:
-        problems.append(f"payments sum {payments:+d}")
-    if fines + record.dead:
-        problems.append(f"penalties sum {fines:+d} with {record.dead} dead points")
-    return {"ok": not problems, "problems": problems}
+RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "SignatureWithdrawn", "RefereeActed")
 
 
 def _seatings(session) -> list[list[int]]:

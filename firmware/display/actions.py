@@ -95,9 +95,10 @@ FIELDS = {  # what each field must be, and how a wrong one is named
 }
 ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "ack": ("alert", "fault"),
-    "rule": ("alert", "apply", "reason", "tiles", "to", "dead"),  # tiles: the penalty tiles
-    # he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why (issue 16)
-    "revoke": ("alert", "reason"),  # a penalty applied under the alert, lifted (issue 16)
+    "rule": ("alert", "apply", "reason", "tiles", "to", "dead", "hand"),  # tiles: the penalty
+    # tiles he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why
+    # (issue 16); hand: the hand before's alert, the next one dealt (issue 36)
+    "revoke": ("alert", "reason", "hand"),  # a penalty applied under the alert, lifted
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
@@ -114,16 +115,19 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     "void_hand": ("reason",),  # a hand is lost only by the referee's word, with his reason
     "redeal": ("reason",),  # the referee's re-deal, before all four discard (配牌時的犯規 7)
     "remove_excess": ("seat",),  # long at the deal: excess back at random (配牌時的犯規 6)
-    "accept_table": (),  # the hand goes on from the table as it lies (issue 20)
+    "accept_table": ("reason",),  # the hand goes on from the table as it lies (issue 20), why
+    # in the referee's words (issue 36 item 3)
     "retry": (),  # the shuffler's cycle again after its fault, put right (issue 29)
     "sign_sheet": ("hand", "pin", "referee"),  # pin: checked by the display, never passed on
     "players": ("players",),  # the session's players entered at the desk (issue 16)
     "ask_signatures": ("hand",),  # the players sign up to that hand, by button or screen
     "player_signs": ("person",),  # a player's tap on the desk
+    "withdraw_signature": ("person", "reason"),  # his latest, tapped wrong (issue 36)
 }
 # The fields an action may lack.
 OPTIONAL = {
-    "rule": ("tiles", "to", "dead"),
+    "rule": ("tiles", "to", "dead", "hand"),
+    "revoke": ("hand",),
     "report": ("seconds", "tiles"),
     "roll": ("dice",),
     "draw_seats": ("winds",),

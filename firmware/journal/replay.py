@@ -175,16 +175,17 @@ def replay(
             event = _event(row, ev.INPUTS)
             current_input, matched, input_seq = data, 0, row.seq
             result.inputs += 1
+            played = ruled_on(result.played, event)
             try:
-                produced = table.apply(event)
+                produced = played.table.apply(event)
             except Exception as err:  # an engine bug is a mismatch, not a crash
                 produced = []
                 mismatch(row.seq, None, {"error": f"{type(err).__name__}: {err}"})
-            result.played[-1].outputs += produced
-            if table.ended and result.played[-1].ended is None:
-                result.played[-1].ended = event.t
+            played.outputs += produced
+            if played.table.ended and played.ended is None:
+                played.ended = event.t
             if watch:
-                watch(row, result.played[-1], produced)
+                watch(row, played, produced)
         else:
             result.outputs += 1
             if current_input is None or matched >= len(produced):
@@ -198,6 +199,17 @@ def replay(
     close_input(True)
     result.table = table
     return result
+
+
+def ruled_on(played: list[Played], event: ev.Event) -> Played:
+    """The hand an input applies to: the latest, or the one a late ruling names (issue 36:
+    a Ruling or PenaltyRevoked with its `hand`, made after the next hand was dealt)."""
+    number = getattr(event, "hand", None)
+    if isinstance(event, ev.Ruling | ev.PenaltyRevoked) and number is not None:
+        for hand in reversed(played):
+            if hand.number == number:
+                return hand
+    return played[-1]
 
 
 def _event(row, kinds: tuple) -> ev.Event:

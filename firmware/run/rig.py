@@ -101,6 +101,7 @@ def _uplink(service, settings, profile, rules: str):
     again under an id the journal says was taken (what they noted, the table takes up itself).
     Its status names the profile, the rule book `rules` (a name or a file) and the device key
     (firmware/uplink/identity.py), its birth count kept beside the key."""
+    from firmware.uplink.broker import REFUSED_ADVICE
     from firmware.uplink.client import Uplink  # the MQTT client only for a table with a venue
     from firmware.uplink.commands import VenueCommands
     from firmware.uplink.identity import BIRTH_FILE, Identity
@@ -120,6 +121,14 @@ def _uplink(service, settings, profile, rules: str):
         taken = service.commands.submit(lambda t: commands.receive(t, payload))
         taken.add_done_callback(lambda done: done.cancelled() or done.exception())
 
+    def on_refused(leaf: str, what: str) -> None:  # issue 36 item 5: referee and venue
+        told = service.commands.submit(
+            lambda t: service.commands.report_fault(
+                t, "uplink", f"refused {leaf}", what, REFUSED_ADVICE, transient=True
+            )
+        )
+        told.add_done_callback(lambda done: done.cancelled() or done.exception())
+
     uplink = Uplink(
         settings,
         service.journal,
@@ -127,6 +136,7 @@ def _uplink(service, settings, profile, rules: str):
         lambda: status_state(service.status(), uplink.alerts),
         identity,
         on_command,
+        on_refused,
     )
     seen = key.path.parent / SEEN_FILE  # the ids taken outlive the session (issue 35)
     commands = VenueCommands(

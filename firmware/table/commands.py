@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine import events as ev
+from firmware.table import late
 from firmware.table.venue_notes import VenueNotes
 
 
@@ -33,6 +34,15 @@ class TableCommands:
     def apply(self, event: ev.Event) -> list[ev.Event]:
         """An input to the hand in play: journaled, applied, its outputs shown and returned."""
         return self._service.hands.apply(event)
+
+    def apply_late(self, event: ev.Ruling | ev.PenaltyRevoked) -> list[ev.Event] | str:
+        """A ruling on the hand before, the next one dealt (issue 36): its outputs, or why
+        it cannot be (firmware/table/late.py)."""
+        return late.apply_late(self._service.hands, event)
+
+    def last_hand(self):
+        """The last hand on the sheet, (number, table), while it can still be ruled on."""
+        return late.last_hand(self._service.hands)
 
     def void(self, t: float, reason: str) -> int | None:
         """Void the hand in play (its number), or None when none is."""

@@ -308,7 +308,7 @@ class Hands:
             if line:
                 self.out(f"{out.t:9.1f}  {line}")
         if self.recorded and any(isinstance(out, ev.RESETTLED) for out in outputs):
-            self._settle_again(event.t, table)  # on the sheet already: before it is shown
+            self.settle_again(event.t, table)  # on the sheet already: before it is shown
         self.publish(outputs)
         if isinstance(event, ev.ClocksResumed) and table.clocks.paused_at is None:
             self._interruption_over(event.t)
@@ -318,7 +318,7 @@ class Hands:
 
     # -- the hand's end ------------------------------------------------------------------
 
-    def _settle_again(self, t, table) -> None:
+    def settle_again(self, t, table) -> None:
         """The hand on the sheet changed: its row settled again while its game goes on; once
         its game has ended with it, what it holds now added to the game's 局分 (seed 004 第三章
         第二條 七(二) 局結後罰分); else (a later hand's game) nothing moves."""

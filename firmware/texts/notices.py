@@ -111,6 +111,12 @@ FAULTS = {
     ("journal disk", "low space"): "the table's disk is running out of space for its record",
     ("venue", "refused"): "the table refused a command from the venue",
     ("reader", "stray buttons"): "a tile reader sends seat buttons this table does not take",
+    # issue 36 item 5: a publish the venue's broker refused (firmware/uplink/broker.py), by leaf
+    ("uplink", "refused events"): "the venue's broker refuses the table's record",
+    ("uplink", "refused sheet"): "the venue's broker refuses the table's score sheet",
+    ("uplink", "refused state"): "the venue's broker refuses the table's state",
+    ("uplink", "refused status"): "the venue's broker refuses the table's status",
+    ("uplink", "refused alerts"): "the venue's broker refuses the table's alerts",
 }
 # What the players wait for, by the device at fault.
 ADVICE = {
@@ -124,6 +130,7 @@ ADVICE = {
     "service": "play goes on under the referee's control",
     "journal disk": "the technician sees to the table's disk",
     "venue": "the referee sees to it with the venue's desk",
+    "uplink": "the venue's organiser sees to the broker; the table's record waits for it",
 }
 SHUFFLER_FAULT = "the shuffler has stopped: the technician sees to it"
 # The banner of a table that stopped refereeing (firmware/table/storage.py): the public's words by

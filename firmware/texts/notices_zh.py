@@ -33,6 +33,7 @@ DEVICES = {
     "service": "牌桌服務",
     "journal disk": "紀錄磁碟",
     "venue": "場館",
+    "uplink": "場館連線",
 }
 OFFENCES = {
     "early_draw": "搶先摸牌",
@@ -123,6 +124,11 @@ FAULTS = {
     ("journal disk", "low space"): "牌桌磁碟的紀錄空間即將用完",
     ("venue", "refused"): "牌桌拒絕了場館的一項指令",
     ("reader", "stray buttons"): "讀牌器送來本桌不採用的座位按鈕",
+    ("uplink", "refused events"): "場館的訊息伺服器拒絕牌桌的紀錄",
+    ("uplink", "refused sheet"): "場館的訊息伺服器拒絕牌桌的計分表",
+    ("uplink", "refused state"): "場館的訊息伺服器拒絕牌桌的狀態",
+    ("uplink", "refused status"): "場館的訊息伺服器拒絕牌桌的連線狀態",
+    ("uplink", "refused alerts"): "場館的訊息伺服器拒絕牌桌的警示",
 }
 ADVICE = {
     "tracking": "裁判檢查牌",
@@ -135,6 +141,7 @@ ADVICE = {
     "service": "牌局在裁判控制下繼續",
     "journal disk": "技術人員處理牌桌磁碟",
     "venue": "裁判與場館服務台一同處理",
+    "uplink": "場館主辦方處理訊息伺服器；牌桌的紀錄會等待",
 }
 SHUFFLER_FAULT = "洗牌機已停止：由技術人員處理"
 NOT_REFEREEING = {

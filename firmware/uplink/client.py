@@ -19,6 +19,11 @@ as the first sending left them.
 The score sheet (issue 16) goes up retained whenever a row that changes it is published, and
 on each connection, built in a thread (firmware/uplink/sheet.py) and published between the
 rows' messages.
+
+A publish the broker refuses (MQTT 5, firmware/uplink/broker.py: its ACL denies the topic) is
+never a silent loss (issue 36 item 5): the table's fault is told once; a row refused leaves
+the cursor where it was and the uplink tries again as after an outage; a sheet or a state
+refused does not hold up the rows.
 """
 
 import asyncio
@@ -45,6 +50,7 @@ from firmware.bus.contract import (
 )
 from firmware.bus.settings import UplinkSettings
 from firmware.journal.store import Journal, Row
+from firmware.uplink.broker import BrokerClient, Refusals, Refused
 from firmware.uplink.discovery import discovery_configs
 from firmware.uplink.identity import Identity
 from firmware.uplink.messages import (
@@ -78,33 +84,13 @@ class _Quiet(logging.LoggerAdapter):
 MQTT_LOG = _Quiet(logging.getLogger("mjtable.uplink.mqtt"))
 
 
-class _Client(aiomqtt.Client):
-    """aiomqtt 2.5.1's client, but a socket's writer is watched only if the socket is still
-    the client's when the loop comes to it: aiomqtt asks for it by descriptor number from
-    paho's thread, and a connection dropped meanwhile leaves that number closed ("Bad file
-    descriptor" on the loop) or, reused, another's."""
-
-    def _on_socket_register_write(self, client, userdata, sock) -> None:
-        def write() -> None:
-            try:
-                client.loop_write()
-            except Exception as err:  # the connection broke: the listener ends on it
-                if not self._disconnected.done():
-                    self._disconnected.set_exception(err)
-
-        def watch() -> None:
-            if client.socket() is sock:
-                self._loop.add_writer(sock.fileno(), write)
-
-        self._loop.call_soon_threadsafe(watch)
-
-
 class Uplink:
     """`table` is the table's name in the topics; `state()` its public state (uplink_messages
     `status_state`); `identity` says who the table is in its status; `on_command(payload)`
-    takes each command the venue sends (None: the table takes none); `sheet_executor` builds
-    its score sheets (None: a thread). `changed()` wakes it: a row was committed or the state
-    changed."""
+    takes each command the venue sends (None: the table takes none); `on_refused(leaf,
+    message)` tells the table's fault when the broker refuses a publish (None: the log only);
+    `sheet_executor` builds its score sheets (None: a thread). `changed()` wakes it: a row was
+    committed or the state changed."""
 
     def __init__(
         self,
@@ -114,11 +100,13 @@ class Uplink:
         state: Callable[[], dict],
         identity: Identity,
         on_command: Callable[[bytes], None] | None = None,
+        on_refused: Callable[[str, str], None] | None = None,
         sheet_executor: Executor | None = None,
     ):
         self.settings, self.journal, self.state = settings, journal, state
         self.identity, self.status_at = identity, -math.inf
         self.on_command = on_command
+        self.refusals = Refusals(on_refused)
         self.venue, self.table, self.session = settings.venue, table, journal.session_id
         self.envelope = Envelope(self.venue, table, self.session)
         self.alerts = AlertBoard()
@@ -193,14 +181,14 @@ class Uplink:
         settings = self.settings
         self.identity.born()  # this connection's: its last will says it
         offline = encode(status_message(self.envelope, self.identity.status(False)))
-        return _Client(
+        return BrokerClient(
             settings.host,
             settings.port,
+            self.refusals,
             username=settings.user,
             password=settings.password,
             identifier=f"mjtable-{self.venue}-{self.table}",
             will=aiomqtt.Will(self._topic(Leaf.STATUS), offline, QOS, retain=True),
-            clean_session=False,  # the broker keeps the commands sent while the table is away
             keepalive=settings.keepalive,
             timeout=max(settings.keepalive, 2.0),  # for an acknowledgement: then a new try
             tls_context=self.tls,
@@ -360,8 +348,14 @@ class Uplink:
             await client.publish(topic, encode(config), QOS, retain=True)
 
     async def _send(self, client: aiomqtt.Client, leaf: Leaf, message: dict) -> None:
-        """Publish `message` on the table's `leaf`, retained if the contract keeps it."""
-        await client.publish(self._topic(leaf), encode(message), QOS, retain=leaf in RETAINED)
+        """Publish `message` on the table's `leaf`, retained if the contract keeps it. A sheet
+        or a state refused is told and the rows go on (the next is sent as it changes)."""
+        try:
+            await client.publish(self._topic(leaf), encode(message), QOS, retain=leaf in RETAINED)
+        except Refused as err:
+            if leaf not in (Leaf.SHEET, Leaf.STATE):
+                raise
+            self.refusals.tell(err)
 
     def _topic(self, leaf: Leaf) -> str:
         return table_topic(self.venue, self.table, leaf)
@@ -383,7 +377,9 @@ class Uplink:
         self.saved, self.saved_at = self.sent, time.monotonic()
 
     def _tell_outage(self, err: Exception) -> None:
-        if isinstance(err, aiomqtt.MqttError | OSError):
+        if isinstance(err, Refused):
+            self.refusals.tell(err)
+        elif isinstance(err, aiomqtt.MqttError | OSError):
             log.warning(
                 "uplink: the venue broker %s is unreachable (%s); the rows wait in the journal",
                 self._where(),

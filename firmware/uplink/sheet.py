@@ -28,6 +28,7 @@ CHANGES = (  # the rows' types that change the sheet, by name (changes_sheet)
     "SheetSigned",
     "PlayersEntered",
     "PlayerSigned",
+    "SignatureWithdrawn",
     "SeatsDrawn",
     "SeatsChanged",
     "VenueCommand",

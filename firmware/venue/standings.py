@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.schema import ConfigError
+from firmware.audit import zero_sum as hand_check
 from firmware.resources import load_ruleset
 from firmware.venue.board import TableBoard, VenueBoard
 from firmware.venue.points import DEFAULT_STAGE, Stage, award, rank_key
@@ -32,7 +33,7 @@ from firmware.venue.points import DEFAULT_STAGE, Stage, award, rank_key
 @dataclass(frozen=True)
 class RuleBook:
     start: int  # points each player starts a game with: CCM's 100 chips, WSOM's 0
-    penalties_paid: bool  # CCM pays a penalty to the others (zero-sum); WSOM deducts it
+    penalties_kept: bool  # CCM keeps a penalty among the chips (zero_sum.py); WSOM deducts it
     book: str  # "CCM" or "WSOM": whose standings the table's players are in
 
 
@@ -52,7 +53,7 @@ def rule_book(name: str | None) -> RuleBook:
     rules = ruleset.table_rules
     return RuleBook(
         rules.start_chips or 0,
-        bool(rules.penalties and rules.penalties.paid_to_others),
+        hand_check.penalties_kept(ruleset),
         "CCM" if ruleset.name.startswith("ccm") else "WSOM",
     )
 
@@ -124,9 +125,9 @@ def places(values: list) -> list[int]:
 
 
 def zero_sum(table: TableBoard) -> dict:
-    """The signed sheet checked: every hand's payments add up to nothing, so do CCM's
-    penalties, each line's totals follow from the line before (or from a new game's start),
-    and the table's scores are the sheet's last totals."""
+    """The signed sheet checked: each hand's line by the rule book's check (the desk's and the
+    exports', firmware/audit/zero_sum.py), each line's totals follow from the line before (or
+    from a new game's start), and the table's scores are the sheet's last totals."""
     sheet = table.sheet
     if sheet is None:
         return {"ok": False, "problems": ["no signed score sheet yet"], "hands": 0}
@@ -143,14 +144,9 @@ def zero_sum(table: TableBoard) -> dict:
             row["totals"],
             row["penalties"],
         )
-        if sum(changes) != 0:
-            problems.append(f"hand {hand}: the payments add up to {sum(changes)}, not 0")
-        dead = row.get("dead", 0)  # CCM: paid to nobody (seed 004 §38 一 6); older sheets: 0
-        if book.penalties_paid and sum(fines) + dead != 0:
-            problems.append(
-                f"hand {hand}: the penalties add up to {sum(fines)}, not 0"
-                + (f" with {dead} dead points" if dead else "")
-            )
+        dead = row.get("dead", 0)  # older sheets have none
+        line = hand_check.check(changes, fines, dead, book.penalties_kept)  # issue 36 item 4
+        problems += [f"hand {hand}: {problem}" for problem in line["problems"]]
         moved = [c + f for c, f in zip(changes, fines, strict=True)]
         if totals not in (
             [b + m for b, m in zip(before, moved, strict=True)],

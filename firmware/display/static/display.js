@@ -360,12 +360,21 @@ function describe(e) {
 
 // -- the referee's controls ----------------------------------------------------------------
 
+// A step not taken back (issue 36 item 3): the referee writes why, then confirms it; a blank
+// reason or a cancel does nothing.
+function withReason(ask, question, then) {
+  const reason = (prompt(tr(ask)) || "").trim();
+  if (reason && confirm(tr(question, {reason}))) then(reason);
+}
+
 function buildControls() {
   fill("controls", el("div", {class: "buttons"},
     el("button", {id: "pause", onclick: () => act("pause", {})}, tr("Pause")),
     el("button", {id: "resume", onclick: () => act("resume", {})}, tr("Resume")),
-    el("button", {id: "accept-table", onclick: () => act("accept_table", {})},
-      tr("Accept the table as it lies")),
+    el("button", {id: "accept-table", onclick: () => withReason(
+      "Accept the table as it lies: why? (the journal keeps the reason)",
+      "The hand goes on from the tiles as they lie. Accept the table? Reason: {reason}",
+      (reason) => act("accept_table", {reason}))}, tr("Accept the table as it lies")),
     el("button", {id: "referee-roll", title: "seed 000 開門 6: an opponent asks the referee to "
       + "throw East's second roll; the table throws it from the OS's random source",
       onclick: () => act("roll", {})}, tr("Throw East's second roll")),
@@ -409,10 +418,10 @@ function buildControls() {
           .trim().toUpperCase());
         if (seat >= 0) act("remove_excess", {seat});
       }}, tr("Remove excess tiles")),
-    el("button", {id: "void", onclick: () => {
-      const reason = prompt(tr("Void this hand: why? (the journal keeps the reason)"));
-      if (reason && reason.trim()) act("void_hand", {reason: reason.trim()});
-    }}, tr("Void hand")),
+    el("button", {id: "void", onclick: () => withReason(
+      "Void this hand: why? (the journal keeps the reason)",
+      "The hand will not count and is dealt again. Void it? Reason: {reason}",
+      (reason) => act("void_hand", {reason}))}, tr("Void hand")),
     el("button", {id: "logout", onclick: () => fetch("/api/referee/logout", {method: "POST",
       headers: {"Content-Type": "application/json"}, body: "{}"}).then(showLogin)},
     tr("Log out"))));

@@ -42,6 +42,12 @@ words({  // i18n.js: this page's Chinese (issue 16 "Every screen")
     "誰配牌多牌？（E、S、W 或 N）",
   "Void hand": "本盤作廢", "Void this hand: why? (the journal keeps the reason)":
     "本盤作廢：原因？（紀錄會保存原因）", "Log out": "登出",
+  "The hand will not count and is dealt again. Void it? Reason: {reason}":
+    "本盤不計並重新配牌。確定作廢？原因：{reason}",
+  "Accept the table as it lies: why? (the journal keeps the reason)":
+    "按桌面現狀接受：原因？（紀錄會保存原因）",
+  "The hand goes on from the tiles as they lie. Accept the table? Reason: {reason}":
+    "牌局按桌面現狀繼續。確定接受？原因：{reason}",
   "Report an offence": "報告違規", "seat ": "座位 ", "offence ": "違規 ", "seconds ": "秒數 ",
   "tiles ": "牌 ", "Report": "報告",
   "the rule book's offences are unavailable": "無法取得規則書的違規項目",

@@ -47,7 +47,12 @@ function renderRulings(state) {
 }
 
 function alertKey(state, a) {
-  return `${state.hand_number}:${a.id}`;
+  return `${a.late ? a.hand : state.hand_number}:${a.id}`;
+}
+
+// An alert of the hand before, still to rule once the next was dealt (issue 36): its hand named.
+function handOf(a) {
+  return a.late ? {hand: a.hand} : {};
 }
 
 function renderRulingPanel(a, count, state) {
@@ -74,7 +79,7 @@ function rulingPanel(a, count, state, key) {
     if (!why) return say(feedback, tr("choose or write the reason first"), true);
     ruled = {key};
     buttons.querySelectorAll("button").forEach((b) => { b.disabled = true; });
-    act("rule", {alert: a.id, reason: why, ...body}).then((answer) => {
+    act("rule", {alert: a.id, reason: why, ...handOf(a), ...body}).then((answer) => {
       if (!answer) return;  // logged out: the login is shown
       ruled = {key, ...answer};
       say(feedback, answer.text, !answer.ok);
@@ -173,7 +178,7 @@ function penaltyItem(a, state) {
     el("button", {class: "revoke-confirm", onclick: () => {
       const why = reason.value();
       if (!why) return say(feedback, tr("choose or write the reason first"), true);
-      act("revoke", {alert: a.id, reason: why}).then((reply) => {
+      act("revoke", {alert: a.id, reason: why, ...handOf(a)}).then((reply) => {
         if (!reply) return;
         revokeAnswers[key] = reply;
         renderPenalties(latest);  // the answer beside its item, drawn again or not

@@ -36,6 +36,8 @@ words({
   " at {time}": "，{time}",
   "Not signed yet.": "尚未簽署。",
   "Signed: {who}": "已簽署：{who}",
+  "Withdraw": "撤回",
+  "Withdraw {who}'s signature: why? (the journal keeps the reason)": "撤回 {who} 的簽署：原因？（紀錄會保存原因）",
 });
 
 let sheetBuilt = false;
@@ -109,10 +111,20 @@ function at(s) {
 function signedList(sheet) {
   const lines = sheet.signatures.map((s) => tr("Signed by referee {name} up to hand {n}{at}",
     {name: s.referee, n: s.hand, at: at(s)}));
-  lines.push(...sheet.player_signatures.map((s) => tr("{who} signed up to hand {n} ({via}){at}",
-    {who: playerName(sheet, s.person), n: s.hand, via: tr(s.via), at: at(s)})));
+  lines.push(...sheet.player_signatures.map((s) => [tr("{who} signed up to hand {n} ({via}){at}",
+    {who: playerName(sheet, s.person), n: s.hand, via: tr(s.via), at: at(s)}),
+  PUBLIC ? null : withdrawButton(sheet, s.person)]));
   return el("ul", {id: "sheet-signatures"},
-    ...(lines.length ? lines : [tr("Not signed yet.")]).map((line) => el("li", {}, line)));
+    ...(lines.length ? lines : [tr("Not signed yet.")]).map((line) => el("li", {}, ...[line].flat())));
+}
+
+// A signature tapped for the wrong person, withdrawn with the referee's reason (issue 36).
+function withdrawButton(sheet, person) {
+  return el("button", {class: "withdraw-signature", "data-person": person, onclick: (event) => {
+    const reason = (prompt(tr("Withdraw {who}'s signature: why? (the journal keeps the reason)",
+      {who: playerName(sheet, person)})) || "").trim();
+    if (reason) sheetAct(event, "withdraw_signature", {person, reason});
+  }}, tr("Withdraw"));
 }
 
 // The public screen's call while the players are asked to sign: large, with who has signed.

@@ -282,7 +282,8 @@ def test_issue_20_item_5_accepting_the_table_needs_the_referee(desk):
 def test_issue_20_item_5_accepting_the_table_is_a_journaled_input_that_replays(desk):
     """West reaches for the wall while East plays: refused, the hand out of step. The
     referee accepts the table as it lies (the tracking has every tile where the hand has
-    it): journaled as an engine input, the hand in step again, the journal replayed alike."""
+    it): journaled as an engine input, the hand in step again, the journal replayed alike.
+    Issue 36 item 3: only with his written reason, journaled with who acted."""
     service = desk.service
     hands, table = service.hands, service.status().table
     dealer_side = hands.session.player_at(0)
@@ -293,15 +294,22 @@ def test_issue_20_item_5_accepting_the_table_is_a_journaled_input_that_replays(d
     hands.tracker.place(where)
     hands.apply(ev.TileDrawn(service.clock(), W))
     assert table.out_of_step
-    answer = act(desk, "accept_table")
+    with pytest.raises(ActionRefused, match="needs a written reason"):  # issue 36 item 3
+        act(desk, "accept_table", {"reason": " "})
+    answer = act(desk, "accept_table", {"reason": "West drew early; the tiles are right"})
     assert [e["type"] for e in answer["events"]] == ["HandRealigned"]
+    acted = [r.data() for r in service.journal.rows() if r.kind == "device"][-1]
+    assert (acted["type"], acted["reason"]) == (
+        "RefereeActed",
+        "West drew early; the tiles are right",
+    )
     assert not table.out_of_step and table.state == "discard" and table.turn == E
     inputs = [r.data()["type"] for r in service.journal.rows() if r.kind == "input"]
     assert inputs[-1] == "TableAccepted"
     assert replay(service.journal).mismatches == 0
     hands.void(service.clock(), "over")
     with pytest.raises(ActionRefused, match="no hand is in play"):
-        act(desk, "accept_table")
+        act(desk, "accept_table", {"reason": "again"})
 
 
 # The faulted session end to end -------------------------------------------------------------

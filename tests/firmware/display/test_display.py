@@ -307,7 +307,7 @@ ACTIONS = [
     ("correct", {"tile": 17, "zone": "river S"}),
     ("confirm_score", {"hand": 1}),
     ("void_hand", {"reason": "a tile fell off the table"}),
-    ("accept_table", {}),
+    ("accept_table", {"reason": "the tracking has every tile where it lies"}),
 ]  # sign_sheet's body loses its PIN on the way: tests/firmware/desk/test_sheet_desk.py
 
 

@@ -129,6 +129,7 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.ShufflerRetried,  # issue 29
             ev.PlayersEntered,
             ev.PlayerSigned,
+            ev.SignatureWithdrawn,  # issue 36
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -197,6 +198,7 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.SheetSigned(6.0, None, 1, "Li Wei", (row,), "ab" * 32),
         ev.PlayersEntered(6.1, None, ({"name": "Li Wei", "federation_id": "HK-7"},) * 4),
         ev.PlayerSigned(6.2, None, 2, 1, "button", "ab" * 32, "2026-12-02T03:30:00.000+00:00"),
+        ev.SignatureWithdrawn(6.3, None, 2, 1, "tapped for the wrong person"),
         ev.VenueCommand(7.0, None, "c-1", "message", {"text": "Round 2"}, None),
         ev.HallResumed(8.0, None),
         ev.WallSealed(9.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),

@@ -127,6 +127,7 @@ def test_issue_16_a_ruling_then_its_revocation_go_up_with_their_reasons(desk, br
         "ruled",
         "revoked",
     ]
+    venue.wait(venue.offline)  # the last word, after the last state: it has arrived too
     assert venue.bodies("state")[-1]["alerts_waiting"] == 0
 
 
