@@ -33,6 +33,7 @@ function render(state) {
   renderStopped(state.not_refereeing);
   renderInterruption(state.interruption);
   if (!PUBLIC) updateControls(state);
+  renderTabs(state);  // tabs.js (issue 33)
   tick();
 }
 

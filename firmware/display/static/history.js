@@ -242,6 +242,7 @@ function backToLive() {
   replay = null;
   document.body.classList.remove("replaying");
   document.getElementById("replay-controls").hidden = true;
+  showTab("alerts");  // tabs.js: the live table again, not the full-screen list
   if (latest) render(latest);
 }
 

@@ -45,7 +45,8 @@ function renderSheet(state) {
   let section = document.getElementById("score-sheet");
   if (!section) {
     section = el("section", {id: "score-sheet"});
-    document.getElementById("side").insertBefore(section, document.getElementById("sheet"));
+    const panel = document.getElementById("sheet-panel");  // the Sheet tab (tabs.js)
+    panel.insertBefore(section, document.getElementById("sheet-download"));
   }
   if (!PUBLIC && !sheetBuilt) buildSheetForms(section);
   const shown = section.querySelector(".sheet-shown") || el("div", {class: "sheet-shown"});
@@ -172,7 +173,9 @@ function buildSheetForms(section) {
     onclick: (event) => sheetAct(event, "ask_signatures", {hand: Number(sign.dataset.hand)})},
   tr("Ask the players to sign"));
   ask.dataset.tr = "Ask the players to sign";
-  section.append(el("div", {class: "sheet-forms"}, players, sign, ask,
+  document.getElementById("players-panel").append(el("div", {class: "sheet-forms"}, players,
+    el("p", {class: "sheet-answer", role: "status"})));  // the Players tab (tabs.js)
+  section.append(el("div", {class: "sheet-forms"}, sign, ask,
     el("p", {class: "sheet-answer", role: "status"})));
 }
 
@@ -206,10 +209,11 @@ function updateSheetForms(sheet) {
   }
 }
 
-// An action of the sheet, its answer shown beside the sheet's forms (where it was pressed).
+// An action of the sheet, its answer shown beside the forms where it was pressed.
 async function sheetAct(event, action, body) {
   const done = await act(action, body);
-  const answer = document.querySelector("#score-sheet .sheet-answer");
+  const panel = event.target.closest(".tab-panel");
+  const answer = panel && panel.querySelector(".sheet-answer");
   if (answer && done) {
     answer.textContent = done.text;
     answer.classList.toggle("bad", !done.ok);
