@@ -174,18 +174,21 @@ function renderInterruption(cut) {
 // -- the side panel ----------------------------------------------------------------------
 
 function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
-  fill("alerts", [...alerts].reverse().map((a) => {
+  fill("alerts", grouped([...alerts].reverse(), alertGroupKey).map((group) => {
+    const a = group[0];  // the latest; a seat's overtime penalties together (groups.js)
     const open = a.state === "open";
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
-      "data-alert-id": a.id},
+      "data-alert-id": a.id, "data-count": group.length},
     el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), a.rule,
       tr(a.state)].filter(Boolean).join(" · ")),
     ...headline(a),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    groupLine(group),
     !PUBLIC && a.awaits_ruling ? el("div", {class: "awaits"}, tr("awaits your ruling (centre)"))
       : null,
     PUBLIC || !open ? null : el("div", {class: "buttons"},
-      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, tr("Acknowledge"))));
+      el("button", {class: "ack", onclick: () => actOnAll(group, "ack", (g) => ({alert: g.id}))},
+        tr(group.length > 1 ? "Acknowledge all {n}" : "Acknowledge", {n: group.length}))));
   }));
 }
 
@@ -279,18 +282,26 @@ function onWay(coming) {
     : null;
 }
 
-function renderFaults(faults, coming) {
-  fill("faults", [...faults].reverse().map((f) =>
-    el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
-      "data-fault-id": f.id},  // seen: acknowledged; cleared: by the device (issue 16)
-      el("div", {class: "meta"}, el("span", {lang: "en"}, `${f.device} · ${f.kind}`),
-        (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
-      ...headline(f),
-      el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
-      coming && coming.alert === f.id && !f.cleared ? onWay(coming) : null,
-      PUBLIC || f.cleared || f.seen ? null
-        : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})},
-          tr("Acknowledge")))));
+function renderFaults(faults, coming) {  // repeated faults of one kind together (groups.js)
+  fill("faults", grouped([...faults].reverse(), faultGroupKey).map((group) => faultItem(group,
+    group[0], coming)));
+}
+
+// A fault, or faults of one kind, the latest `f` first; seen: acknowledged; cleared: by the
+// device (issue 16).
+function faultItem(group, f, coming) {
+  return el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
+    "data-fault-id": f.id, "data-count": group.length},
+    el("div", {class: "meta"}, el("span", {lang: "en"}, `${f.device} · ${f.kind}`),
+      (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
+    group.length > 1 ? el("div", {class: "group-count"}, el("b", {},
+      tr("×{n}", {n: group.length}))) : null,
+    ...headline(f),
+    el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
+    coming && group.some((g) => coming.alert === g.id) && !f.cleared ? onWay(coming) : null,
+    PUBLIC || f.cleared || f.seen ? null
+      : el("button", {class: "ack", onclick: () => actOnAll(group, "ack", (g) => ({fault: g.id}))},
+        tr(group.length > 1 ? "Acknowledge all {n}" : "Acknowledge", {n: group.length})));
 }
 
 function renderShuffler(s) {
