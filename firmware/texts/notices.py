@@ -204,7 +204,7 @@ def fault_text(fault: dict, lang: str = "en") -> str:
     """ "the zone reader is offline", "cleared: a tile has gone missing from the table"."""
     words = _words(lang)
     device, kind = str(fault.get("device", "")), str(fault.get("kind", ""))
-    named = zh.DEVICES.get(device, device) if lang == "zh" else device
+    named = zh.DEVICES.get(device, zh.UNKNOWN_DEVICE) if lang == "zh" else device
     if kind == "offline":
         what = words.PHRASES["offline"].format(device=named)
     elif kind.startswith("error ") and device == "reader":

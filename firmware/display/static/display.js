@@ -16,6 +16,7 @@ let latest = null;   // the state document on screen
 
 function render(state) {
   latest = state;
+  setRuleBook(state.ruleset);  // i18n.js: its words for a hand and a game
   if (replaying()) return liveAside();  // history.js: a hand replayed keeps the table picture
   shownAt = performance.now();
   document.body.classList.toggle("paused", state.clocks_paused);
@@ -38,6 +39,7 @@ function render(state) {
 }
 
 function redraw() {  // the language switched (i18n.js): the same document in the other
+  document.body.dataset.offline = tr("connection to the table lost: retrying");  // display.css
   if (latest) render(latest);
 }
 
@@ -115,7 +117,8 @@ function renderCentre(state) {
       el("span", {lang: "en"}, state.ruleset_title)),  // the rule book's title, a name
     el("div", {class: "round"}, tr("{wind} round · hand {n}",
       {wind: WINDS[state.round_wind][0], n: state.hand_number})),
-    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${tr(turn[1])}` : ""),
+    el("div", {class: "whose-turn"}, turn ? (LANG === "zh" ? `${turn[0]}家` : `${turn[0]} ${turn[1]}`)
+      : ""),
     el("div", {class: "phase"}, STATES[state.state] ? tr(STATES[state.state]) : state.state),
     state.clocks_paused ? el("div", {class: "paused-banner"}, tr("PAUSED")) : null,
     sitting(state.session_seconds_left, state.session_notice),
@@ -198,19 +201,22 @@ function inLanguage(text, english) {
 }
 
 // An alert's or a fault's message: the public's words in the page's language; in Chinese the
-// referee's detailed English message stays beneath, marked as English.
-function headline(notice) {
+// referee's detailed English message (a device's own text, `raw`) only behind a "details"
+// fold (issue 33), marked as English.
+function headline(notice, raw = null) {
   const text = inLanguage(notice.text, notice.message);
   const detail = LANG === "zh" && notice.text && text !== notice.message && !PUBLIC;
-  return [el("div", {class: "message"}, text),
-    detail ? el("div", {class: "detail", lang: "en"}, notice.message) : null];
+  return [el("div", {class: "message"}, text), detail || (raw && LANG === "zh")
+    ? el("details", {class: "details"}, el("summary", {}, tr("details")),
+      detail ? el("div", {class: "detail", lang: "en"}, notice.message) : null,
+      raw ? el("div", {class: "raw", lang: "en"}, raw) : null) : null];
 }
 
 function penaltyText(p) {
   const parts = [inLanguage(p.offence_text, p.offence.replaceAll("_", " "))];
   if (p.points) parts.push(tr(p.paid_to_others ? "{n} points to each" : "{n} points",
     {n: p.points}));
-  if (p.effect) parts.push(p.effect.replaceAll("_", " "));
+  if (p.effect) parts.push(tr(p.effect.replaceAll("_", " ")));
   if (p.penalty_tiles.length) parts.push(tr("{n} penalty tiles", {n: p.penalty_tiles.length}));
   return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} (${p.rule})`;
 }
@@ -292,11 +298,11 @@ function renderFaults(faults, coming) {  // repeated faults of one kind together
 function faultItem(group, f, coming) {
   return el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
     "data-fault-id": f.id, "data-count": group.length},
-    el("div", {class: "meta"}, el("span", {lang: "en"}, `${f.device} · ${f.kind}`),
+    el("div", {class: "meta"}, LANG === "zh" ? "" : `${f.device} · ${f.kind}`,
       (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
     group.length > 1 ? el("div", {class: "group-count"}, el("b", {},
       tr("×{n}", {n: group.length}))) : null,
-    ...headline(f),
+    ...headline(f, `${f.device} · ${f.kind}`),
     el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
     coming && group.some((g) => coming.alert === g.id) && !f.cleared ? onWay(coming) : null,
     PUBLIC || f.cleared || f.seen ? null
@@ -307,10 +313,10 @@ function faultItem(group, f, coming) {
 function renderShuffler(s) {
   const counts = s.counts ? Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(", ") : "";
   fill("shuffler",
-    el("div", {class: "shuffler-state"}, s.state || "—"),
+    el("div", {class: "shuffler-state"}, s.state ? tr(s.state) : "—"),
     el("div", {}, tr("in play: set {set} · ready: {ready}",
       {set: s.set_in_play ?? "—", ready: tr(s.set_ready ? "yes" : "no")})),
-    counts ? el("div", {class: "counts"}, counts) : null,
+    counts ? el("div", {class: "counts", lang: "en"}, counts) : null,
     s.fault ? el("div", {class: "fault-text"}, inLanguage(s.text, s.fault)) : null,
     s.fault && !PUBLIC ? el("button", {id: "shuffler-retry", onclick: () => act("retry", {})},
       tr("Retry: the machine is put right")) : null);
@@ -322,6 +328,15 @@ function renderLog(log) {
       describe(e))));
 }
 
+
+// An alert of the log in the page's language: its words as the alerts list has them (the
+// engine's English message behind it in Chinese).
+function alertText(e) {
+  const listed = latest && latest.alerts.find((a) => a.id === e.id);
+  if (LANG !== "zh") return e.message;
+  return listed && listed.text ? listed.text.zh : tr(e.rule ? "rule {rule}" : "alert",
+    {rule: e.rule});
+}
 
 function describe(e) {
   const side = (seat) => (seat === null || seat === undefined ? "" : tr(WINDS[SEATS[seat]][1]));
@@ -343,7 +358,7 @@ function describe(e) {
     case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
       {dice: e.dice.join(" "), who, stacks: e.stacks});
     case "Dealt": return tr("tiles dealt");
-    case "Alert": return tr("alert: {text}", {text: inLanguage(e.text, e.message)});
+    case "Alert": return tr("alert: {text}", {text: alertText(e)});
     case "PenaltyApplied": return tr("{who} penalty applied: {offence}",
       {who, offence: inLanguage(e.offence_text, e.offence.replaceAll("_", " "))});
     case "PenaltyWaived": return tr("ruling on alert {alert}: waived", {alert: e.alert});
@@ -384,8 +399,7 @@ function buildControls() {
     el("button", {id: "wall-touched", title: "seed 000 摸打規條 2: the next player touched the "
       + "wall head while calls were open: his calls on that discard are given up, not his win",
       onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who touched the wall head? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who touched the wall head? (E, S, W or N)")));
         if (seat >= 0) act("wall_touched", {seat});
       }}, tr("Wall head touched")),
     el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
@@ -400,8 +414,7 @@ function buildControls() {
       }}, tr("Change seats")),
     el("button", {id: "ask-scores", title: "問分 (seed 004 三十三): in the 4th game, a player "
       + "asks the four scores, twice at most", onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who asks the scores? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who asks the scores? (E, S, W or N)")));
         if (seat >= 0) act("ask_scores", {seat});
       }}, tr("Scores asked")),
     el("button", {id: "new-session", title: "issue 19: between hands, the next session's "
@@ -417,8 +430,7 @@ function buildControls() {
       }}, tr("Re-deal")),
     el("button", {id: "remove-excess", title: "seed 000 配牌時的犯規 6: a player long at the "
       + "deal; the table picks the excess tiles at random", onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who is long at the deal? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who is long at the deal? (E, S, W or N)")));
         if (seat >= 0) act("remove_excess", {seat});
       }}, tr("Remove excess tiles")),
     el("button", {id: "void", onclick: () => {
@@ -561,6 +573,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
 });
 
 translateStatic();  // i18n.js: the fixed labels in the remembered language
+document.body.dataset.offline = tr("connection to the table lost: retrying");
 document.body.classList.toggle("public", PUBLIC);
 document.getElementById("to-referee").hidden = !PUBLIC;  // the kiosk's way to the login
 setInterval(tick, 100);

@@ -4,8 +4,6 @@
 // metres; the sheet and the history take the whole screen (the table picture comes back for
 // a replay). Each tab counts what awaits the referee in it.
 
-words({"Sheet": "計分表", "History": "歷史", "Players": "選手", "Tools": "工具"});  // i18n.js
-
 let shownTab = "alerts";
 const SMALL = matchMedia("(max-width: 900px)");  // display.css: a drawer over the table there
 

@@ -94,10 +94,12 @@ def test_issue_16_alert_and_fault_texts_in_both_languages_for_both_views(ccm):
 
 
 def test_issue_16_unknown_device_and_cleared_fault_in_chinese():
-    """Issue 16: a fault outside the vocabulary still reads in Chinese, its kind as sent."""
+    """Issue 16: a fault outside the vocabulary still reads in Chinese; issue 33: all in
+    Chinese, its device's own words (kind, name) left to the page's "details" fold."""
     fault = {"device": "zone reader", "kind": "offline", "cleared": True}
     assert notices.fault_text(fault, "zh") == "已排除：區域讀牌器離線"
-    assert notices.fault_text({"device": "venue", "kind": "odd"}, "zh") == "場館回報故障（odd）"
+    assert notices.fault_text({"device": "venue", "kind": "odd"}, "zh") == "場館回報故障"
+    assert notices.fault_text({"device": "reader N", "kind": "odd"}, "zh") == "裝置回報故障"
 
 
 def english_words(page, selector: str = PANELS) -> set[str]:
@@ -124,6 +126,8 @@ def test_issue_16_the_chinese_interface(ccm):
         page.wait_for_selector("#ruling button.apply:text('執行')")
         alert = page.locator("#alerts [data-alert-id='7']")
         assert alert.locator(".message").inner_text().startswith("南家：打牌時報出牌名")
+        assert alert.locator(".detail[lang='en']").is_hidden()  # issue 33: behind a fold
+        alert.locator("details summary").click()
         assert alert.locator(".detail[lang='en']").inner_text() == ALERT["message"]
         assert "每家 10 分" in alert.locator(".penalty").inner_text()
         assert "已看到，尚未排除" in page.locator("#faults").inner_text()
