@@ -13,7 +13,7 @@ PHRASES = {
     "problem": "{what}有問題",
     "some rule": "某條規則",
     "refused": "一項輸入被拒絕",
-    "where": "（RULES.md {section}）",
+    "where": "（{article}）",
     "ruling": "，由裁判裁定",
     "alert": "{who}：{what}{where}{ruling}",
     "offline": "{device}離線",

@@ -182,7 +182,8 @@ function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
     const open = a.state === "open";
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
       "data-alert-id": a.id, "data-count": group.length},
-    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), a.rule,
+    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]),
+      inLanguage(a.rule_text, a.rule),  // the rule book's article (issue 33)
       tr(a.state)].filter(Boolean).join(" · ")),
     ...headline(a),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
@@ -218,7 +219,8 @@ function penaltyText(p) {
     {n: p.points}));
   if (p.effect) parts.push(tr(p.effect.replaceAll("_", " ")));
   if (p.penalty_tiles.length) parts.push(tr("{n} penalty tiles", {n: p.penalty_tiles.length}));
-  return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} (${p.rule})`;
+  return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} `
+    + `(${inLanguage(p.rule_text, p.rule)})`;
 }
 
 // The sitting's time left (issue 15, RULES.md 4.3), counted down between updates on the

@@ -101,10 +101,11 @@ function rulingPanel(a, count, state, key) {
     el("span", {class: "ruling-seat"}, seat),
     el("span", {class: "more"}, count > 1 ? tr("{n} more waiting", {n: count - 1}) : "")),
   el("div", {class: "ruling-message"}, inLanguage(a.text, a.message)),
-  LANG === "zh" && a.text ? el("div", {class: "detail", lang: "en"}, a.message) : null,
+  LANG === "zh" && a.text ? el("details", {class: "details"}, el("summary", {}, tr("details")),
+    el("div", {class: "detail", lang: "en"}, a.message)) : null,  // issue 33: folded
   a.penalty ? el("div", {class: "ruling-penalty"}, penaltyText(a.penalty)) : null,
-  el("div", {class: "ruling-rule"}, tr("rule {rule}",
-    {rule: a.penalty ? a.penalty.rule : a.rule || "—"})),
+  el("div", {class: "ruling-rule"}, tr("rule {rule}", {rule: (a.penalty
+    ? inLanguage(a.penalty.rule_text, a.penalty.rule) : inLanguage(a.rule_text, a.rule)) || "—"})),
   reason.node, buttons, other, feedback);
 }
 

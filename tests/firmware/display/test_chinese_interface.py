@@ -83,8 +83,9 @@ def test_issue_16_alert_and_fault_texts_in_both_languages_for_both_views(ccm):
         state = table_state(view, referee)
         alert, fault = state["alerts"][0], state["faults"][0]
         assert alert["text"] == {
-            "en": "South: named a discard aloud (RULES.md 4.6), the referee rules",
-            "zh": "南家：打牌時報出牌名（RULES.md 4.6），由裁判裁定",
+            "en": "South: named a discard aloud (CCM 2012 art. 7: playing the tiles), "
+            "the referee rules",
+            "zh": "南家：打牌時報出牌名（中國競技麻將 第七條 行牌規定），由裁判裁定",
         }
         assert alert["penalty"]["offence_text"]["zh"] == "打牌時報出牌名"
         assert fault["text"] == {"en": "the shuffler is jammed", "zh": "洗牌機卡住了"}
