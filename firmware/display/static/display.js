@@ -140,9 +140,16 @@ function renderCentre(state) {
 }
 
 function lastHand(row, seating) {  // the row is by side; the people on them, by its seating
-  const changes = row.changes.map((c, side) => `P${seating[side] + 1} ${c > 0 ? "+" : ""}${c}`);
+  const changes = row.changes.map((c, side) => `${personName(seating[side])} `
+    + `${c > 0 ? "+" : ""}${c}`);
   return tr("hand {n}: {result} · {changes}",
     {n: row.number, result: tr(row.result), changes: changes.join("  ")});
+}
+
+// A person by the name entered for him (issue 33: names everywhere once entered), else P1-P4.
+function personName(person) {
+  const seat = latest && latest.seats.find((s) => s.person === person);
+  return (seat && seat.name) || `P${person + 1}`;
 }
 
 // The table stopped refereeing (its journal's disk is full or failing): a banner over all,
@@ -170,8 +177,10 @@ function renderInterruption(cut) {
           {face: d.face, expected: d.expected, seen: d.seen.join(", ")})));
   const advice = tr(rows.length ? "put these tiles back, or correct the tracking"
     : "every tile lies where the hand has it: the referee resumes the clocks");
-  fill("interruption", el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
-    el("div", {class: "advice"}, advice));
+  fill("interruption", el("button", {class: "fold", type: "button", "aria-label": tr("fold"),
+    onclick: () => banner.classList.toggle("folded")}, "▾"),  // issue 33: off the South seat
+  el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
+  el("div", {class: "advice"}, advice));
 }
 
 // -- the side panel ----------------------------------------------------------------------
@@ -252,11 +261,10 @@ function gameClock(g) {
 // or the time the state document gives (the page counts it down: no update may come).
 function askedView(asked, seats) {
   if (!asked) return null;
-  const asker = seats.find((seat) => seat.person === asked.person);
   return el("div", {class: "scores-asked", role: "status", "data-until": asked.until},
-    `${asker.name || `P${asked.person + 1}`} asks the scores: `, ...seats.map((seat) =>
-      el("span", {class: "asked-seat"}, `${seat.seat} ${asked.chips[seat.player]} ` +
-        `(stage ${asked.totals[seat.player]}) `)));
+    tr("{who} asks the scores: ", {who: personName(asked.person)}), ...seats.map((seat) =>
+      el("span", {class: "asked-seat"}, `${WINDS[seat.seat][0]} ${asked.chips[seat.player]} `
+        + tr("(stage {n}) ", {n: asked.totals[seat.player]}))));
 }
 
 // The stage's standings (seed 004 第十條, 第十一條): each person's 局分 game by game, the
@@ -380,7 +388,7 @@ function describe(e) {
     case "SeatsChanged": return tr("seats for game {game} ({source}): {seats}", {game: e.game,
       source: e.source, seats: e.seating.map((person, s) => `${SEATS[s]} P${person + 1}`)
         .join(", ")});
-    case "ScoresAsked": return tr("P{n} asks the scores (問分)", {n: e.person + 1});
+    case "ScoresAsked": return tr("{who} asks the scores (問分)", {who: personName(e.person)});
     case "VenueCommand": return tr(e.refused ? "venue: {command} refused" : "venue: {command}",
       {command: e.command || "?"});
     default: return `${e.type} ${who}`;
@@ -503,6 +511,15 @@ function updateControls(state) {
     document.getElementById("sheet-download").hidden = false;  // issue 16: the referee's only
   }
   document.getElementById("pause").disabled = state.clocks_paused;
+  // controls only for the rule book in play (issue 33): seed 000's at a WSOM table, the
+  // stage's (換位, 問分, seed 004) where games make a stage
+  const ccm = String(state.ruleset).startsWith("ccm");
+  for (const id of ["referee-roll", "wall-touched", "remove-excess", "redeal"]) {
+    document.getElementById(id).hidden = ccm;
+  }
+  for (const id of ["change-seats", "ask-scores"]) {
+    document.getElementById(id).hidden = !state.stage;
+  }
   const onBreak = state.game_clock && state.game_clock.break_left !== null;
   document.getElementById("resume").disabled = !state.clocks_paused && !onBreak;
 }

@@ -35,6 +35,8 @@ words({
   "screen": "螢幕",
   " at {time}": "，{time}",
   "Not signed yet.": "尚未簽署。",
+  "Hands {hands} are not confirmed: sign up to hand {n} anyway?":
+    "第 {hands} 盤尚未確認：仍要簽署至第{n}盤嗎？",
   "Signed: {who}": "已簽署：{who}",
 });
 
@@ -103,8 +105,12 @@ function playerName(sheet, person) {
   return `P${person + 1}` + (p ? ` ${p.name}` : "");
 }
 
+// The time of day a signature was made, in the table's local time (issue 33), not UTC.
 function at(s) {
-  return s.wall_time ? tr(" at {time}", {time: `${s.wall_time.slice(11, 16)} UTC`}) : "";
+  const when = s.wall_time ? new Date(s.wall_time) : null;
+  if (!when || Number.isNaN(when.getTime())) return "";
+  return tr(" at {time}", {time: when.toLocaleTimeString(LANG === "zh" ? "zh-Hant" : "en-GB",
+    {hour: "2-digit", minute: "2-digit"})});
 }
 
 function signedList(sheet) {
@@ -161,6 +167,10 @@ function buildSheetForms(section) {
     const pin = document.getElementById("sign-pin");
     const name = document.getElementById("sign-name").value.trim();
     const body = {hand: Number(sign.dataset.hand), pin: pin.value};
+    const open = (latest.sheet ? latest.sheet.rows : []).filter((r) => r.number <= body.hand
+      && (!r.confirmed || r.changed_since_confirmed)).map((r) => r.number);
+    if (open.length && !confirm(tr("Hands {hands} are not confirmed: sign up to hand {n} anyway?",
+      {hands: open.join(", "), n: body.hand}))) return;  // issue 33: asks first
     if (name) body.referee = name;
     pin.value = "";  // the PIN is not kept on the page
     sheetAct(event, "sign_sheet", body);

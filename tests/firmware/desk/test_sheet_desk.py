@@ -324,6 +324,8 @@ def test_issue_16_the_desk_shows_the_sheet_confirms_names_and_signs_in_chromium(
         open_tab(page, "sheet")
         page.wait_for_selector("#sheet-table th:text('Alice Smith')")
         page.fill("#sign-name", "K. Tanaka")
+        asked = []  # issue 33: signing over hand 2, not confirmed, asks first
+        page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         page.fill("#sign-pin", "999999")
         page.locator("#sign").click()
         page.wait_for_selector("#score-sheet .sheet-answer.bad")
@@ -331,6 +333,7 @@ def test_issue_16_the_desk_shows_the_sheet_confirms_names_and_signs_in_chromium(
         page.locator("#sign").click()
         page.wait_for_selector("#sheet-signatures li:text('K. Tanaka')")
         assert page.input_value("#sign-pin") == ""
+        assert asked and "Hands 2 are not confirmed" in asked[0]
         page.locator("#ask-signatures").click()
         page.locator("#sign-call button.player-signs[data-person='2']").click()
         page.wait_for_selector("#sheet-signatures li:text('陳大文 signed up to hand 2')")

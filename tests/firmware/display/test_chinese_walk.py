@@ -65,9 +65,10 @@ def test_issue_33_every_view_in_chinese_has_no_english_left(scene, request):
 
 
 @pytest.mark.parametrize("typed, seat", [("北", 3), ("南家", 1), (" w ", 2), ("E", 0)])
-def test_issue_33_a_seat_prompt_takes_the_chinese_winds_and_the_letters(wsom, typed, seat):
-    """issue 33: "Who asks the scores?" answered 東南西北 (or 北家) as well as E/S/W/N."""
-    source = source_for(wsom)
+def test_issue_33_a_seat_prompt_takes_the_chinese_winds_and_the_letters(ccm, typed, seat):
+    """issue 33: "Who asks the scores?" (CCM's 問分) answered 東南西北 (or 北家) as well as
+    E/S/W/N."""
+    source = ccm_won(ccm)
     with referee_page(create_app(source, PIN)) as page:
         page.wait_for_selector("#table .seat")
         open_tab(page, "tools")
