@@ -192,7 +192,7 @@ function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
       "data-alert-id": a.id, "data-count": group.length},
     el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]),
-      inLanguage(a.rule_text, a.rule),  // the rule book's article (issue 33)
+      citation(a.rule_text, a.rule),  // the rule book's article (issue 33)
       tr(a.state)].filter(Boolean).join(" · ")),
     ...headline(a),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
@@ -208,6 +208,12 @@ function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
 // The server's Chinese words ({"en", "zh"}) on a Chinese page, else its English text as sent.
 function inLanguage(text, english) {
   return LANG === "zh" && text ? text.zh : english;
+}
+
+// A rule reference as the rule book's article in the page's language (issue 33:
+// firmware/texts/citations.py), else as sent.
+function citation(text, rule) {
+  return text ? text[LANG] || text.en : rule;
 }
 
 // An alert's or a fault's message: the public's words in the page's language; in Chinese the
@@ -229,7 +235,7 @@ function penaltyText(p) {
   if (p.effect) parts.push(tr(p.effect.replaceAll("_", " ")));
   if (p.penalty_tiles.length) parts.push(tr("{n} penalty tiles", {n: p.penalty_tiles.length}));
   return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} `
-    + `(${inLanguage(p.rule_text, p.rule)})`;
+    + `(${citation(p.rule_text, p.rule)})`;
 }
 
 // The sitting's time left (issue 15, RULES.md 4.3), counted down between updates on the

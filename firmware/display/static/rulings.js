@@ -105,7 +105,7 @@ function rulingPanel(a, count, state, key) {
     el("div", {class: "detail", lang: "en"}, a.message)) : null,  // issue 33: folded
   a.penalty ? el("div", {class: "ruling-penalty"}, penaltyText(a.penalty)) : null,
   el("div", {class: "ruling-rule"}, tr("rule {rule}", {rule: (a.penalty
-    ? inLanguage(a.penalty.rule_text, a.penalty.rule) : inLanguage(a.rule_text, a.rule)) || "—"})),
+    ? citation(a.penalty.rule_text, a.penalty.rule) : citation(a.rule_text, a.rule)) || "—"})),
   reason.node, buttons, other, feedback);
 }
 

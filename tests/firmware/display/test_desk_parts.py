@@ -39,3 +39,15 @@ def test_issue_33_the_resume_banner_folds_off_the_south_seat(wsom):
         banner.locator("button.fold").click()
         folded = banner.bounding_box()
         assert folded["height"] < before["height"] and banner.locator(".advice").is_hidden()
+
+
+def test_issue_33_item_4_the_english_desk_cites_the_rule_books_articles(wsom):
+    """The alerts and the penalties name WSOM's part, not RULES.md."""
+    with referee_page(create_app(source_for(wsom), PIN)) as page:
+        page.wait_for_selector("#alerts .meta")
+        shown = page.inner_text("#alerts")
+        open_tab(page, "penalties")
+        shown += page.inner_text("#penalties")
+        assert "WSOM 2006 rules: claim priority" in shown  # RULES.md 3.7
+        assert "WSOM 2006 rules: false claims" in shown  # RULES.md 3.11
+        assert "RULES.md" not in shown

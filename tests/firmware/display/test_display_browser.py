@@ -303,9 +303,11 @@ def test_public_page_and_stream_show_no_concealed_tile(page, table):
 
 
 def test_screenshot_of_the_referee_view(page, table, screenshot_path):
-    """README's docs/display.png: the referee's view of the run's first hand, the concealed
-    hands shown, an overtime alert and the foreign tile's fault in the side panel. Written to
-    the checkout only when asked (`--screenshot docs/display.png`, tests/conftest.py)."""
+    """README's docs/display.png: the referee's view of the run's first hand on the common
+    10.1-inch 1024x600 panel (issue 33), the concealed hands shown, an overtime alert in the
+    side column's first tab, the faults counted on theirs. Written to the checkout only when
+    asked (`--screenshot docs/display.png`, tests/conftest.py)."""
+    page.set_viewport_size({"width": 1024, "height": 600})
     log_in(page, table.base)
     page.wait_for_selector(
         "#faults .fault button.ack", state="attached", timeout=PLAY_SECONDS * 1000
