@@ -12,41 +12,12 @@ from firmware.display.app import create_app
 from firmware.display.state import table_state
 from firmware.texts import notices, notices_zh
 from tests.support.chromium import NEEDED
+from tests.support.deskscenes import ALERT, FAULT
 from tests.support.displaykit import PIN, FakeSource, referee_page
 from tests.support.scenes import ccm_win, view_of_win
 
 TABLES = ["OFFENCES", "SECTIONS", "RULED", "FAULTS", "ADVICE", "NOT_REFEREEING"]
 TABLES += ["STOPPED_ADVICE", "PHRASES"]
-ALERT = {
-    "id": 7,
-    "t": 1.0,
-    "seat": 1,
-    "rule": "seed 004 RULES.md 4.6",
-    "message": "South named the discard 5s aloud",
-    "needs_ruling": True,
-    "awaits_ruling": True,
-    "state": "open",
-    "penalty": {
-        "seat": 1,
-        "offence": "naming_discard",
-        "points": 10,
-        "paid_to_others": True,
-        "effect": None,
-        "penalty_tiles": [],
-        "confirm": True,
-        "rule": "RULES.md 4.6",
-    },
-}
-FAULT = {
-    "id": 3,
-    "t": 2.0,
-    "device": "shuffler",
-    "kind": "jam",
-    "message": "the North lane jammed",
-    "advice": "clear the lane",
-    "cleared": False,
-    "seen": True,
-}
 # What may stay in Latin letters on a Chinese page: rule references, the PIN, file formats,
 # the players' numbers; the engine's detail lines and patterns' English names carry lang="en".
 ALLOWED = {"RULES", "md", "PIN", "CSV", "JSON", "PDF", "A4", "seed"}

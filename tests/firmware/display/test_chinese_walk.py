@@ -8,11 +8,9 @@ import re
 import pytest
 
 from firmware.display.app import create_app
-from tests.firmware.display.test_chinese_interface import ALERT, FAULT
-from tests.firmware.display.test_distance_sizes import NAMES, PUBLIC_TABS, TABS, source_for
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import PIN, FakeSource, open_tab, referee_page
-from tests.support.scenes import ccm_win, view_of_win
+from tests.support.deskscenes import NAMES, PUBLIC_TABS, TABS, ccm_won, source_for
+from tests.support.displaykit import PIN, open_tab, referee_page
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
@@ -36,13 +34,6 @@ SHOWN = """() => {
 def latin(page) -> set[str]:
     words = set(re.findall(r"[A-Za-z]{2,}", page.evaluate(SHOWN)))
     return words - TYPED - FORMATS
-
-
-def ccm_won(ccm) -> FakeSource:
-    """A CCM hand won, its result over the table, an alert awaiting a ruling, a fault seen."""
-    view = view_of_win(*ccm_win(ccm))
-    view.alerts, view.faults = [ALERT], [FAULT]
-    return FakeSource(view)
 
 
 @pytest.mark.parametrize("scene", ["wsom", "ccm"])

@@ -4,9 +4,8 @@ resume banner folded off the seats, names wherever they have been entered."""
 import pytest
 
 from firmware.display.app import create_app
-from tests.firmware.display.test_chinese_walk import ccm_won
-from tests.firmware.display.test_distance_sizes import source_for
 from tests.support.chromium import NEEDED
+from tests.support.deskscenes import ccm_won, source_for
 from tests.support.displaykit import PIN, open_tab, referee_page
 
 pytestmark = [pytest.mark.slow, NEEDED]

@@ -11,14 +11,10 @@ import pytest
 from firmware.display.app import create_app
 from firmware.display.panels import CLOCK_DIGITS_MM, PANELS, TEXT_MM, TOUCH_MM
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
-from tests.support.scenes import view_of, wsom_scene
+from tests.support.deskscenes import PUBLIC_TABS, TABS, source_for
+from tests.support.displaykit import MISFITS, PIN, referee_page
 
 pytestmark = [pytest.mark.slow, NEEDED]
-
-TABS = ["alerts", "penalties", "faults", "sheet", "history", "players", "tools"]
-PUBLIC_TABS = ["alerts", "faults", "sheet", "history"]
-NAMES = ["Alice Smith", "陳大文", "Bartholomew K.", "佐藤"]
 
 # What each open tab shows, in pixels: the digit height of each text's font, each visible
 # control's box, and whatever is wider than its box.
@@ -55,52 +51,6 @@ MEASURE = """(tab) => {
   return {texts, controls, wide, clocks, full: box.width >= .75 * innerWidth,
     mm: getComputedStyle(document.documentElement).getPropertyValue("--mm")};
 }"""
-
-
-def sheet(rows: int) -> dict:
-    """A sheet of `rows` hands with four-figure totals and penalties, the players named."""
-    totals = [0, 0, 0, 0]
-    made = []
-    for number in range(1, rows + 1):
-        changes = [-1200 * number, 400 * number, 400 * number, 400 * number]
-        totals = [t + c for t, c in zip(totals, changes, strict=True)]
-        made.append(
-            {
-                "number": number,
-                "names": NAMES,
-                "changes": changes,
-                "penalties": [-30, 10, 10, 10] if number % 2 else [0, 0, 0, 0],
-                "totals": list(totals),
-                "zero_sum": {"ok": True, "problems": []},
-                "confirmed": number < rows,
-                "changed_since_confirmed": False,
-            }
-        )
-    players = [{"name": n, "federation_id": None} for n in NAMES]
-    return {
-        "rows": made,
-        "players": players,
-        "signatures": [],
-        "player_signatures": [],
-        "asking": None,
-        "signed_now": [],
-    }
-
-
-def source_for(wsom) -> FakeSource:
-    view = view_of(wsom_scene(wsom))
-    view.sheet = sheet(8)
-    view.faults.append(
-        dict(
-            view.faults[0],
-            id=2,
-            device="shuffler",
-            kind="jam",
-            message="lane 2 stalled",
-            advice="clear the lane",
-        )
-    )
-    return FakeSource(view)
 
 
 def measured(page, tab: str, panel) -> dict:
