@@ -269,7 +269,8 @@ function askedView(asked, seats) {
   if (!asked) return null;
   return el("div", {class: "scores-asked", role: "status", "data-until": asked.until},
     tr("{who} asks the scores: ", {who: personName(asked.person)}), ...seats.map((seat) =>
-      el("span", {class: "asked-seat"}, `${WINDS[seat.seat][0]} ${asked.chips[seat.player]} `
+      el("span", {class: "asked-seat"}, `${LANG === "zh" ? WINDS[seat.seat][0] : seat.seat} `
+        + `${asked.chips[seat.player]} `
         + tr("(stage {n}) ", {n: asked.totals[seat.player]}))));
 }
 
