@@ -143,7 +143,7 @@ class Hands:
             if table is not None and not table.ended and table.state in ("dice", "second_roll"):
                 if not isinstance(self.dice, PhysicalDice):
                     self.roll(t, side, None)
-            elif self.walls.ready is not None:
+            elif self.walls.ready is not None and not self.sitting.on_break(t):
                 refusal = self.sitting.refusal(t, self.in_play)
                 if refusal is None:
                     self.shuffler.raise_walls(t)

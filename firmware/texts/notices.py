@@ -15,6 +15,7 @@ import sys
 from engine.seats import WORDS
 from firmware.journal.store import Stopped
 from firmware.texts import notices_zh as zh
+from firmware.texts.citations import article
 
 # What each offence of the rule books (config/rules/*.toml) is, said of the offender.
 OFFENCES = {
@@ -151,7 +152,7 @@ PHRASES = {
     "problem": "a problem with {what}",
     "some rule": "a rule",
     "refused": "an input was refused",
-    "where": " (RULES.md {section})",
+    "where": " ({article})",
     "ruling": ", the referee rules",
     "alert": "{who}: {what}{where}{ruling}",
     "offline": "the {device} is offline",
@@ -196,7 +197,9 @@ def alert_text(alert: dict, lang: str = "en") -> str:
     return words.PHRASES["alert"].format(
         who=who or words.PHRASES["table"],
         what=what,
-        where=words.PHRASES["where"].format(section=section.group()) if section else "",
+        where=words.PHRASES["where"].format(article=article(section.group(), lang))
+        if section
+        else "",
         ruling=words.PHRASES["ruling"] if alert.get("needs_ruling") else "",
     )
 
@@ -211,7 +214,7 @@ def fault_text(fault: dict, lang: str = "en") -> str:
     """ "the zone reader is offline", "cleared: a tile has gone missing from the table"."""
     words = _words(lang)
     device, kind = str(fault.get("device", "")), str(fault.get("kind", ""))
-    named = zh.DEVICES.get(device, device) if lang == "zh" else device
+    named = zh.DEVICES.get(device, zh.UNKNOWN_DEVICE) if lang == "zh" else device
     if kind == "offline":
         what = words.PHRASES["offline"].format(device=named)
     elif kind.startswith("error ") and device == "reader":

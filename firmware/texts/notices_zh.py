@@ -13,15 +13,16 @@ PHRASES = {
     "problem": "{what}有問題",
     "some rule": "某條規則",
     "refused": "一項輸入被拒絕",
-    "where": "（RULES.md {section}）",
+    "where": "（{article}）",
     "ruling": "，由裁判裁定",
     "alert": "{who}：{what}{where}{ruling}",
     "offline": "{device}離線",
     "reader error": "讀牌器回報錯誤",
-    "device fault": "{device}回報故障（{kind}）",
+    "device fault": "{device}回報故障",  # issue 33: the device's own words behind "details"
     "cleared": "已排除：{what}",
     "see to it": "由裁判處理",
 }
+UNKNOWN_DEVICE = "裝置"  # a device the vocabulary does not name (its name behind "details")
 DEVICES = {
     "tracking": "牌的追蹤",
     "shuffler": "洗牌機",

@@ -4,6 +4,7 @@ out) with the public's own words for an alert or a fault (firmware/texts/notices
 both languages beside them (issue 16 "Every screen")."""
 
 from engine import events as ev
+from firmware.texts.citations import cite
 from firmware.texts.notices import alert_text, both, fault_advice, fault_text, offence_text
 
 
@@ -31,8 +32,15 @@ def alert_texts(alert: dict) -> dict:
     page shows its language's; the referee's detailed message stays the engine's, English."""
     penalty = alert.get("penalty")
     if penalty:
-        penalty = penalty | {"offence_text": both(offence_text, penalty.get("offence", ""))}
-    return alert | {"text": both(alert_text, alert), "penalty": penalty}
+        penalty = penalty | {
+            "offence_text": both(offence_text, penalty.get("offence", "")),
+            "rule_text": both(cite, penalty.get("rule")),  # issue 33: the rule book's article
+        }
+    return alert | {
+        "text": both(alert_text, alert),
+        "penalty": penalty,
+        "rule_text": both(cite, alert.get("rule")),
+    }
 
 
 def fault_texts(fault: dict) -> dict:

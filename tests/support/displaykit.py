@@ -198,3 +198,10 @@ MISFITS = """() => {
     out.push("the table is bigger than the screen");
   return [...new Set(out)];
 }"""
+
+
+def open_tab(page, tab: str) -> None:
+    """The side column's tab `tab` (alerts, penalties, faults, sheet, history, players, tools:
+    display/static/tabs.js, issue 33) opened, its panel shown."""
+    page.click(f"#tab-{tab}")
+    page.wait_for_selector(f"#tab-{tab}[aria-selected='true']")

@@ -16,6 +16,7 @@ let latest = null;   // the state document on screen
 
 function render(state) {
   latest = state;
+  setRuleBook(state.ruleset);  // i18n.js: its words for a hand and a game
   if (replaying()) return liveAside();  // history.js: a hand replayed keeps the table picture
   shownAt = performance.now();
   document.body.classList.toggle("paused", state.clocks_paused);
@@ -33,10 +34,12 @@ function render(state) {
   renderStopped(state.not_refereeing);
   renderInterruption(state.interruption);
   if (!PUBLIC) updateControls(state);
+  renderTabs(state);  // tabs.js (issue 33)
   tick();
 }
 
 function redraw() {  // the language switched (i18n.js): the same document in the other
+  document.body.dataset.offline = tr("connection to the table lost: retrying");  // display.css
   if (latest) render(latest);
 }
 
@@ -114,7 +117,8 @@ function renderCentre(state) {
       el("span", {lang: "en"}, state.ruleset_title)),  // the rule book's title, a name
     el("div", {class: "round"}, tr("{wind} round · hand {n}",
       {wind: WINDS[state.round_wind][0], n: state.hand_number})),
-    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${tr(turn[1])}` : ""),
+    el("div", {class: "whose-turn"}, turn ? (LANG === "zh" ? `${turn[0]}家` : `${turn[0]} ${turn[1]}`)
+      : ""),
     el("div", {class: "phase"}, STATES[state.state] ? tr(STATES[state.state]) : state.state),
     state.clocks_paused ? el("div", {class: "paused-banner"}, tr("PAUSED")) : null,
     sitting(state.session_seconds_left, state.session_notice),
@@ -136,9 +140,16 @@ function renderCentre(state) {
 }
 
 function lastHand(row, seating) {  // the row is by side; the people on them, by its seating
-  const changes = row.changes.map((c, side) => `P${seating[side] + 1} ${c > 0 ? "+" : ""}${c}`);
+  const changes = row.changes.map((c, side) => `${personName(seating[side])} `
+    + `${c > 0 ? "+" : ""}${c}`);
   return tr("hand {n}: {result} · {changes}",
     {n: row.number, result: tr(row.result), changes: changes.join("  ")});
+}
+
+// A person by the name entered for him (issue 33: names everywhere once entered), else P1-P4.
+function personName(person) {
+  const seat = latest && latest.seats.find((s) => s.person === person);
+  return (seat && seat.name) || `P${person + 1}`;
 }
 
 // The table stopped refereeing (its journal's disk is full or failing): a banner over all,
@@ -166,25 +177,31 @@ function renderInterruption(cut) {
           {face: d.face, expected: d.expected, seen: d.seen.join(", ")})));
   const advice = tr(rows.length ? "put these tiles back, or correct the tracking"
     : "every tile lies where the hand has it: the referee resumes the clocks");
-  fill("interruption", el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
-    el("div", {class: "advice"}, advice));
+  fill("interruption", el("button", {class: "fold", type: "button", "aria-label": tr("fold"),
+    onclick: () => banner.classList.toggle("folded")}, "▾"),  // issue 33: off the South seat
+  el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
+  el("div", {class: "advice"}, advice));
 }
 
 // -- the side panel ----------------------------------------------------------------------
 
 function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)
-  fill("alerts", [...alerts].reverse().map((a) => {
+  fill("alerts", grouped([...alerts].reverse(), alertGroupKey).map((group) => {
+    const a = group[0];  // the latest; a seat's overtime penalties together (groups.js)
     const open = a.state === "open";
     return el("li", {class: `alert ${a.state}${a.needs_ruling ? " needs-ruling" : ""}`,
-      "data-alert-id": a.id},
-    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), a.rule,
+      "data-alert-id": a.id, "data-count": group.length},
+    el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]),
+      citation(a.rule_text, a.rule),  // the rule book's article (issue 33)
       tr(a.state)].filter(Boolean).join(" · ")),
     ...headline(a),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    groupLine(group),
     !PUBLIC && a.awaits_ruling ? el("div", {class: "awaits"}, tr("awaits your ruling (centre)"))
       : null,
     PUBLIC || !open ? null : el("div", {class: "buttons"},
-      el("button", {class: "ack", onclick: () => act("ack", {alert: a.id})}, tr("Acknowledge"))));
+      el("button", {class: "ack", onclick: () => actOnAll(group, "ack", (g) => ({alert: g.id}))},
+        tr(group.length > 1 ? "Acknowledge all {n}" : "Acknowledge", {n: group.length}))));
   }));
 }
 
@@ -193,22 +210,32 @@ function inLanguage(text, english) {
   return LANG === "zh" && text ? text.zh : english;
 }
 
+// A rule reference as the rule book's article in the page's language (issue 33:
+// firmware/texts/citations.py), else as sent.
+function citation(text, rule) {
+  return text ? text[LANG] || text.en : rule;
+}
+
 // An alert's or a fault's message: the public's words in the page's language; in Chinese the
-// referee's detailed English message stays beneath, marked as English.
-function headline(notice) {
+// referee's detailed English message (a device's own text, `raw`) only behind a "details"
+// fold (issue 33), marked as English.
+function headline(notice, raw = null) {
   const text = inLanguage(notice.text, notice.message);
   const detail = LANG === "zh" && notice.text && text !== notice.message && !PUBLIC;
-  return [el("div", {class: "message"}, text),
-    detail ? el("div", {class: "detail", lang: "en"}, notice.message) : null];
+  return [el("div", {class: "message"}, text), detail || (raw && LANG === "zh")
+    ? el("details", {class: "details"}, el("summary", {}, tr("details")),
+      detail ? el("div", {class: "detail", lang: "en"}, notice.message) : null,
+      raw ? el("div", {class: "raw", lang: "en"}, raw) : null) : null];
 }
 
 function penaltyText(p) {
   const parts = [inLanguage(p.offence_text, p.offence.replaceAll("_", " "))];
   if (p.points) parts.push(tr(p.paid_to_others ? "{n} points to each" : "{n} points",
     {n: p.points}));
-  if (p.effect) parts.push(p.effect.replaceAll("_", " "));
+  if (p.effect) parts.push(tr(p.effect.replaceAll("_", " ")));
   if (p.penalty_tiles.length) parts.push(tr("{n} penalty tiles", {n: p.penalty_tiles.length}));
-  return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} (${p.rule})`;
+  return `${tr(p.confirm ? "proposed" : "penalty")}: ${parts.join(", ")} `
+    + `(${citation(p.rule_text, p.rule)})`;
 }
 
 // The sitting's time left (issue 15, RULES.md 4.3), counted down between updates on the
@@ -240,11 +267,11 @@ function gameClock(g) {
 // or the time the state document gives (the page counts it down: no update may come).
 function askedView(asked, seats) {
   if (!asked) return null;
-  const asker = seats.find((seat) => seat.person === asked.person);
   return el("div", {class: "scores-asked", role: "status", "data-until": asked.until},
-    `${asker.name || `P${asked.person + 1}`} asks the scores: `, ...seats.map((seat) =>
-      el("span", {class: "asked-seat"}, `${seat.seat} ${asked.chips[seat.player]} ` +
-        `(stage ${asked.totals[seat.player]}) `)));
+    tr("{who} asks the scores: ", {who: personName(asked.person)}), ...seats.map((seat) =>
+      el("span", {class: "asked-seat"}, `${LANG === "zh" ? WINDS[seat.seat][0] : seat.seat} `
+        + `${asked.chips[seat.player]} `
+        + tr("(stage {n}) ", {n: asked.totals[seat.player]}))));
 }
 
 // The stage's standings (seed 004 第十條, 第十一條): each person's 局分 game by game, the
@@ -278,27 +305,35 @@ function onWay(coming) {
     : null;
 }
 
-function renderFaults(faults, coming) {
-  fill("faults", [...faults].reverse().map((f) =>
-    el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
-      "data-fault-id": f.id},  // seen: acknowledged; cleared: by the device (issue 16)
-      el("div", {class: "meta"}, el("span", {lang: "en"}, `${f.device} · ${f.kind}`),
-        (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
-      ...headline(f),
-      el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
-      coming && coming.alert === f.id && !f.cleared ? onWay(coming) : null,
-      PUBLIC || f.cleared || f.seen ? null
-        : el("button", {class: "ack", onclick: () => act("ack", {fault: f.id})},
-          tr("Acknowledge")))));
+function renderFaults(faults, coming) {  // repeated faults of one kind together (groups.js)
+  fill("faults", grouped([...faults].reverse(), faultGroupKey).map((group) => faultItem(group,
+    group[0], coming)));
+}
+
+// A fault, or faults of one kind, the latest `f` first; seen: acknowledged; cleared: by the
+// device (issue 16).
+function faultItem(group, f, coming) {
+  return el("li", {class: `fault${f.cleared ? " cleared" : ""}${f.seen ? " seen" : ""}`,
+    "data-fault-id": f.id, "data-count": group.length},
+    el("div", {class: "meta"}, LANG === "zh" ? "" : `${f.device} · ${f.kind}`,
+      (f.cleared ? ` · ${tr("cleared")}` : f.seen ? ` · ${tr("seen, not yet cleared")}` : "")),
+    group.length > 1 ? el("div", {class: "group-count"}, el("b", {},
+      tr("×{n}", {n: group.length}))) : null,
+    ...headline(f, `${f.device} · ${f.kind}`),
+    el("div", {class: "advice"}, inLanguage(f.advice_text, f.advice)),
+    coming && group.some((g) => coming.alert === g.id) && !f.cleared ? onWay(coming) : null,
+    PUBLIC || f.cleared || f.seen ? null
+      : el("button", {class: "ack", onclick: () => actOnAll(group, "ack", (g) => ({fault: g.id}))},
+        tr(group.length > 1 ? "Acknowledge all {n}" : "Acknowledge", {n: group.length})));
 }
 
 function renderShuffler(s) {
   const counts = s.counts ? Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(", ") : "";
   fill("shuffler",
-    el("div", {class: "shuffler-state"}, s.state || "—"),
+    el("div", {class: "shuffler-state"}, s.state ? tr(s.state) : "—"),
     el("div", {}, tr("in play: set {set} · ready: {ready}",
       {set: s.set_in_play ?? "—", ready: tr(s.set_ready ? "yes" : "no")})),
-    counts ? el("div", {class: "counts"}, counts) : null,
+    counts ? el("div", {class: "counts", lang: "en"}, counts) : null,
     s.fault ? el("div", {class: "fault-text"}, inLanguage(s.text, s.fault)) : null,
     s.fault && !PUBLIC ? el("button", {id: "shuffler-retry", onclick: () => act("retry", {})},
       tr("Retry: the machine is put right")) : null);
@@ -310,6 +345,15 @@ function renderLog(log) {
       describe(e))));
 }
 
+
+// An alert of the log in the page's language: its words as the alerts list has them (the
+// engine's English message behind it in Chinese).
+function alertText(e) {
+  const listed = latest && latest.alerts.find((a) => a.id === e.id);
+  if (LANG !== "zh") return e.message;
+  return listed && listed.text ? listed.text.zh : tr(e.rule ? "rule {rule}" : "alert",
+    {rule: e.rule});
+}
 
 function describe(e) {
   const side = (seat) => (seat === null || seat === undefined ? "" : tr(WINDS[SEATS[seat]][1]));
@@ -331,7 +375,7 @@ function describe(e) {
     case "WallBroken": return tr("dice {dice}: {who}'s wall broken, {stacks} stacks",
       {dice: e.dice.join(" "), who, stacks: e.stacks});
     case "Dealt": return tr("tiles dealt");
-    case "Alert": return tr("alert: {text}", {text: inLanguage(e.text, e.message)});
+    case "Alert": return tr("alert: {text}", {text: alertText(e)});
     case "PenaltyApplied": return tr("{who} penalty applied: {offence}",
       {who, offence: inLanguage(e.offence_text, e.offence.replaceAll("_", " "))});
     case "PenaltyWaived": return tr("ruling on alert {alert}: waived", {alert: e.alert});
@@ -351,7 +395,7 @@ function describe(e) {
     case "SeatsChanged": return tr("seats for game {game} ({source}): {seats}", {game: e.game,
       source: e.source, seats: e.seating.map((person, s) => `${SEATS[s]} P${person + 1}`)
         .join(", ")});
-    case "ScoresAsked": return tr("P{n} asks the scores (問分)", {n: e.person + 1});
+    case "ScoresAsked": return tr("{who} asks the scores (問分)", {who: personName(e.person)});
     case "VenueCommand": return tr(e.refused ? "venue: {command} refused" : "venue: {command}",
       {command: e.command || "?"});
     default: return `${e.type} ${who}`;
@@ -381,8 +425,7 @@ function buildControls() {
     el("button", {id: "wall-touched", title: "seed 000 摸打規條 2: the next player touched the "
       + "wall head while calls were open: his calls on that discard are given up, not his win",
       onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who touched the wall head? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who touched the wall head? (E, S, W or N)")));
         if (seat >= 0) act("wall_touched", {seat});
       }}, tr("Wall head touched")),
     el("button", {id: "draw-seats", title: "執位 (seed 000): the table draws the winds from the "
@@ -397,8 +440,7 @@ function buildControls() {
       }}, tr("Change seats")),
     el("button", {id: "ask-scores", title: "問分 (seed 004 三十三): in the 4th game, a player "
       + "asks the four scores, twice at most", onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who asks the scores? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who asks the scores? (E, S, W or N)")));
         if (seat >= 0) act("ask_scores", {seat});
       }}, tr("Scores asked")),
     el("button", {id: "new-session", title: "issue 19: between hands, the next session's "
@@ -414,8 +456,7 @@ function buildControls() {
       }}, tr("Re-deal")),
     el("button", {id: "remove-excess", title: "seed 000 配牌時的犯規 6: a player long at the "
       + "deal; the table picks the excess tiles at random", onclick: () => {
-        const seat = SEATS.indexOf((prompt(tr("Who is long at the deal? (E, S, W or N)")) || "")
-          .trim().toUpperCase());
+        const seat = seatTyped(prompt(tr("Who is long at the deal? (E, S, W or N)")));
         if (seat >= 0) act("remove_excess", {seat});
       }}, tr("Remove excess tiles")),
     el("button", {id: "void", onclick: () => withReason(
@@ -486,6 +527,15 @@ function updateControls(state) {
     document.getElementById("sheet-download").hidden = false;  // issue 16: the referee's only
   }
   document.getElementById("pause").disabled = state.clocks_paused;
+  // controls only for the rule book in play (issue 33): seed 000's at a WSOM table, the
+  // stage's (換位, 問分, seed 004) where games make a stage
+  const ccm = String(state.ruleset).startsWith("ccm");
+  for (const id of ["referee-roll", "wall-touched", "remove-excess", "redeal"]) {
+    document.getElementById(id).hidden = ccm;
+  }
+  for (const id of ["change-seats", "ask-scores"]) {
+    document.getElementById(id).hidden = !state.stage;
+  }
   const onBreak = state.game_clock && state.game_clock.break_left !== null;
   document.getElementById("resume").disabled = !state.clocks_paused && !onBreak;
 }
@@ -558,6 +608,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
 });
 
 translateStatic();  // i18n.js: the fixed labels in the remembered language
+document.body.dataset.offline = tr("connection to the table lost: retrying");
 document.body.classList.toggle("public", PUBLIC);
 document.getElementById("to-referee").hidden = !PUBLIC;  // the kiosk's way to the login
 setInterval(tick, 100);

@@ -19,7 +19,14 @@ words({  // i18n.js: this page's Chinese (issue 16 "Every screen")
     "每張牌都在本盤記錄的位置：由裁判恢復計時",
   "open": "待處理", "acknowledged": "已確認", "applied": "已執行", "waived": "已免除",
   "revoked": "已撤銷", "awaits your ruling (centre)": "等待你的裁定（桌面中央）",
-  "Acknowledge": "確認", "{n} points": "{n} 分", "{n} points to each": "每家 {n} 分",
+  "Acknowledge": "確認", "details": "詳情",
+  "Sheet": "計分表", "History": "歷史", "Players": "選手", "Tools": "工具",  // tabs.js
+  "connection to the table lost: retrying": "與牌桌的連線中斷：重試中",
+  "idle": "閒置", "dropping": "落牌", "shuffling": "洗牌中", "stacking": "疊牌中",
+  "ready": "備妥", "raising": "升牌中", "fault": "故障",  // the shuffler's states
+  "no win": "不得和牌", "dead hand": "死手", "no calls": "不準鳴牌", "mechanical": "摸打",
+  "removed": "離場", "forfeit": "棄權", "disqualified": "取消資格",  // a penalty's effect
+  "{n} points": "{n} 分", "{n} points to each": "每家 {n} 分",
   "{n} penalty tiles": "{n} 張罰牌", "proposed": "建議", "penalty": "罰則",
   "time left ": "剩餘時間 ", "break · game {n} ": "休息 · 第 {n} 局 ", "game {n} ": "第 {n} 局 ",
   "{who} is on the way": "{who} 正在趕來", "game {n} of ": "第 {n} 局 · ", "cleared": "已排除",
@@ -28,18 +35,18 @@ words({  // i18n.js: this page's Chinese (issue 16 "Every screen")
   "Pause": "暫停", "Resume": "繼續", "Accept the table as it lies": "按桌面現狀接受",
   "Retry: the machine is put right": "重試：洗牌機已修好",
   "Throw East's second roll": "代擲東家第二次骰", "Wall head touched": "牌牆頭被觸碰",
-  "Who touched the wall head? (E, S, W or N)": "誰觸碰了牌牆頭？（E、S、W 或 N）",
+  "Who touched the wall head? (E, S, W or N)": "誰觸碰了牌牆頭？（東、南、西、北，或 E、S、W、N）",
   "Draw seats": "執位", "Change seats": "換位",
   "Seats for the next game: blank for the table's, or P1-P4 E S W N":
     "下一局的座位：留空用本桌的，或依 E S W N 填 P1-P4",
-  "Scores asked": "問分", "Who asks the scores? (E, S, W or N)": "誰問分？（E、S、W 或 N）",
+  "Scores asked": "問分", "Who asks the scores? (E, S, W or N)": "誰問分？（東、南、西、北，或 E、S、W、N）",
   "New session": "新一節",
   "End this session and begin the next? The table restarts on it.":
     "結束本節並開始下一節？牌桌將重新啟動。",
   "Re-deal": "重新配牌", "Re-deal this hand: why? (the journal keeps the reason)":
     "重新配牌：原因？（紀錄會保存原因）",
   "Remove excess tiles": "取出多餘的牌", "Who is long at the deal? (E, S, W or N)":
-    "誰配牌多牌？（E、S、W 或 N）",
+    "誰配牌多牌？（東、南、西、北，或 E、S、W、N）",
   "Void hand": "本盤作廢", "Void this hand: why? (the journal keeps the reason)":
     "本盤作廢：原因？（紀錄會保存原因）", "Log out": "登出",
   "The hand will not count and is dealt again. Void it? Reason: {reason}":
@@ -91,7 +98,7 @@ words({  // the event log's lines
   "the wall is exhausted: drawn hand": "牌牆摸完：流局",
   "two players without chips: the game ends here": "兩家無分：局結",
   "dice {dice}: {who}'s wall broken, {stacks} stacks": "骰子 {dice}：{who} 牌牆開門，{stacks} 墩",
-  "tiles dealt": "配牌完成", "alert: {text}": "警示：{text}",
+  "tiles dealt": "配牌完成", "alert: {text}": "警示：{text}", "alert": "警示",
   "{who} penalty applied: {offence}": "{who} 罰則執行：{offence}",
   "ruling on alert {alert}: waived": "警示 {alert} 的裁定：免除",
   "{who} penalty revoked (alert {alert}): {reason}": "{who} 罰則撤銷（警示 {alert}）：{reason}",
@@ -104,6 +111,7 @@ words({  // the event log's lines
     "執位（{source}）：{seats}；東家先在 E 側坐莊",
   "{side} side's player → {wind}": "{side} 側選手 → {wind}",
   "seats for game {game} ({source}): {seats}": "第 {game} 局座位（{source}）：{seats}",
-  "P{n} asks the scores (問分)": "P{n} 問分", "venue: {command}": "場館：{command}",
+  "{who} asks the scores (問分)": "{who} 問分", "{who} asks the scores: ": "{who} 問分：",
+  "(stage {n}) ": "（總局分 {n}） ", "fold": "收起", "venue: {command}": "場館：{command}",
   "venue: {command} refused": "場館：{command} 被拒絕",
 });

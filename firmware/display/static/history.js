@@ -11,14 +11,14 @@ words({
   "Hands of this session": "本節的牌局",
   "No finished hand yet.": "尚無已完成的牌局。",
   "The hand history is unavailable.": "無法取得牌局紀錄。",
-  "This hand cannot be replayed: {why}": "無法重播此局：{why}",
-  "hand {n}": "第 {n} 局",
+  "This hand cannot be replayed: {why}": "無法重播此盤：{why}",
+  "hand {n}": "第 {n} 盤",
   "won by {who}": "{who} 和牌",
   "drawn": "荒牌",
   "voided": "作廢",
   "in play": "進行中",
   "{n} steps": "{n} 步",
-  "Replay · hand {n}": "重播 · 第 {n} 局",
+  "Replay · hand {n}": "重播 · 第 {n} 盤",
   "step {i} of {n} · t {t}": "第 {i} / {n} 步 · 時間 {t}",
   "walls up": "牌牆砌好",
   "Calls open": "鳴牌時限中",
@@ -37,8 +37,8 @@ words({
   "acknowledged: alert {n}": "已確認：警示 {n}",
   "acknowledged: fault {n}": "已確認：故障 {n}",
   "tracking corrected: a tile put in {zone}": "追蹤更正：一張牌放到 {zone}",
-  "hand voided: {reason}": "此局作廢：{reason}",
-  "score confirmed: hand {n}": "已確認計分：第 {n} 局",
+  "hand voided: {reason}": "此盤作廢：{reason}",
+  "score confirmed: hand {n}": "已確認計分：第 {n} 盤",
   "sheet signed by {who}": "{who} 簽署計分表",
   "{seat} calls {claim}": "{seat} 叫{claim}",
   "{seat} declares a win": "{seat} 宣告和牌",
@@ -242,6 +242,7 @@ function backToLive() {
   replay = null;
   document.body.classList.remove("replaying");
   document.getElementById("replay-controls").hidden = true;
+  showTab("alerts");  // tabs.js: the live table again, not the full-screen list
   if (latest) render(latest);
 }
 

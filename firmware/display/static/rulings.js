@@ -106,10 +106,11 @@ function rulingPanel(a, count, state, key) {
     el("span", {class: "ruling-seat"}, seat),
     el("span", {class: "more"}, count > 1 ? tr("{n} more waiting", {n: count - 1}) : "")),
   el("div", {class: "ruling-message"}, inLanguage(a.text, a.message)),
-  LANG === "zh" && a.text ? el("div", {class: "detail", lang: "en"}, a.message) : null,
+  LANG === "zh" && a.text ? el("details", {class: "details"}, el("summary", {}, tr("details")),
+    el("div", {class: "detail", lang: "en"}, a.message)) : null,  // issue 33: folded
   a.penalty ? el("div", {class: "ruling-penalty"}, penaltyText(a.penalty)) : null,
-  el("div", {class: "ruling-rule"}, tr("rule {rule}",
-    {rule: a.penalty ? a.penalty.rule : a.rule || "—"})),
+  el("div", {class: "ruling-rule"}, tr("rule {rule}", {rule: (a.penalty
+    ? citation(a.penalty.rule_text, a.penalty.rule) : citation(a.rule_text, a.rule)) || "—"})),
   reason.node, buttons, other, feedback);
 }
 
@@ -165,11 +166,13 @@ function renderPenalties(state) {
     a.reason, revokeAnswers[alertKey(state, a)]]));
   if (key === penaltiesKey) return;
   penaltiesKey = key;
-  fill("penalties", shown.map((a) => penaltyItem(a, state)));
+  fill("penalties", grouped(shown, alertGroupKey).map((group) => penaltyItem(group, state)));
 }
 
-function penaltyItem(a, state) {
-  const key = alertKey(state, a);
+// A penalty, or a seat's overtime penalties of this hand together (groups.js).
+function penaltyItem(group, state) {
+  const a = group[group.length - 1];
+  const key = alertKey(state, group[0]);
   const feedback = el("span", {class: "feedback", role: "status"});
   const answer = revokeAnswers[key];
   if (answer) say(feedback, answer.text, !answer.ok);
@@ -178,16 +181,18 @@ function penaltyItem(a, state) {
     el("button", {class: "revoke-confirm", onclick: () => {
       const why = reason.value();
       if (!why) return say(feedback, tr("choose or write the reason first"), true);
-      act("revoke", {alert: a.id, reason: why, ...handOf(a)}).then((reply) => {
+      actOnAll(group, "revoke", (g) => ({alert: g.id, reason: why, ...handOf(g)})).then((reply) => {
         if (!reply) return;
         revokeAnswers[key] = reply;
         renderPenalties(latest);  // the answer beside its item, drawn again or not
       });
-    }}, tr("Revoke the penalty")));
-  return el("li", {class: `penalty-item ${a.state}`, "data-alert-id": a.id},
+    }}, tr(group.length > 1 ? "Revoke all {n}" : "Revoke the penalty", {n: group.length})));
+  return el("li", {class: `penalty-item ${a.state}`, "data-alert-id": group[0].id,
+    "data-count": group.length},
     el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), tr(a.state)]
       .filter(Boolean).join(" · ")),
     a.penalty ? el("div", {class: "penalty"}, penaltyText(a.penalty)) : null,
+    groupLine(group),
     a.reason ? el("div", {class: "reason-given"}, tr("ruled: {reason}", {reason: a.reason})) : null,
     a.revoked ? el("div", {class: "reason-given"}, tr("revoked: {reason}", {reason: a.revoked}))
       : null,

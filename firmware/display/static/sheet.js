@@ -10,31 +10,33 @@
 words({
   "Score sheet": "計分表",
   "Corrections": "更正",
-  "hand": "局",
+  "hand": "盤",
   "zero sum": "零和",
   "confirmed": "已確認",
   "changed since confirmed": "確認後有更改",
-  "Confirm hand {n}": "確認第{n}局",
+  "Confirm hand {n}": "確認第{n}盤",
   "penalty {points}": "罰分 {points}",
   "payments sum {sum}": "付分合計 {sum}",
-  "hand {n} voided: {reason}": "第{n}局作廢：{reason}",
-  "No hand on the sheet yet.": "計分表尚無牌局。",
+  "hand {n} voided: {reason}": "第{n}盤作廢：{reason}",
+  "No hand on the sheet yet.": "計分表尚無牌盤。",
   "Players": "選手",
   "name": "姓名",
   "federation id": "協會編號",
   "Save players": "儲存選手",
-  "Sign the sheet up to hand {n}": "簽署計分表至第{n}局",
+  "Sign the sheet up to hand {n}": "簽署計分表至第{n}盤",
   "referee's name (when none is enrolled)": "裁判姓名（未登記裁判時）",
   "your PIN again": "再次輸入密碼",
   "Ask the players to sign": "請選手簽署",
   "{who} signs": "{who} 簽署",
   "sign the score sheet: press your 和 button": "請簽署計分表：按你的和牌按鈕",
-  "Signed by referee {name} up to hand {n}{at}": "裁判 {name} 已簽署至第{n}局{at}",
-  "{who} signed up to hand {n} ({via}){at}": "{who} 已簽署至第{n}局（{via}）{at}",
+  "Signed by referee {name} up to hand {n}{at}": "裁判 {name} 已簽署至第{n}盤{at}",
+  "{who} signed up to hand {n} ({via}){at}": "{who} 已簽署至第{n}盤（{via}）{at}",
   "button": "按鈕",
   "screen": "螢幕",
   " at {time}": "，{time}",
   "Not signed yet.": "尚未簽署。",
+  "Hands {hands} are not confirmed: sign up to hand {n} anyway?":
+    "第 {hands} 盤尚未確認：仍要簽署至第{n}盤嗎？",
   "Signed: {who}": "已簽署：{who}",
   "Withdraw": "撤回",
   "Withdraw {who}'s signature: why? (the journal keeps the reason)": "撤回 {who} 的簽署：原因？（紀錄會保存原因）",
@@ -47,7 +49,8 @@ function renderSheet(state) {
   let section = document.getElementById("score-sheet");
   if (!section) {
     section = el("section", {id: "score-sheet"});
-    document.getElementById("side").insertBefore(section, document.getElementById("sheet"));
+    const panel = document.getElementById("sheet-panel");  // the Sheet tab (tabs.js)
+    panel.insertBefore(section, document.getElementById("sheet-download"));
   }
   if (!PUBLIC && !sheetBuilt) buildSheetForms(section);
   const shown = section.querySelector(".sheet-shown") || el("div", {class: "sheet-shown"});
@@ -104,8 +107,12 @@ function playerName(sheet, person) {
   return `P${person + 1}` + (p ? ` ${p.name}` : "");
 }
 
+// The time of day a signature was made, in the table's local time (issue 33), not UTC.
 function at(s) {
-  return s.wall_time ? tr(" at {time}", {time: `${s.wall_time.slice(11, 16)} UTC`}) : "";
+  const when = s.wall_time ? new Date(s.wall_time) : null;
+  if (!when || Number.isNaN(when.getTime())) return "";
+  return tr(" at {time}", {time: when.toLocaleTimeString(LANG === "zh" ? "zh-Hant" : "en-GB",
+    {hour: "2-digit", minute: "2-digit"})});
 }
 
 function signedList(sheet) {
@@ -172,6 +179,10 @@ function buildSheetForms(section) {
     const pin = document.getElementById("sign-pin");
     const name = document.getElementById("sign-name").value.trim();
     const body = {hand: Number(sign.dataset.hand), pin: pin.value};
+    const open = (latest.sheet ? latest.sheet.rows : []).filter((r) => r.number <= body.hand
+      && (!r.confirmed || r.changed_since_confirmed)).map((r) => r.number);
+    if (open.length && !confirm(tr("Hands {hands} are not confirmed: sign up to hand {n} anyway?",
+      {hands: open.join(", "), n: body.hand}))) return;  // issue 33: asks first
     if (name) body.referee = name;
     pin.value = "";  // the PIN is not kept on the page
     sheetAct(event, "sign_sheet", body);
@@ -184,7 +195,9 @@ function buildSheetForms(section) {
     onclick: (event) => sheetAct(event, "ask_signatures", {hand: Number(sign.dataset.hand)})},
   tr("Ask the players to sign"));
   ask.dataset.tr = "Ask the players to sign";
-  section.append(el("div", {class: "sheet-forms"}, players, sign, ask,
+  document.getElementById("players-panel").append(el("div", {class: "sheet-forms"}, players,
+    el("p", {class: "sheet-answer", role: "status"})));  // the Players tab (tabs.js)
+  section.append(el("div", {class: "sheet-forms"}, sign, ask,
     el("p", {class: "sheet-answer", role: "status"})));
 }
 
@@ -218,10 +231,11 @@ function updateSheetForms(sheet) {
   }
 }
 
-// An action of the sheet, its answer shown beside the sheet's forms (where it was pressed).
+// An action of the sheet, its answer shown beside the forms where it was pressed.
 async function sheetAct(event, action, body) {
   const done = await act(action, body);
-  const answer = document.querySelector("#score-sheet .sheet-answer");
+  const panel = event.target.closest(".tab-panel");
+  const answer = panel && panel.querySelector(".sheet-answer");
   if (answer && done) {
     answer.textContent = done.text;
     answer.classList.toggle("bad", !done.ok);

@@ -17,7 +17,7 @@ from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
 from tests.support.deskkit import DeskedTable, applied, report
-from tests.support.displaykit import BASE, PIN, FakeSource, referee, referee_page
+from tests.support.displaykit import BASE, PIN, FakeSource, open_tab, referee, referee_page
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, act
 from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, of, stacked_walls, wsom_game
@@ -389,6 +389,7 @@ def test_the_referee_page_reports_an_offence_with_its_seconds_and_tiles(wsom):
     face = tiles.NAMES[tiles.kind_of(game.table.hands[S][0])]
     with referee_page(create_app(source, PIN)) as page:
         page.wait_for_selector("#report-offence option[value='exposed']", state="attached")
+        open_tab(page, "tools")  # issue 33: the side column's Tools tab
         page.select_option("#report-seat", "1")
         page.select_option("#report-offence", "timeout")
         page.fill("#report-seconds", "45")

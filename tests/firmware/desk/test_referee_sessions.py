@@ -24,7 +24,15 @@ from firmware.web.auth import SESSION_SECONDS
 from firmware.web.revocation import SESSION_KEY
 from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import BASE, OWN_PAGE, PIN, FakeSource, read_event, running_server
+from tests.support.displaykit import (
+    BASE,
+    OWN_PAGE,
+    PIN,
+    FakeSource,
+    open_tab,
+    read_event,
+    running_server,
+)
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, dealt_service, take_queued
 
@@ -312,6 +320,7 @@ def test_issue_16_the_kiosk_reaches_the_login_and_a_restart_keeps_the_referee_in
             page.click("#to-referee")
             page.fill("#login #pin", PIN)
             page.press("#login #pin", "Enter")
+            open_tab(page, "tools")  # issue 33: the controls are the Tools tab's
             page.wait_for_selector("#controls", state="visible")
             assert page.locator("#to-referee").is_hidden()  # on the referee's page: none
         page.wait_for_selector("body.offline")

@@ -17,7 +17,7 @@ from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
 from tests.support.deskkit import START, DeskGame
-from tests.support.displaykit import PIN, referee_page
+from tests.support.displaykit import PIN, open_tab, referee_page
 from tests.support.followkit import (
     FOLLOWED,
     FOLLOWED_DRAWS,
@@ -298,6 +298,7 @@ def test_issue_16_an_alert_ruled_at_the_centre_with_a_reason_then_revoked(tmp_pa
         page.wait_for_selector("#ruling .feedback:text('rule: done')")
         page.wait_for_selector("[data-seat='S'] .pending:text('-30')")
         page.locator("#ruling button.close").click()
+        open_tab(page, "penalties")  # issue 33: the side column's Penalties tab
         item = page.locator(f"#penalties [data-alert-id='{alert}']")
         assert "seen by the referee: he said 'five bamboo'" in item.inner_text()
         item.locator("button.revoke").click()

@@ -28,7 +28,7 @@ from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.support.deskkit import DeskedTable
-from tests.support.displaykit import BASE, PIN, FakeSource, referee_page
+from tests.support.displaykit import BASE, PIN, FakeSource, open_tab, referee_page
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import Clock, ServedDesk, act, take_queued
 
@@ -310,17 +310,22 @@ def test_issue_16_the_desk_shows_the_sheet_confirms_names_and_signs_in_chromium(
     signs with his PIN; the players are asked and one taps his name; the journal has it all."""
     source = ServedDesk(tmp_path / "served.sqlite", two_hands)
     with referee_page(create_app(source, PIN)) as page:
+        open_tab(page, "sheet")  # issue 33: the side column's tabs
         page.wait_for_selector("#sheet-table tr[data-hand='2']")
         assert page.locator("#sheet-table tbody tr").count() == 2
         page.locator("#sheet-table tr[data-hand='1'] button.confirm-row").click()
         page.wait_for_selector("#sheet-table tr[data-hand='1'] .confirmed")
         assert page.locator("#sheet-table tr[data-hand='2'] button.confirm-row").is_visible()
+        open_tab(page, "players")
         for n, player in enumerate(PLAYERS):
             page.fill(f"#player-name-{n}", player["name"])
             page.fill(f"#player-id-{n}", player["federation_id"] or "")
         page.locator("#save-players").click()
+        open_tab(page, "sheet")
         page.wait_for_selector("#sheet-table th:text('Alice Smith')")
         page.fill("#sign-name", "K. Tanaka")
+        asked = []  # issue 33: signing over hand 2, not confirmed, asks first
+        page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         page.fill("#sign-pin", "999999")
         page.locator("#sign").click()
         page.wait_for_selector("#score-sheet .sheet-answer.bad")
@@ -328,6 +333,7 @@ def test_issue_16_the_desk_shows_the_sheet_confirms_names_and_signs_in_chromium(
         page.locator("#sign").click()
         page.wait_for_selector("#sheet-signatures li:text('K. Tanaka')")
         assert page.input_value("#sign-pin") == ""
+        assert asked and "Hands 2 are not confirmed" in asked[0]
         page.locator("#ask-signatures").click()
         page.locator("#sign-call button.player-signs[data-person='2']").click()
         page.wait_for_selector("#sheet-signatures li:text('陳大文 signed up to hand 2')")

@@ -12,41 +12,12 @@ from firmware.display.app import create_app
 from firmware.display.state import table_state
 from firmware.texts import notices, notices_zh
 from tests.support.chromium import NEEDED
+from tests.support.deskscenes import ALERT, FAULT
 from tests.support.displaykit import PIN, FakeSource, referee_page
 from tests.support.scenes import ccm_win, view_of_win
 
 TABLES = ["OFFENCES", "SECTIONS", "RULED", "FAULTS", "ADVICE", "NOT_REFEREEING"]
 TABLES += ["STOPPED_ADVICE", "PHRASES"]
-ALERT = {
-    "id": 7,
-    "t": 1.0,
-    "seat": 1,
-    "rule": "seed 004 RULES.md 4.6",
-    "message": "South named the discard 5s aloud",
-    "needs_ruling": True,
-    "awaits_ruling": True,
-    "state": "open",
-    "penalty": {
-        "seat": 1,
-        "offence": "naming_discard",
-        "points": 10,
-        "paid_to_others": True,
-        "effect": None,
-        "penalty_tiles": [],
-        "confirm": True,
-        "rule": "RULES.md 4.6",
-    },
-}
-FAULT = {
-    "id": 3,
-    "t": 2.0,
-    "device": "shuffler",
-    "kind": "jam",
-    "message": "the North lane jammed",
-    "advice": "clear the lane",
-    "cleared": False,
-    "seen": True,
-}
 # What may stay in Latin letters on a Chinese page: rule references, the PIN, file formats,
 # the players' numbers; the engine's detail lines and patterns' English names carry lang="en".
 ALLOWED = {"RULES", "md", "PIN", "CSV", "JSON", "PDF", "A4", "seed"}
@@ -83,8 +54,9 @@ def test_issue_16_alert_and_fault_texts_in_both_languages_for_both_views(ccm):
         state = table_state(view, referee)
         alert, fault = state["alerts"][0], state["faults"][0]
         assert alert["text"] == {
-            "en": "South: named a discard aloud (RULES.md 4.6), the referee rules",
-            "zh": "南家：打牌時報出牌名（RULES.md 4.6），由裁判裁定",
+            "en": "South: named a discard aloud (CCM 2012 art. 7: playing the tiles), "
+            "the referee rules",
+            "zh": "南家：打牌時報出牌名（中國競技麻將 第七條 行牌規定），由裁判裁定",
         }
         assert alert["penalty"]["offence_text"]["zh"] == "打牌時報出牌名"
         assert fault["text"] == {"en": "the shuffler is jammed", "zh": "洗牌機卡住了"}
@@ -94,10 +66,12 @@ def test_issue_16_alert_and_fault_texts_in_both_languages_for_both_views(ccm):
 
 
 def test_issue_16_unknown_device_and_cleared_fault_in_chinese():
-    """Issue 16: a fault outside the vocabulary still reads in Chinese, its kind as sent."""
+    """Issue 16: a fault outside the vocabulary still reads in Chinese; issue 33: all in
+    Chinese, its device's own words (kind, name) left to the page's "details" fold."""
     fault = {"device": "zone reader", "kind": "offline", "cleared": True}
     assert notices.fault_text(fault, "zh") == "已排除：區域讀牌器離線"
-    assert notices.fault_text({"device": "venue", "kind": "odd"}, "zh") == "場館回報故障（odd）"
+    assert notices.fault_text({"device": "venue", "kind": "odd"}, "zh") == "場館回報故障"
+    assert notices.fault_text({"device": "reader N", "kind": "odd"}, "zh") == "裝置回報故障"
 
 
 def english_words(page, selector: str = PANELS) -> set[str]:
@@ -124,6 +98,8 @@ def test_issue_16_the_chinese_interface(ccm):
         page.wait_for_selector("#ruling button.apply:text('執行')")
         alert = page.locator("#alerts [data-alert-id='7']")
         assert alert.locator(".message").inner_text().startswith("南家：打牌時報出牌名")
+        assert alert.locator(".detail[lang='en']").is_hidden()  # issue 33: behind a fold
+        alert.locator("details summary").click()
         assert alert.locator(".detail[lang='en']").inner_text() == ALERT["message"]
         assert "每家 10 分" in alert.locator(".penalty").inner_text()
         assert "已看到，尚未排除" in page.locator("#faults").inner_text()

@@ -10,7 +10,7 @@ import pytest
 from engine.seats import LETTERS
 from firmware.display.app import create_app
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import PIN, FakeSource, referee_page
+from tests.support.displaykit import PIN, FakeSource, open_tab, referee_page
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.tablekit import S, W
 
@@ -43,6 +43,7 @@ def test_issue_16_the_referee_corrects_the_tracking_by_tapping_the_tile(wsom):
         assert "tile id" not in page.inner_text("#sheet")  # no number to type any more
         page.click(picked)  # outside the mode a tap does nothing
         assert page.locator(MENU).count() == 0
+        open_tab(page, "tools")  # issue 33: the side column's Tools tab
         page.click("#correct-mode")
         page.click(picked)
         page.click(f"{MENU} button[data-seat='W'][data-zone='river']")

@@ -34,7 +34,7 @@ from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
 from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import PIN, FakeSource, read_event, running_server
+from tests.support.displaykit import PIN, FakeSource, open_tab, read_event, running_server
 from tests.support.scenes import (
     concealed,
     hidden_fields,
@@ -303,11 +303,15 @@ def test_public_page_and_stream_show_no_concealed_tile(page, table):
 
 
 def test_screenshot_of_the_referee_view(page, table, screenshot_path):
-    """README's docs/display.png: the referee's view of the run's first hand, the concealed
-    hands shown, an overtime alert and the foreign tile's fault in the side panel. Written to
-    the checkout only when asked (`--screenshot docs/display.png`, tests/conftest.py)."""
+    """README's docs/display.png: the referee's view of the run's first hand on the common
+    10.1-inch 1024x600 panel (issue 33), the concealed hands shown, an overtime alert in the
+    side column's first tab, the faults counted on theirs. Written to the checkout only when
+    asked (`--screenshot docs/display.png`, tests/conftest.py)."""
+    page.set_viewport_size({"width": 1024, "height": 600})
     log_in(page, table.base)
-    page.wait_for_selector("#faults .fault button.ack", timeout=PLAY_SECONDS * 1000)
+    page.wait_for_selector(
+        "#faults .fault button.ack", state="attached", timeout=PLAY_SECONDS * 1000
+    )
     page.wait_for_selector("#alerts .alert")
     page.evaluate("document.fonts.ready")
     screenshot_path.parent.mkdir(parents=True, exist_ok=True)
@@ -321,6 +325,7 @@ def test_a_fault_is_acknowledged_by_its_button_and_journaled(page, own_table):
     (a device row). Ctrl-C then stops the run at once although the page's stream is open
     (SOFTWARE.md §8 #23)."""
     log_in(page, own_table.base)
+    open_tab(page, "faults")  # issue 33: the side column's Faults tab
     fault = page.locator("#faults .fault", has_text="foreign").first
     fault.wait_for(timeout=PLAY_SECONDS * 1000)
     fault_id = int(fault.get_attribute("data-fault-id"))
@@ -444,6 +449,7 @@ def test_issue_15_both_pages_show_the_venues_message_seating_and_referee_on_the_
             timeout=30_000
         )
         assert page.locator("#centre .on-way").inner_text() == "Chen Jun is on the way"
+        open_tab(page, "faults")
         call = page.locator("#faults [data-fault-id='1'] .on-way")
         assert call.inner_text() == "Chen Jun is on the way"
         shown = page.eval_on_selector_all(

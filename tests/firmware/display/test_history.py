@@ -19,7 +19,7 @@ from firmware.display import history
 from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
-from tests.support.displaykit import MISFITS, PIN, FakeSource, referee_page
+from tests.support.displaykit import MISFITS, PIN, FakeSource, open_tab, referee_page
 from tests.support.scenes import view_of, wsom_scene
 from tests.support.servicekit import play_out
 from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, stacked_walls
@@ -264,6 +264,7 @@ def test_issue_16_a_hand_replayed_step_by_step_from_the_history(source, journal)
     with referee_page(create_app(source, PIN)) as page:
         page.wait_for_selector("#table .seat")
         live = counts(page)
+        open_tab(page, "history")
         page.click("#history-open")
         page.click(".history-hand[data-hand='1']")
         at_step(page, 0)
@@ -307,6 +308,7 @@ def test_issue_16_the_replay_fits_the_smallest_and_largest_screens(source, journ
     with referee_page(create_app(source, PIN), viewport=size) as page:
         page.goto(page.url.rstrip("/") + "/table")
         page.wait_for_selector("#table .seat")
+        open_tab(page, "history")
         page.click("#history-open")
         page.wait_for_selector(".history-hand")
         assert page.eval_on_selector_all(".history-hand", "b => b.map((n) => n.dataset.hand)") == [

@@ -44,9 +44,9 @@ def test_issue_16_both_views_fit_each_screen_without_clipping_or_overlap(
     source = FakeSource(view_of(game))
     with referee_page(create_app(source, PIN), viewport=size) as page:
         if language == "zh":
-            page.wait_for_selector("#controls #pause")
+            page.wait_for_selector("#controls #pause", state="attached")
             page.locator("#language").click()
-            page.wait_for_selector("#pause:text('暫停')")
+            page.wait_for_selector("#pause:text('暫停')", state="attached")
         for view in ("/", "/table"):
             if view == "/table":
                 page.goto(page.url.rstrip("/") + "/table")

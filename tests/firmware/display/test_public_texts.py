@@ -160,12 +160,14 @@ def test_issue_20_item_4_the_wrong_draw_says_who_what_and_the_rule():
     taken = "N took tile 57, which the wall does not hold (dealt, drawn or played already)"
     drew = ev.Alert(5.0, 3, "RULES.md 3.4", taken, True, 1)
     assert public_event(drew.to_json())["message"] == (
-        "North: took a tile the wall does not hold (RULES.md 3.4), the referee rules"
+        "North: took a tile the wall does not hold (WSOM 2006 rules: faults at the deal), "
+        "the referee rules"
     )
     where = "N drew from the wrong place: E's wall, stack 15 (top), not E's wall, stack 14"
     wrong = ev.Alert(5.5, 3, "RULES.md 3.6", where, True, 3, {"offence": "wrong_draw"})
     assert public_event(wrong.to_json())["message"] == (
-        "North: drew from the wrong place in the wall (RULES.md 3.6), the referee rules"
+        "North: drew from the wrong place in the wall (WSOM 2006 rules: drawing and "
+        "discarding), the referee rules"
     )
     swapped = ev.Fault(5.7, None, "tracking", "tampering", "took 4m, but the walls had 2s", "", 6)
     assert public_event(swapped.to_json())["message"] == (
@@ -175,7 +177,7 @@ def test_issue_20_item_4_the_wrong_draw_says_who_what_and_the_rule():
         6.0, 1, "RULES.md 3.6", "S drew out of turn", True, 2, {"offence": "early_draw"}
     )
     assert public_event(early.to_json())["message"] == (
-        "South: drew out of turn (RULES.md 3.6), the referee rules"
+        "South: drew out of turn (WSOM 2006 rules: drawing and discarding), the referee rules"
     )
     lost = ev.Fault(7.0, None, "tracking", "missing", "5m has gone from the East wall", "", 4)
     assert public_event(lost.to_json())["message"] == "a tile has gone missing from the table"

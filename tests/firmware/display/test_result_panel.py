@@ -145,7 +145,9 @@ def test_issue_16_an_exhaustive_draw_has_no_hand_and_settles_the_penalties(ccm):
     assert (result["outcome"], result["state"], result["wins"]) == ("draw", "exhausted", [])
     [penalty] = result["penalties"]
     assert (penalty["seat"], penalty["points"], penalty["to"]) == ("W", 10, "others")
-    assert penalty["text"] == "West: made a wrong call (RULES.md 4.15)"
+    assert (
+        penalty["text"] == "West: made a wrong call (CCM 2012 ch. 3 art. 2: offences and penalties)"
+    )
     row = session.record(table)
     assert by_player(result, "payment") == row.changes == (0, 0, 0, 0)
     assert by_player(result, "penalty") == row.penalties == (10, 10, -30, 10)

@@ -417,7 +417,8 @@ def test_issue_15_alerts_follow_faults_rulings_and_acknowledgements():
             "ruling",
             1,
             2,
-            "West: a problem with the order of play (RULES.md 3.6), the referee rules",
+            "West: a problem with the order of play (WSOM 2006 rules: drawing and discarding), "
+            "the referee rules",
         ),
         ("cleared", 2, None, "cleared: the shuffler is jammed"),
         ("acknowledged", 1, None, "Li is on the way"),

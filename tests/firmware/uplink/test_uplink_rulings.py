@@ -113,7 +113,8 @@ def test_issue_16_a_ruling_then_its_revocation_go_up_with_their_reasons(desk, br
     ]
     ruled, revoked = rulings(venue)
     assert ruled["applied"] and ruled["text"] == (
-        "South: called without the tiles for it (RULES.md 3.11): penalty applied, 2 penalty "
+        "South: called without the tiles for it (WSOM 2006 rules: false claims): penalty "
+        "applied, 2 penalty "
         f"tiles; reason: {APPLIED}"
     )
     assert revoked["text"] == (

@@ -189,7 +189,7 @@ def test_issue_32_item_6_the_page_of_a_removed_referee_goes_back_to_the_login(
             page.fill("#login #referee-name", ALICE)
             page.fill("#login #pin", ALICE_SECRET)
             page.press("#login #pin", "Enter")
-            page.wait_for_selector("#controls", state="visible")
+            page.wait_for_selector("#tabs", state="visible")  # logged in: the desk is shown
             enrolled.remove(ALICE)
             source.publish([concealed_draw(4)])
             page.wait_for_selector("#login", state="visible", timeout=30_000)
