@@ -10,7 +10,7 @@ from firmware.display.app import create_app
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
 from tests.support.deskkit import DeskedTable
-from tests.support.displaykit import PIN, referee_page
+from tests.support.displaykit import PIN, open_tab, referee_page
 from tests.support.servicekit import Clock, ServedDesk
 
 
@@ -50,6 +50,7 @@ def test_issue_36_item_3_void_and_accept_ask_a_reason_and_a_confirmation_in_chro
 
     with referee_page(create_app(source, PIN)) as page:
         page.on("dialog", answer)
+        open_tab(page, "tools")  # the table's controls (issue 33's tabs)
         page.wait_for_selector("#accept-table")
         answers += ["the tiles are where the hand has them", True]
         page.locator("#accept-table").click()
@@ -92,6 +93,7 @@ def test_issue_36_item_2_a_wrong_signature_is_withdrawn_on_the_desk_in_chromium(
     source = ServedDesk(path, played)
     with referee_page(create_app(source, PIN)) as page:
         page.on("dialog", lambda dialog: dialog.accept("tapped for the wrong person"))
+        open_tab(page, "sheet")
         page.wait_for_selector("#ask-signatures")
         page.locator("#ask-signatures").click()
         page.locator("#sign-call button.player-signs[data-person='2']").click()

@@ -18,7 +18,7 @@ from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
 from tests.support.deskkit import DeskedTable
-from tests.support.displaykit import PIN, referee_page
+from tests.support.displaykit import PIN, open_tab, referee_page
 from tests.support.servicekit import Clock, ServedDesk, act
 from tests.support.tablekit import S
 
@@ -133,5 +133,6 @@ def test_issue_36_item_1_the_desk_rules_on_the_hand_before_in_chromium(tmp_path)
         panel.locator("input.reason-text").fill(RULED["reason"])
         panel.locator("button.apply").click()
         page.wait_for_selector("#ruling .feedback:text('rule: done')")
+        open_tab(page, "sheet")
         page.wait_for_selector("#sheet-table tr[data-hand='1'] .penalty")
         source.close()
