@@ -607,13 +607,56 @@ class WallRevealed(Event):
 
 @_event
 class HeadSigned(Event):
-    """The table's device key signs the journal's head at a hand's end: `signature` (hex,
-    Ed25519) over the ASCII of `head`; `public_key` the raw key in hex."""
+    """The table's device key signs the journal's head (issue 17; issue 35: after a hand's
+    end or void, after each sign-off record, when the session opens and closes): `signature`
+    (hex, Ed25519) over the context firmware/journal/signing.py makes of `what` was signed,
+    the `session` id, `hand` and `head` (before issue 35: over the ASCII of `head` alone, and
+    `what` is ""); `public_key` the raw key in hex."""
 
     hand: int = 0
     head: str = ""
     signature: str = ""
     public_key: str = ""
+    what: str = ""
+    session: str = ""
+    ADDED = ("what", "session")
+
+
+@_event
+class SessionOpened(Event):
+    """The session's signed header (issue 35), the journal's first row, and again each time
+    the table starts on it: which `table` of which `venue` ("" when it has none), the
+    journal's `session` id, the UTC `date`, the `firmware` version, SHA-256 of the `rules`
+    book and of the `profile` file, the device key's `key` fingerprint, the `dice` the
+    profile has (the venue's rule: "electronic" or "physical"), and the digest of the secret
+    the session's seat drawings come from (`seats_digest`; the secret itself, `seats_secret`,
+    hidden from the public views until the session closes). `again`: the table started on a
+    journal already begun (a restart), not the journal's first row."""
+
+    table: str = ""
+    venue: str = ""
+    session: str = ""
+    date: str = ""
+    firmware: str = ""
+    rules: str = ""
+    profile: str = ""
+    key: str = ""
+    dice: str = ""
+    seats_digest: str = ""
+    seats_secret: str = ""
+    again: bool = False
+    HIDDEN = ("seats_secret",)
+
+
+@_event
+class SessionClosed(Event):
+    """The table stopped with no hand in play (issue 35): `reason` "hands done" (`mjtable
+    run --hands`), "next session" (begun at the desk or by `mjtable session new`) or
+    "stopped" (the service told to stop); every wall sealed before it is revealed before it,
+    and a signature of the head follows. The seat drawings' secret, `seats_secret`, shown."""
+
+    reason: str = ""
+    seats_secret: str = ""
 
 
 @_event
@@ -702,6 +745,8 @@ RECORDS = (
     WallSealed,
     WallRevealed,
     HeadSigned,
+    SessionOpened,
+    SessionClosed,
     RegistriesRecorded,
     SeatsDrawn,
     SeatsChanged,

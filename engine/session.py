@@ -96,11 +96,16 @@ class Session:
         """The next hand, on walls laid by the shuffler (walls[seat], seat 0 = East). The
         game's time running out reaches it as an input (ev.GameTimeUp, RULES.md 4.3)."""
         self.hand_number += 1
+        return Table(self.ruleset, walls, *self.start())
+
+    def start(self) -> tuple[list[int] | None, bool, bool]:
+        """What the next hand begins with: each seat's chips (None: a rule book without),
+        whether it is doubled, whether it is the game's last deal (4.13). `mjtable verify`
+        checks each hand row against it (issue 35)."""
         chips = None
         if self.ruleset.table_rules.start_chips is not None:
             chips = [self.scores[self.player_at(seat)] for seat in range(4)]
-        last_deal = bool(self.ruleset.game_end(self.scores, self.passes + 1))  # 4.13
-        return Table(self.ruleset, walls, chips, self.doubling, last_deal)
+        return chips, self.doubling, bool(self.ruleset.game_end(self.scores, self.passes + 1))
 
     def record(self, table: Table, time_up: bool = False) -> HandRecord:
         """Settle a finished hand: scores, the sheet, who deals next, whether the game ends

@@ -220,8 +220,9 @@ def withdrawn(signatures: list[dict], person: int) -> dict | None:
 
 def _acted_at(records: list[dict], n: int) -> str | None:
     """The time of day of the referee's action whose record is the `n`th (its RefereeActed
-    follows it, issue 16), None in a journal from before."""
-    acted = records[n + 1] if n + 1 < len(records) else None
+    follows it, issue 16, after the head signed at once, issue 35), None in a journal from
+    before."""
+    acted = next((r for r in records[n + 1 :] if r["type"] != "HeadSigned"), None)
     return acted["wall_time"] if acted and acted["type"] == "RefereeActed" else None
 
 

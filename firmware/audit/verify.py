@@ -10,29 +10,33 @@ its dice, revealed after its end, that the reveal gives the seal's digest and th
 East's on the dealer's side, are the walls of the hand row; and, replaying every input
 (firmware/journal/replay.py), that the tiles dealt and drawn follow those walls. Without
 --public-key the journal's own key is used, and the summary says so: a forger can sign with
-a key of his own, so the key to trust is the one the table's owner published.
+a key of his own, so the key to trust is the one the table's owner published. Issue 35 adds
+the journal's own integrity (firmware/audit/verify_trail.py: the signed session header,
+signed to the last row, no seal unrevealed, an export's row count) and what follows from
+the play (firmware/audit/verify_play.py: chips, the dice source of each hand, the electronic
+dice and the seats recomputed).
 
-Exit status: 0 all good, 1 a line per failure (each naming its row), 2 a file it cannot read.
+Exit status: 0 all good (a closed session, signed to its last row); 1 a line per failure
+(each naming its row); 2 a file it cannot read; 3 nothing found wrong, but the journal alone
+cannot say it is whole: it is open (its rows after the last signature named) or written
+before session headers.
 """
 
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import events as ev
-from engine.session import Session
 from engine.tiles import NAMES, kind_of
 from firmware import cli_args
 from firmware.audit import verify_anchors
-from firmware.journal.cli import EXPORT_FORMAT
+from firmware.audit.export_file import open_file
+from firmware.audit.verify_play import check_dice, check_seats, dealer_sides
+from firmware.audit.verify_trail import ENDS, Trail, check_trail
 from firmware.journal.device_key import signature_holds
-from firmware.journal.replay import ReplayError, replay
 from firmware.journal.seals import lanes_of, reveal_matches
-from firmware.journal.store import Journal, JournalError, Row
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-ENDS = ("Won", "ExhaustiveDraw", "GameEnded")  # the outputs that end a hand
+from firmware.journal.signing import HAND_END
+from firmware.journal.store import JournalError, Row
 
 
 def add_parser(commands) -> None:
@@ -48,60 +52,6 @@ def add_parser(commands) -> None:
     p.set_defaults(run=run)
 
 
-class Export:
-    """An export read back as the journal it was: its rows, its chain walked by the journal's
-    own `verify`, replayed by firmware/journal/replay.py like any journal."""
-
-    verify = Journal.verify
-
-    def __init__(self, path: str):
-        self.path = path
-        try:
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-        except (OSError, UnicodeDecodeError) as err:
-            raise JournalError(f"{path}: cannot read: {err}") from None
-        try:
-            header = json.loads(lines[0]) if lines else None
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("export") != EXPORT_FORMAT:
-            raise JournalError(f"{path}: neither a mjtable journal nor its export")
-        self.session_id = header.get("session_id")  # as a Journal's (verify_anchors.py)
-        self._rows = [_row(path, number, line) for number, line in enumerate(lines[1:], 2)]
-
-    def rows(self):
-        return iter(self._rows)
-
-    def close(self) -> None:
-        pass
-
-
-def _row(path: str, number: int, line: str) -> Row:
-    try:
-        data = json.loads(line)
-        row = Row(
-            data["seq"], data["kind"], data["json"], data["prev_hash"], data["hash"],
-            data["version"],
-        )  # fmt: skip
-    except (ValueError, TypeError, KeyError):
-        raise JournalError(f"{path}:{number}: not a row of an export") from None
-    texts = (row.kind, row.json, row.prev_hash, row.hash)
-    if not (isinstance(row.seq, int) and all(isinstance(v, str) for v in texts)):
-        raise JournalError(f"{path}:{number}: not a row of an export")
-    return row
-
-
-def open_file(path: str):
-    """The journal or export at `path` (JournalError, with the reason, if it is neither)."""
-    try:
-        with open(path, "rb") as f:
-            magic = f.read(len(SQLITE_MAGIC))
-    except OSError as err:
-        raise JournalError(f"{path}: cannot read: {err.strerror}") from None
-    return Journal(path, readonly=True) if magic == SQLITE_MAGIC else Export(path)
-
-
 @dataclass
 class Hand:
     """A hand row and what followed it, by row number."""
@@ -110,8 +60,12 @@ class Hand:
     number: int
     walls: list
     tile_set: str | None
+    chips: list | None = None  # as its row begins it, with doubling and last_deal
+    doubling: bool = False
+    last_deal: bool = False
     end: int | None = None  # its Won, ExhaustiveDraw, GameEnded or HandVoided
     dice: int | None = None  # its first DiceRolled
+    rolls: list[tuple[int, ev.DiceRolled]] = field(default_factory=list)
     reveal: tuple[int, ev.WallRevealed] | None = None
     signed: bool = False
 
@@ -125,6 +79,8 @@ class Report:
     key: str | None = None
     key_from_file: bool = False
     failures: list[str] = field(default_factory=list)
+    trail: Trail = field(default_factory=Trail)
+    dice: list[str] = field(default_factory=list)  # each hand's dice sources
 
 
 def check(source, public_key: str | None = None) -> Report:
@@ -135,23 +91,33 @@ def check(source, public_key: str | None = None) -> Report:
     broken = source.verify()
     if broken:
         fail(f"{broken}")
+    declared = getattr(source, "declared_rows", None)
+    if declared is not None and declared != len(rows):
+        fail(f"the export's header says {declared} rows and it holds {len(rows)}: cut or added")
     hands: list[Hand] = []
     seals: dict[str, int] = {}  # digest -> its WallSealed's row
+    records: dict[int, ev.Event] = {}  # the device rows' events, by index
     for i, row in enumerate(rows):
         try:
             data = row.data()
             hand = hands[-1] if hands else None
             if row.kind == "hand":
                 hand = Hand(row.seq, data["hand_number"], data["walls"], data.get("tile_set"))
+                hand.chips, hand.doubling = data.get("chips"), data.get("doubling", False)
+                hand.last_deal = data.get("last_deal", False)
                 _numbering(hands[-1] if hands else None, hand, fail)
                 hands.append(hand)
             elif row.kind == "device":
-                _record(rows, i, row.event(), hand, seals, report)
+                records[i] = row.event()
+                _record(rows, i, records[i], hand, seals, report)
             elif hand is not None:
-                _played(row.kind, data, row.seq, hand)
+                _played(row, data, hand)
         except (ValueError, TypeError, KeyError, AttributeError) as err:
             fail(f"row {row.seq}: not a {row.kind} row of its kind ({err})")
-    sides = _dealer_sides(source, broken is None, len(hands), fail)
+    report.trail = check_trail(rows, records, source.session_id, fail)
+    check_seats(rows, records, fail)
+    report.dice = check_dice(hands, report.trail.header, fail)
+    sides = dealer_sides(source, rows, hands, broken is None, fail)
     for hand, side in zip(hands, sides, strict=True):
         report.hands += 1
         if hand.end is not None and not hand.signed:
@@ -161,12 +127,15 @@ def check(source, public_key: str | None = None) -> Report:
     return report
 
 
-def _played(kind: str, data: dict, seq: int, hand: Hand) -> None:
-    """Where the hand's dice were first rolled, and where it ended."""
-    if kind == "input" and data.get("type") == "DiceRolled":
-        hand.dice = hand.dice or seq
-    elif kind == "output" and data.get("type") in ENDS:
-        hand.end = hand.end or seq
+def _played(row: Row, data: dict, hand: Hand) -> None:
+    """The hand's dice, the row they were first rolled in, and where it ended."""
+    if row.kind == "input" and data.get("type") == "DiceRolled":
+        hand.dice = hand.dice or row.seq
+        roll = row.event()
+        assert isinstance(roll, ev.DiceRolled)
+        hand.rolls.append((row.seq, roll))
+    elif row.kind == "output" and data.get("type") in ENDS:
+        hand.end = hand.end or row.seq
 
 
 def _record(rows: list[Row], i: int, record, hand: Hand | None, seals, report: Report) -> None:
@@ -196,41 +165,14 @@ def _numbering(last: Hand | None, hand: Hand, fail) -> None:
 
 def _signature(rows: list[Row], i: int, signed: ev.HeadSigned, key: str, fail) -> None:
     row = rows[i]
+    whose = f"hand {signed.hand}'s" if signed.what in ("", HAND_END) else f"the {signed.what}"
     if i == 0 or signed.head != rows[i - 1].hash:
         fail(
-            f"row {row.seq}: hand {signed.hand}'s signed head is not the chain's hash of the "
+            f"row {row.seq}: {whose} signed head is not the chain's hash of the "
             "row before it (a row before it was changed, added or removed)"
         )
     if not signature_holds(signed, key):
-        fail(f"row {row.seq}: hand {signed.hand}'s signature does not verify with the key")
-
-
-def _dealer_sides(source, chained: bool, count: int, fail) -> list[int | None]:
-    """Each hand's dealer's side (the lane East's wall is), as the session had it; None for
-    every hand when the journal does not replay as it is (any side is taken then)."""
-    if not chained or not count:
-        return [None] * count
-    try:
-        result = replay(source)
-    except ReplayError as err:
-        fail(f"replay: {err}")
-        return [None] * count
-    if len(result.played) != count:  # cannot be: one Played per hand row
-        return [None] * count
-    if result.mismatches and result.first is not None:
-        fail(
-            f"{result.first.describe()}: the tiles dealt and drawn do not follow the walls "
-            f"({result.mismatches} outputs differ)"
-        )
-        return [None] * count  # the hands' results, so who dealt, are not the journal's
-    session = Session(result.played[0].table.ruleset)
-    sides: list[int | None] = []
-    for played in result.played:
-        sides.append(session.dealer)
-        if played.table.ended and not played.voided:
-            session.hand_number = played.number
-            session.record(played.table)
-    return sides
+        fail(f"row {row.seq}: {whose} signature does not verify with the key")
 
 
 def _seal(hand: Hand, side: int | None, seals: dict[str, int], fail) -> int:
@@ -302,8 +244,14 @@ def run(args) -> int:
         f"{report.rows} rows, {report.hands} hands, {report.signatures} signatures, "
         f"{report.seals} seals checked; public key {whose}"
     )
+    if report.dice:
+        print(f"dice by hand: {', '.join(report.dice)}")
     if report.failures:
         print(f"{args.file}: {len(report.failures)} failures; {counts}", file=sys.stderr)
         return 1
+    state = report.trail.state()
+    if state is not None:
+        print(f"{args.file}: {state}; nothing else found wrong: {counts}")
+        return 3
     print(f"{args.file}: all good: {counts}")
     return 0

@@ -40,6 +40,7 @@ SAFE_INTEGER = 2**53  # RFC 8785 (and JavaScript) numbers: whole numbers exact b
 
 PHASES = ("playing", "between_hands", "fault", "paused", "not_refereeing")
 STATUSES = ("online", "offline")
+DICE = ("electronic", "physical")  # a table's dice, as its profile has them (status `dice`)
 ROW_KINDS = ("hand", "input", "output", "device")  # a journal row's, in `events`
 ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
 RULING_KINDS = ("ruled", "revoked")  # alerts that carry a Ruling's fields
@@ -136,6 +137,7 @@ class Status:
     key_fingerprint: str | None  # firmware/journal/device_key.py `fingerprint`; None: no key
     disk_free_bytes: int  # on the journal's disk
     uptime_seconds: float  # since the table started
+    dice: str | None = None  # DICE: the venue's rule, electronic dice or not (issue 35)
 
 
 @dataclass(frozen=True)

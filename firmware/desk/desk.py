@@ -341,8 +341,9 @@ class Desk(DisplaySource):
 
     def _draw_seats(self, t, body) -> dict:
         """執位: journaled, in both views' log, and a line on the console."""
-        drawing = seat_drawing.drawn(t, self.service.status(), body.get("winds"))
-        self.service.commands.record(drawing, shown=True, line=seat_drawing.said(drawing))
+        commands = self.service.commands
+        drawing = seat_drawing.drawn(t, self.service.status(), body.get("winds"), commands.rows())
+        commands.record(drawing, shown=True, line=seat_drawing.said(drawing))
         return drawing.to_json()
 
     def _record(self, record) -> dict:

@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from engine import events as ev
 from engine.schema import ConfigError
+from firmware.journal import signing
 
 FILE_NAME = "device.key"  # beside the journal, when the profile names no file
 
@@ -50,14 +51,17 @@ class DeviceKey:
         self.public_hex = raw.hex()
         self.fingerprint = fingerprint(self.public_hex)
 
-    def sign_head(self, t: float, hand: int, head: str) -> ev.HeadSigned:
-        """The record of the journal's head signed (over the ASCII of its hex)."""
-        signature = self._private.sign(head.encode("ascii")).hex()
-        return ev.HeadSigned(t, None, hand, head, signature, self.public_hex)
+    def sign_head(
+        self, t: float, hand: int, head: str, what: str = signing.HAND_END, session: str = ""
+    ) -> ev.HeadSigned:
+        """The record of `head` signed in its context: `what` is signed, in which session, at
+        which hand (firmware/journal/signing.py)."""
+        signature = self._private.sign(signing.context(what, session, hand, head)).hex()
+        return ev.HeadSigned(t, None, hand, head, signature, self.public_hex, what, session)
 
-    def sign_journal(self, journal, t: float, hand: int) -> None:
-        """At hand `hand`'s end: the journal's head as of now, signed, into the journal."""
-        journal.record(self.sign_head(t, hand, journal.head))
+    def sign_journal(self, journal, t: float, hand: int, what: str = signing.HAND_END) -> None:
+        """At hand `hand`'s end (or `what` else): the journal's head, signed, into it."""
+        journal.record(self.sign_head(t, hand, journal.head, what, journal.session_id or ""))
 
 
 def fingerprint(public_hex: str) -> str:
@@ -128,10 +132,11 @@ def _read(path: Path) -> Ed25519PrivateKey:
 
 
 def signature_holds(signed: ev.HeadSigned, public_hex: str) -> bool:
-    """The record's signature is the key's over its head."""
+    """The record's signature is the key's over its head in its context."""
     try:
         public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
-        public.verify(bytes.fromhex(signed.signature), signed.head.encode("ascii"))
+        message = signing.context(signed.what, signed.session, signed.hand, signed.head)
+        public.verify(bytes.fromhex(signed.signature), message)
     except (ValueError, TypeError, InvalidSignature, UnicodeEncodeError):
         return False
     return True

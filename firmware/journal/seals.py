@@ -12,6 +12,7 @@ import secrets
 
 from engine import events as ev
 from engine.tiles import NAMES, kind_of
+from firmware.journal import draws
 from firmware.journal.schema import canonical
 
 NONCE_BYTES = 32
@@ -73,3 +74,22 @@ def dealt_seals(rows) -> list[tuple[ev.WallSealed | None, bool]]:
             walls = sorted(row.data()["walls"])
             dealt.append(latest if latest and sorted(lanes_of(latest.walls)) == walls else None)
     return [(sealed, sealed is not None and sealed.digest in revealed) for sealed in dealt]
+
+
+def unrevealed(rows) -> list[ev.WallSealed]:
+    """The seals among a journal's rows that no WallRevealed has shown yet, in order."""
+    sealed: dict[str, ev.WallSealed] = {}
+    for row in rows:
+        if row.kind == "device" and '"Wall' in row.json:
+            record = row.event()
+            if isinstance(record, ev.WallSealed):
+                sealed.setdefault(record.digest, record)
+            elif isinstance(record, ev.WallRevealed):
+                sealed.pop(record.digest, None)
+    return list(sealed.values())
+
+
+def electronic_dice(sealed: ev.WallSealed, t: float, count: int) -> tuple[int, ...]:
+    """The electronic dice of a roll at `t` in the hand dealt from `sealed` (issue 35,
+    firmware/journal/draws.py): drawn after the seal, from its secret nonce and the press."""
+    return draws.dice(sealed.nonce, sealed.digest, t, count)

@@ -158,6 +158,7 @@ class Journal:
         self.seq: int = last[0] if last else 0  # the last row written
         self.head: str = last[1] if last else GENESIS  # its hash, the next row's prev_hash
         self.behind = False  # the last checkpoint left rows in the -wal (a reader held them)
+        self.signer = None  # a writing table's firmware/journal/signing.py Signer
         if not readonly:
             try:
                 self.checkpoint()  # marked as written: a copy of the main file alone is found out
@@ -294,6 +295,8 @@ class Journal:
         if not isinstance(event, ev.RECORDS):
             raise TypeError(f"{type(event).__name__} is not a record event")
         self._append([("device", event.to_json())])
+        if self.signer is not None:  # the sign-off signed at once (firmware/journal/signing.py)
+            self.signer.after_record(event)
 
     # -- reading -------------------------------------------------------------------------
 

@@ -82,6 +82,7 @@ class Rig:
 
     async def stop(self) -> None:
         self.worker.cancel()
+        self.service.close(self.service.clock())  # before the uplink's last rows (issue 35)
         if self.uplink is not None and self.uplinking is not None:  # its last rows and state,
             self.uplink.close()  # then offline, or as it lies
             with contextlib.suppress(TimeoutError):
@@ -115,6 +116,7 @@ def _uplink(service, settings, profile, rules: str):
         key_fingerprint=key.fingerprint,
         journal=service.journal.path,
         births=key.path.parent / BIRTH_FILE,
+        dice=service.dice_source,
     )
 
     def on_command(payload: bytes) -> None:

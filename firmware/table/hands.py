@@ -10,7 +10,7 @@ turn only: nothing here is thread-safe or meant to be changed from outside.
 
 from datetime import UTC, datetime
 
-from drivers.dice import DiceError, PhysicalDice
+from drivers.dice import DiceError, DiceRoll, PhysicalDice
 from engine import events as ev
 from engine.moves import Interpreter, Irregular
 from engine.seats import LETTERS, zone
@@ -18,6 +18,7 @@ from engine.session import Session
 from engine.table import Table
 from engine.tampering import Tampering
 from engine.tracking import Tracker, TrackingAlert
+from firmware.journal import seals as fairness
 from firmware.journal.device_key import DeviceKey
 from firmware.table.game_clock import GameClock
 from firmware.table.resume import Interruption, resume_session
@@ -158,8 +159,14 @@ class Hands:
         """The dice: `values` read by the sensor (physical dice), or None to roll them."""
         if self.table is None or self.table.state not in ("dice", "second_roll"):
             return
+        sealed = self.walls.dealt
         try:
-            roll = self.dice.roll() if values is None else self.dice.report(values)
+            if values is not None:
+                roll = self.dice.report(values)
+            elif sealed is None:  # walls of a journal from before the seal (issue 17)
+                roll = self.dice.roll()
+            else:  # from the seal and the press: anyone recomputes them (issue 35)
+                roll = DiceRoll(fairness.electronic_dice(sealed, t, self.dice.count), "electronic")
         except DiceError as err:
             self.faults.report(
                 t, "dice", "bad roll", f"the dice sensor read {err}", "roll again", transient=True

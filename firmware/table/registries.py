@@ -44,12 +44,13 @@ def recorded(journal) -> dict[str, str] | None:
 class RegistryGuard:
     """The sets refused for a registry changed since the session began: `refusal(set)` is
     the fault's message, or None for a set that may be played. A new journal (no row yet)
-    records the registries: its session begins now."""
+    records the registries (`new`: the journal had no row when the table started): its
+    session begins now."""
 
-    def __init__(self, journal, tags, registry_path, t: float):
+    def __init__(self, journal, tags, registry_path, t: float, new: bool):
         digests = registry_digests(tags)
         self.refused: dict[str, str] = {}
-        if journal.seq == 0:
+        if new:
             journal.record(ev.RegistriesRecorded(t, None, digests))
             return
         for tile_set, digest in (recorded(journal) or {}).items():

@@ -31,6 +31,7 @@ from engine import events as ev
 from engine.seats import WORDS
 from firmware.journal import device_key
 from firmware.journal.store import Stopped, StorageFailure
+from firmware.table import sealing
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices
 from firmware.table.commands import TableCommands
@@ -113,7 +114,13 @@ class Service:
             self.sitting,
             device_key.load(device_key.key_path(profile, journal.path)),
         )
-        self.registries = RegistryGuard(journal, profile.tags, profile.registry, self.clock())
+        self.opened: ev.SessionOpened | None = None  # the header this start wrote (issue 35)
+        self.closed = False  # since it: the session closed, or its hand in play signed
+        new = journal.seq == 0
+        if new:
+            sealing.open_session(self, self.clock())
+        self.registries = RegistryGuard(journal, profile.tags, profile.registry, self.clock(), new)
+        sealing.attach_signer(self)
         paths = reader_paths or (profile.zones_reader.path, profile.stacker_reader.path)
         self.zones_path: str = paths[0]
         self.stacker_path: str = paths[1]
@@ -146,7 +153,13 @@ class Service:
         if replayed is None:
             return 0
         self.venue, self.hands.voided = recall(self.journal.rows())
-        return self.hands.resume(t, replayed, cut)
+        settled = self.hands.resume(t, replayed, cut)
+        sealing.open_session(self, t)  # the table goes on with the session: signed again
+        return settled
+
+    def close(self, t: float) -> None:
+        """The table stops: the session closed, or its hand in play signed (issue 35)."""
+        sealing.close_session(self, t)
 
     def status(self) -> Status:
         hands, shuffler, table = self.hands, self.shuffler, self.hands.table

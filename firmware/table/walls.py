@@ -9,8 +9,9 @@ Walls accepted are sealed at once (issue 17, docs/fairness.md): the WallSealed r
 journaled (the uplink sends its public form, the digest) before the walls rise, so before the
 dice and the deal. The machine builds the next walls while a hand is played, so a seal waits
 beside the hand in play's; the hand's is revealed when it is over or void. Walls sealed and
-never raised (the sitting ended, the power was cut) are never dealt: their seal stays in the
-journal unrevealed, as there is no hand to check it against.
+never raised are revealed too (issue 35: no seal stays unrevealed, so a table cannot seal
+several walls and deal the one that suits unseen): when walls built after them are sealed,
+when the session closes (firmware/table/sealing.py), and after a power cut.
 """
 
 from engine import events as ev
@@ -70,6 +71,7 @@ class WallCheck:
             )
             return
         order = [self.registry[self.stacks[p]][1] for p in range(expected)]
+        self.drop(t)  # walls sealed before and never raised: built again, dropped
         self.ready = [order[lane * per_lane : (lane + 1) * per_lane] for lane in range(4)]
         tags = {self.registry[tag][1]: tag for tag in self.stacks.values()}
         walls = fairness.wall_entries(self.ready, tags)
@@ -96,6 +98,13 @@ class WallCheck:
             self._reveal(t, self.dealt)
             self.dealt = None
 
+    def drop(self, t) -> None:
+        """The walls ready are never to be raised (others were built, the session closes):
+        their seal is revealed and they are forgotten."""
+        if self.sealed is not None:
+            self._reveal(t, self.sealed)
+        self.sealed = self.ready = None
+
     def _reveal(self, t, sealed: ev.WallSealed) -> None:
         self.revealed = revealed = fairness.reveal(t, sealed)
         self.journal.record(revealed)
@@ -104,14 +113,14 @@ class WallCheck:
     def resume(self, t, rows, played, in_play) -> None:
         """After a power cut (firmware/table/resume.py), from the journal's `rows` and replay's
         `played` hands: the seal of the hand taken up (`in_play`, its table) is read back,
-        nonce and all, for its end; a hand over or void whose seal was not revealed yet (the
-        cut fell between) is revealed now."""
-        for hand, (sealed, revealed) in zip(played, fairness.dealt_seals(rows), strict=True):
-            if sealed is None or revealed:
-                continue
-            if in_play is not None and hand.table is in_play:
+        nonce and all, for its end; every other seal not revealed yet (a hand over or void
+        when the cut fell, walls sealed and never raised) is revealed now."""
+        rows = list(rows)
+        for hand, (sealed, _) in zip(played, fairness.dealt_seals(rows), strict=True):
+            if sealed is not None and in_play is not None and hand.table is in_play:
                 self.dealt = sealed
-            else:
+        for sealed in fairness.unrevealed(rows):
+            if sealed != self.dealt:
                 self._reveal(t, sealed)
 
     def seal_json(self) -> dict:

@@ -25,6 +25,7 @@ NARROWER: dict[str, dict] = {  # a payload's field: what its type cannot say
     "key_fingerprint": or_null({"type": "string", "pattern": "^SHA256:[0-9a-f]{64}$"}),
     "disk_free_bytes": {"type": "integer", "minimum": 0},
     "uptime_seconds": {"type": "number", "minimum": 0},
+    "dice": or_null({"enum": list(bus.DICE)}),
     "shuffler": {"enum": list(STATES)},
     "phase": {"enum": list(bus.PHASES)},
     "seq": {"type": "integer", "minimum": 1},

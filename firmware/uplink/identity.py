@@ -79,12 +79,14 @@ class Identity:
         journal: Path,
         births: Path,
         clock: Callable[[], float] = time.monotonic,
+        dice: str | None = None,
     ):
         self.firmware = metadata.version("mjtable")
         self.model = machine_model()
         self.profile_sha256 = None if profile is None else file_sha256(profile)
         self.rules_sha256 = file_sha256(rules)
         self.key_fingerprint = key_fingerprint
+        self.dice = dice  # the profile's dice, which `mjtable verify` holds each hand to
         self.journal, self.births, self.clock = Path(journal), Path(births), clock
         self.started = clock()
         self.birth = 0  # none yet: born() at each connection
@@ -110,6 +112,7 @@ class Identity:
             key_fingerprint=self.key_fingerprint,
             disk_free_bytes=self._disk_free(),
             uptime_seconds=round(self.clock() - self.started, 3),
+            dice=self.dice,
         )
 
     def _disk_free(self) -> int:

@@ -31,6 +31,7 @@ IDENTITY = (  # the status's fields beside `status` and `birth`, shown as they a
     "key_fingerprint",
     "disk_free_bytes",
     "uptime_seconds",
+    "dice",  # the table's dice: the venue's rule (issue 35)
 )
 SHEET_LISTS = ("players", "hands", "games", "signatures", "player_signatures")
 MAX_TEXT = 500  # characters of a text shown on the dashboard (an alert's, a message)

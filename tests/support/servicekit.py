@@ -5,6 +5,7 @@ them, the dice applied as inputs."""
 import asyncio
 import random
 
+from drivers.dice import PhysicalDice
 from drivers.readers import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
@@ -45,10 +46,13 @@ def take_queued(service) -> None:
 
 
 def dealt_service(journal, clock: Clock, seed: int = 5) -> Service:
-    """A WSOM service whose first hand is dealt and waits for East's discard."""
+    """A WSOM service whose first hand is dealt and waits for East's discard; its dice are
+    the sim profile's, physical, their rolls reported."""
     profile = load_profile("sim")
     ruleset = load_ruleset("wsom2006")
-    service = Service(profile, ruleset, journal, Actor(clock), StillShuffler(), out=_quiet)
+    service = Service(
+        profile, ruleset, journal, Actor(clock), StillShuffler(), PhysicalDice(), out=_quiet
+    )
     tag = {owner: tag for tag, owner in profile.tags.items()}
     order = tiles.physical_set(False)
     random.Random(seed).shuffle(order)
@@ -59,8 +63,9 @@ def dealt_service(journal, clock: Clock, seed: int = 5) -> Service:
     service.actor.tick()
     service.actor.record(WallsRaised(clock.t, "A"))
     take_queued(service)
-    service.hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))  # RULES.md 3.4: two rolls
-    service.hands.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5)))
+    # RULES.md 3.4: two rolls, of the sim profile's physical dice (issue 35: verify holds it)
+    service.hands.apply(ev.DiceRolled(clock.t, 0, (3, 4), "physical"))
+    service.hands.apply(ev.DiceRolled(clock.t, wsom_break(7, 2).seat, (2, 5), "physical"))
     assert service.status().state == "discard"
     return service
 

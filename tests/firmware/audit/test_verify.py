@@ -7,7 +7,6 @@ prev_hash and hash recomputed with firmware.journal.store.link), so the chain ho
 signatures, the seals and the replay can catch him.
 """
 
-import json
 import os
 import sqlite3
 import threading
@@ -20,22 +19,15 @@ import pytest
 from drivers.shuffler import WallsReady
 from engine import events as ev
 from firmware.cli import main
-from firmware.journal.cli import backup
 from firmware.journal.device_key import DeviceKeyError, load
-from firmware.journal.store import GENESIS, Journal, canonical, link
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor
 from firmware.table.profile import TABLES_DIR, load_profile
 from firmware.table.registries import registry_digests
 from firmware.table.service import Service
+from tests.support.forgerykit import copy, play, record, relink, rows, said, seq_of, verify
 from tests.support.servicekit import Clock, dealt_service
-
-
-def play(journal: Path, hands: int, seed: int) -> Path:
-    """`mjtable run` on the simulated table: `hands` hands into `journal`."""
-    argv = ["run", "--port", "0", "--journal", str(journal), "--hands", str(hands)]
-    assert main([*argv, "--speed", "1000", "--seed", str(seed), "--json-summary"]) == 0
-    return journal
 
 
 @pytest.fixture(scope="module")
@@ -48,76 +40,26 @@ def three_hands(tmp_path_factory) -> Path:
     return play(tmp_path_factory.mktemp("three") / "three.sqlite", 3, 4)
 
 
-def verify(capsys, path: Path, *options: str) -> tuple[int, list[str]]:
-    capsys.readouterr()
-    status = main(["verify", str(path), *options])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return status, out.splitlines() + err.splitlines()
-
-
-def said(lines: list[str], text: str) -> bool:
-    return any(text in line for line in lines)
-
-
-def copy(journal: Path, tmp_path: Path) -> Path:
-    dest = tmp_path / "copy.sqlite"
-    backup(journal, dest)
-    return dest
-
-
-def rows(path: Path) -> list[tuple[int, str, dict]]:
-    with Journal(path, readonly=True) as journal:
-        return [(r.seq, r.kind, r.data()) for r in journal.rows()]
-
-
-def seq_of(path: Path, test) -> int:
-    """The first row (seq) whose (kind, data) passes `test`."""
-    return next(seq for seq, kind, data in rows(path) if test(kind, data))
-
-
-def record(name: str, hand: int | None = None):
-    """A test for the device row of record `name` (of hand `hand`)."""
-    return lambda kind, data: (
-        kind == "device" and data["type"] == name and hand in (None, data.get("hand"))
-    )
-
-
-def relink(path: Path, edit) -> None:
-    """The forger's rewrite: `edit(rows)` changes the (kind, data) list, then the rows are
-    renumbered and the chain re-linked, so it holds again."""
-    with closing(sqlite3.connect(path)) as db:
-        found = db.execute("SELECT kind, json FROM journal ORDER BY seq").fetchall()
-        changed = edit([(kind, json.loads(text)) for kind, text in found])
-        head, linked = GENESIS, []
-        for seq, (kind, data) in enumerate(changed, start=1):
-            text = canonical(data)
-            linked.append((seq, kind, text, head, link(head, text)))
-            head = linked[-1][-1]
-        db.execute("DELETE FROM journal")
-        db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", linked)
-        db.commit()
-
-
 @pytest.mark.slow
 def test_issue_17_verify_passes_a_real_run_and_its_export(capsys, two_hands, tmp_path):
     """`mjtable verify` of a real run's journal, and of its export: exit 0, every hand's
-    signature and seal checked, the key said to come from the file itself."""
+    signature and seal checked (issue 35: the header's and the close's too), the key said to
+    come from the file itself."""
     status, lines = verify(capsys, two_hands)
     assert status == 0, lines
-    assert "2 hands, 2 signatures, 2 seals checked" in lines[-1]
+    assert "2 hands, 4 signatures, 2 seals checked" in lines[-1]
     assert "from the file itself" in lines[-1]
     exported = tmp_path / "two.jsonl"
     assert main(["journal", "export", str(two_hands), str(exported)]) == 0
     status, lines = verify(capsys, exported)
     assert status == 0, lines
-    assert "2 hands, 2 signatures, 2 seals checked" in lines[-1]
+    assert "2 hands, 4 signatures, 2 seals checked" in lines[-1]
     assert main(["journal", "export", str(two_hands), str(exported)]) == 2  # never overwrites
     key = next(d for _, _, d in rows(two_hands) if d.get("type") == "HeadSigned")["public_key"]
     status, _ = verify(capsys, exported, "--public-key", key)
     assert status == 0
     status, lines = verify(capsys, exported, "--public-key", "ab" * 32)  # another table's
-    assert status == 1 and sum("does not verify with the key" in line for line in lines) == 2
+    assert status == 1 and sum("does not verify with the key" in line for line in lines) == 4
 
 
 @pytest.mark.slow
@@ -351,8 +293,9 @@ def test_issue_17_a_voided_hand_is_signed_and_verifies(capsys, tmp_path):
     with Journal(path) as journal:
         service = dealt_service(journal, Clock())
         number = service.hands.void(service.clock(), "the wall was knocked over")
+        service.close(service.clock())
     signed = [d["public_key"] for _, k, d in rows(path) if record("HeadSigned", number)(k, d)]
     assert signed == [load(tmp_path / "device.key").public_hex]
     status, lines = verify(capsys, path)
     assert status == 0, lines
-    assert "1 hands, 1 signatures, 1 seals checked" in lines[-1]
+    assert "1 hands, 3 signatures, 1 seals checked" in lines[-1]

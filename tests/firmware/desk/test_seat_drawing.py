@@ -1,7 +1,7 @@
 """Seed 000 執位 (RULES.md 3.2): at the start of each half-session the four players draw their
-seats. The table draws the winds itself from the OS's cryptographic source, or the referee
-enters the wind tiles drawn; either way it is journaled and shown, and it waits for the
-half-session's start: never with a hand in play, never after its first hand."""
+seats. The table draws the winds itself from the session's committed seat secret (issue 35),
+or the referee enters the wind tiles drawn; either way it is journaled and shown, and it waits
+for the half-session's start: never with a hand in play, never after its first hand."""
 
 import pytest
 

@@ -130,6 +130,8 @@ def test_every_device_row_parses_into_its_record_event(v2_journal):
             ev.PlayersEntered,
             ev.PlayerSigned,
             ev.SignatureWithdrawn,  # issue 36
+            ev.SessionOpened,  # issue 35
+            ev.SessionClosed,
         }
         assert {type(e) for e in events} == set(ev.RECORDS) - since_v2
         ack = next(e for e in events if isinstance(e, ev.Acknowledged))
@@ -203,7 +205,9 @@ def test_record_events_round_trip_and_hide_concealed_tiles():
         ev.HallResumed(8.0, None),
         ev.WallSealed(9.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
         ev.WallRevealed(10.0, None, "cd" * 32, "ef" * 32, "A", ((("1m", "0a0b", 0),),)),
-        ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32),
+        ev.HeadSigned(11.0, None, 1, "ab" * 32, "12" * 64, "34" * 32, "hand end", "9a" * 16),
+        ev.SessionOpened(11.1, None, "T1", "hall", "9a" * 16, "2026-12-06", "0.1.0", "56" * 32),
+        ev.SessionClosed(11.2, None, "hands done", "78" * 32),
         ev.RegistriesRecorded(12.0, None, {"A": "56" * 32, "B": "78" * 32}),
         ev.SeatsDrawn(13.0, None, (2, 0, 3, 1), "tiles"),
         ev.SeatsChanged(14.0, None, 2, (3, 0, 1, 2), "table"),

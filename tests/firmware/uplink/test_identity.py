@@ -142,3 +142,20 @@ def _still_state() -> dict:
         referee_on_way=None,
         shuffler="idle",
     )
+
+
+def test_issue_35_the_status_says_the_tables_dice_the_venues_rule(tmp_path):
+    """Issue 35 item 4: whether the table rolls electronic dice is the venue's rule; the status
+    says which the table has, as its signed session header does (`mjtable verify` holds each
+    hand's rolls to it)."""
+    identity = Identity(
+        profile=TABLES_DIR / "sim.toml",
+        rules=ruleset_path("wsom2006"),
+        key_fingerprint=None,
+        journal=tmp_path / "j.sqlite",
+        births=tmp_path / "uplink-birth",
+        dice="electronic",
+    )
+    identity.born()
+    body = status_message(Envelope(VENUE, TABLE, "s1"), identity.status(online=True))
+    assert body["dice"] == "electronic"

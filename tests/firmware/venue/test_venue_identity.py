@@ -54,6 +54,7 @@ def test_issue_34_the_organiser_sees_who_each_table_says_it_is():
         "key_fingerprint": "SHA256:" + "ef" * 32,
         "disk_free_bytes": 12_000_000_000,
         "uptime_seconds": 61.5,
+        "dice": "electronic",  # issue 35: the venue's rule
         "password": "not the venue's business",
     }
     feed(board, "T1", "status", said)
