@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from drivers.readers import ReaderBack, ReaderLost
 from engine import events as ev
 from engine import tiles
 from engine.moves import HOLD, Interpreter
@@ -28,6 +29,7 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
+from firmware.table.actor import Tick
 from tests.support.runkit import run_table
 from tests.support.servicekit import act
 from tests.support.tablekit import E, Game, N, S, W, break_for
@@ -302,6 +304,27 @@ def test_issue_20_item_5_accepting_the_table_is_a_journaled_input_that_replays(d
     hands.void(service.clock(), "over")
     with pytest.raises(ActionRefused, match="no hand is in play"):
         act(desk, "accept_table")
+
+
+def test_issue_32_item_8_the_calls_stay_open_while_the_zone_reader_is_away(desk):
+    """East discards and the zone reader is unplugged before anyone could call: nobody is
+    seen calling while it is away, so the calls do not close then (before, they closed
+    unseen and a call made on the discard was refused as a wrong call); once it is back they
+    are open for their whole time again, then close."""
+    service = desk.service
+    hands, table = service.hands, service.status().table
+    start = service.clock()
+    hands.apply(ev.TileDiscarded(start, E, table.hands[E][-1]))
+    assert table.state == "claim_window"
+    service.handle(start + 0.5, ReaderLost(service.zones_path, "unplugged"))
+    service.handle(start + 5.0, Tick())  # the window's 2 s long past
+    assert table.state == "claim_window"
+    back = start + 8.0
+    service.handle(back, ReaderBack(service.zones_path))
+    service.handle(back + 1.5, Tick())
+    assert table.state == "claim_window"
+    service.handle(back + 2.5, Tick())
+    assert table.state != "claim_window"
 
 
 # The faulted session end to end -------------------------------------------------------------
