@@ -374,10 +374,5 @@ def test_the_fault_campaign_voids_no_hand_infers_no_move_wrong_and_alerts_twice_
     assert voided == 0 and len(alerts) == 2
     with Journal(journal, readonly=True) as opened:
         assert replay(opened).mismatches == 0
-    if max(alerts) > 2:  # issue 32 item 8 open: CI 2026-12-06 saw a hand with 4 in 1 of 40
-        pytest.xfail(f"issue 32 item 8 open, more than 2 alerts in a hand: {alerts}")
-    if summary["tracking"]["inferred_wrong"]:
-        # Issue 32 item 8 is open on this: in CI on 2026-12-06, 2 of these 40 runs each
-        # inferred one move wrong (the run's timing differs from machine to machine). Said as
-        # an expected failure with its figures, in every run's summary, until it is found.
-        pytest.xfail(f"issue 32 item 8 open, a move inferred wrong: {summary['tracking']}")
+    assert max(alerts) <= 2, alerts
+    assert summary["tracking"]["inferred_wrong"] == 0, summary["tracking"]
