@@ -348,9 +348,10 @@ class Reader:
     (the udev links of deploy/pi/99-mjtable.rules, or `/dev/serial/by-id/...`); pyserial URLs
     (`socket://`, `rfc2217://`) work too. Records: the frame records of `FrameParser`, plus
     `ReaderLost(path, reason)` once when the link goes (port error, cannot open, or
-    `silence_timeout` seconds without a valid frame) and `ReaderBack(path)` at the first valid
-    frame after it comes back. `close()` stops the thread within about `read_timeout` plus the
-    time `on_record` takes.
+    `silence_timeout` seconds without a valid frame, on `clock`, which a simulation sets to
+    the table time it runs, so that a busy machine's stall is no silence of its reader) and
+    `ReaderBack(path)` at the first valid frame after it comes back. `close()` stops the
+    thread within about `read_timeout` plus the time `on_record` takes.
     """
 
     def __init__(
@@ -373,6 +374,7 @@ class Reader:
         self._read_timeout = read_timeout
         self._backoff_initial = backoff_initial
         self._backoff_max = backoff_max
+        self.clock: Callable[[], float] = time.monotonic  # what silence is judged on
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._online = True  # optimistic until the first failure
@@ -412,6 +414,7 @@ class Reader:
             log.exception("reader %s: on_record failed on %r", self.path, record)
 
     def _lost(self, reason: str) -> None:
+        self.opened.clear()  # before the loss is told: whoever hears of it finds it clear
         if self._online:
             self._online = False
             log.warning("reader %s lost: %s", self.path, reason)
@@ -449,14 +452,14 @@ class Reader:
     def _pump(self, port: serial.SerialBase) -> bool:
         """Read until stop, error or silence; True if a valid frame arrived on this opening."""
         spoke = False
-        last_frame = time.monotonic()
+        last_frame = self.clock()
         while not self._stop.is_set():
             try:
                 data = port.read(max(1, port.in_waiting))
             except (serial.SerialException, OSError) as exc:
                 self._lost(f"port error: {exc}")
                 return spoke
-            now = time.monotonic()
+            now = self.clock()
             records = self.parser.feed(data) if data else []
             if records:
                 last_frame = now

@@ -11,8 +11,11 @@ interpreter): `confirm` sightings for the next tile of the wall into the rack of
 draw, a discard by the seat in turn, a call on the latest discard; one more for any other. Under
 heavy noise (issue 32 item 8: 20 % of reads dropped, 5 % of frames with a ghost read) one tile
 is ghosted twice in a row on one antenna about 0.2 times a hand, and with its home missing it
-once that moved a tile nobody touched, told to no one; such a misread is almost never a move
-the hand waits for, and three ghosts in a row come about once in 10^5 hands. A stay too brief
+once that moved a tile nobody touched, told to no one; such a misread is seldom a move the
+hand waits for, and three ghosts in a row come about once in 10^5 hands. When it is one (a
+rack's tile ghosted on its river while that seat is to discard), its home's misses tell it
+apart: a move needs sightings at the new place and misses at the old, in a row, `confirm` + 2
+in all, which a true move has within a sweep of its second sighting. A stay too brief
 to confirm (seen in a row more than once) is a step only when the tile's next confirmed place
 follows it by legal steps; otherwise the tile is where it is seen and, if no legal step leads
 there, the move is a flagged jump, told to the referee: a move on less evidence is never made.
@@ -288,9 +291,18 @@ class Tracker:
 
     def _left(self, tile, home, zone, need) -> bool:
         """Has the old zone swept since the first of the new zone's `need` latest sightings,
-        and not seen the tile since? (A ghost read just before a real move does not count.)"""
-        first = self._streaks[zone][tile][-need]
-        return self._swept[home][-1] > first and self._last_seen.get((home, tile), 0) < first
+        and not seen the tile since (a ghost read just before a real move does not count)?
+        And is the evidence, sightings there and misses at home in a row, at least
+        `confirm` + 2 (issue 32 item 8: two ghost reads of a tile on its seat's river with
+        one drop at home between, three, moved a tile nobody touched while its seat was to
+        discard; a true move gets the fourth within a sweep)?"""
+        streak = self._streaks[zone][tile]
+        first = streak[-need]
+        return (
+            self._swept[home][-1] > first
+            and self._last_seen.get((home, tile), 0) < first
+            and len(streak) + self._misses.get(tile, 0) >= self.confirm + 2
+        )
 
     def _settle(self, t, tile) -> list:
         """Move the tile if exactly one other zone has confirmed it and its zone has let it go;

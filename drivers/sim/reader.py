@@ -37,15 +37,25 @@ WRITE_WAIT = 0.02  # seconds the writer holds the pty waiting for room (how long
 class SimReader:
     """A simulated reader behind `link`. `injected` counts the faults `sweep` injected;
     `discarded` counts frames lost because the cable was out; `last_sweep` is the frames of
-    the latest sweep as sent, so a test can compare them with what the host received."""
+    the latest sweep as sent, so a test can compare them with what the host received.
+    `awaited` is the heartbeat that closes the frames sent since the cable was last plugged
+    in (None if none was sent): a simulation waits until the host has taken it (`mark`).
+    With `lockstep` (a simulation that waits for its host, firmware/run/simulated.py), frames
+    are lost until the simulation has seen the host open the port since the cable went in
+    (`host_open`), as a real reader's are before its host opens the port (which flushes
+    whatever came before), whenever that was."""
 
-    def __init__(self, link: str | Path) -> None:
+    def __init__(self, link: str | Path, lockstep: bool = False) -> None:
         self.link = Path(link)
         self.injected = {"drop": 0, "ghost": 0}
         self.discarded = 0
         self.last_sweep: tuple[Inventory, ...] = ()
         self._seq = 0
         self.heartbeat_seq = 0  # the latest heartbeat sent
+        self.awaited: int | None = None
+        self.lockstep = lockstep
+        self.host_open = not lockstep
+        self._unmarked = False  # frames sent since the latest heartbeat
         self._pty = threading.Lock()  # the writer holds it while it writes; unplug waits
         self._master: int | None = None
         self._slave: int | None = None
@@ -69,7 +79,16 @@ class SimReader:
     def heartbeat(self) -> None:
         self._send(encode_heartbeat(self._seq))
         self.heartbeat_seq = self._seq
+        if self.host_open:
+            self.awaited = self._seq
         self._seq = (self._seq + 1) & 0xFF
+        self._unmarked = False
+
+    def mark(self) -> None:
+        """A heartbeat after the frames sent since the latest one, if any: once the host
+        has taken it, it has taken them all (frames are never reordered)."""
+        if self._unmarked:
+            self.heartbeat()
 
     def button(self, side: int, button: str) -> None:
         """A seat's button wired to this reader's board ([buttons] kind = "zone_reader")."""
@@ -113,25 +132,29 @@ class SimReader:
 
     def unplug(self) -> None:
         """Pull the cable: the host's read fails as on a real unplug and the by-id link
-        vanishes; frames sent until `replug` are lost (counted in `discarded`)."""
+        vanishes; frames sent until `replug` are lost (counted in `discarded`). The link goes
+        first: a host reopening it by name never finds the closed pty's number, which the
+        system may already have given another program's pty."""
+        self.link.unlink(missing_ok=True)
         with self._pty:
             self._generation += 1
             self._close_pty()
-        self.link.unlink(missing_ok=True)
 
     def replug(self) -> None:
-        """Plug the cable back: a new pty, the same link (the host reopens it by name)."""
+        """Plug the cable back: a new pty, the same link (the host reopens it by name), which
+        names the new pty before the old one is closed."""
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
         os.set_blocking(master, False)
-        with self._pty:
-            self._generation += 1
-            self._close_pty()
-            self._master, self._slave = master, slave
         temporary = self.link.with_name(self.link.name + ".new")
         temporary.unlink(missing_ok=True)
         os.symlink(os.ttyname(slave), temporary)
         os.replace(temporary, self.link)  # one step: the host never sees a half-made link
+        with self._pty:
+            self._generation += 1
+            self._close_pty()
+            self._master, self._slave = master, slave
+        self.awaited, self.host_open = None, not self.lockstep  # the frames before it are lost
 
     def close(self) -> None:
         """Unplug for good: frames still queued are dropped, the writer thread ends."""
@@ -147,9 +170,15 @@ class SimReader:
 
     # the writer thread
 
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
+
     def _send(self, frame: bytes) -> None:
-        """Queue `frame` for the writer; it is lost if the cable is out when it is written."""
-        self._queue.put((self._generation, frame))
+        """Queue `frame` for the writer; it is lost if the cable is out when it is written, or
+        if the host had not opened the port when it was sent (generation -1)."""
+        self._queue.put((self._generation if self.host_open else -1, frame))
+        self._unmarked = self.host_open
 
     def _close_pty(self) -> None:
         for fd in (self._master, self._slave):

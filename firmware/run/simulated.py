@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from drivers.readers import Reader
 from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from drivers.sim.reader import SimReader
@@ -22,39 +23,70 @@ from firmware.table.actor import TICK
 from firmware.table.profile import ProfileError
 
 # The kinds the simulated world drives: its pins, its readers' ptys, the dice its players throw.
-TICKS_AHEAD = 10  # of the world's ticks at most not yet taken by the service (half a second)
 SIM_KINDS = {"gpio": "sim", "readers.zones": "sim", "readers.stacker": "sim", "dice": "physical"}
+STALLED = 60.0  # real seconds the world waits for the service at most: a hang is worse
 
 
-async def _play(
-    world: SimTable,
-    panel: SimPanel,
-    rig: Rig,
-    zones_path: str,
-    zone_sim: SimReader,
-    speed: float,
-    follow=None,
-):
+async def _play(world: SimTable, panel: SimPanel, rig: Rig, speed: float, follow=None):
     """Tick the simulated world until the service is done, no faster than `speed` times
-    real time and never ahead of what the service has read, nor more than TICKS_AHEAD of
-    its ticks (the shuffler's motors switch on the service's turn: a world far ahead of it
-    would see a lane stall that never was); `follow(world, status)` after each tick."""
+    real time, in lockstep with the service: the next tick waits until the service has
+    taken everything of this one (`_in_step`), so every record is stamped with the table
+    time it was made at and reaches the service in the same order, however busy the
+    machine (issue 32 item 8: a seed plays one game), unless the service has taken
+    nothing for STALLED seconds (then it is said, and the world no longer waits);
+    `follow(world, status)` after each tick."""
     actor, service = rig.service.actor, rig.service
-    began, start = time.monotonic(), world.t
+    readers = {service.zones_path: world.zone_reader, service.stacker_path: world.stacker_reader}
+    hosts = {host.path: host for host in rig.readers}
+    for host in hosts.values():  # silence is judged in table time, which stands while it waits
+        host.clock = world.clock
+    for reader in readers.values():  # this service's readers open the ports anew
+        reader.awaited, reader.host_open = None, False
+    began, start, in_step = time.monotonic(), world.t, True
     while not actor.done.is_set():
         world.tick(TICK)
         panel.release(world.t)  # the buttons the people let go of
         actor.tick()
         ahead = began + (world.t - start) / speed - time.monotonic()
         await asyncio.sleep(max(ahead, 0))
-        while not actor.done.is_set() and (
-            actor.backlog > 200
-            or world.t - service.last_tick > TICKS_AHEAD * TICK
-            or _reads_behind(service.status(), zones_path, zone_sim)
-        ):
+        waited = time.monotonic()
+        while in_step and not actor.done.is_set() and not _in_step(service, readers, hosts):
             await asyncio.sleep(0.001)  # the service reads behind: let it catch up
+            in_step = time.monotonic() - waited < STALLED
+            if not in_step:
+                print(
+                    f"mjtable run: the simulated table waited {STALLED:g} s for the service to "
+                    "read its readers; it goes on without waiting (the seed's game may differ)",
+                    file=sys.stderr,
+                )
+                for reader in readers.values():
+                    reader.host_open = True  # its frames flow, whoever reads them
         if follow is not None:
             follow(world, service.status())
+
+
+def _in_step(service, readers: dict[str, SimReader], hosts: dict[str, Reader]) -> bool:
+    """The service has taken every item queued and every frame the simulated readers sent:
+    an unplugged reader's loss; a plugged one's port opened by its host (its frames flow
+    from the next tick on: those of the tick it went in are lost whenever the host opens)
+    and its frames up to its latest heartbeat (the readers' threads note it as they queue
+    it)."""
+    if service.actor.backlog:
+        return False
+    for path, reader in readers.items():
+        online = service.readers_online.get(path, True)
+        if not reader.plugged:
+            if online:
+                return False
+        elif not reader.host_open:
+            if not hosts[path].opened.is_set():
+                return False
+            reader.host_open = True
+        elif reader.awaited is not None and not (
+            online and service.heartbeats.get(path) == reader.awaited
+        ):
+            return False
+    return True
 
 
 class Simulation:
@@ -78,7 +110,10 @@ class Simulation:
         self.folder, self.each_tick = folder, each_tick
         self.clock = SimClock()
         self.gpio = SimulatedGPIO()
-        self.readers = (SimReader(folder / "zones"), SimReader(folder / "stacker"))
+        self.readers = (
+            SimReader(folder / "zones", lockstep=True),
+            SimReader(folder / "stacker", lockstep=True),
+        )
         self.links = tuple(str(reader.link) for reader in self.readers)
         self.world: SimTable | None = None
         self.panel: SimPanel | None = None  # the world's, wired to the table's service
@@ -103,7 +138,7 @@ class Simulation:
         """The world's play, paced at `speed` times real time, until the service is done."""
         assert self.world is not None and self.panel is not None, "attach the world first"
         world, panel = self.world, self.panel
-        return _play(world, panel, rig, self.links[0], self.readers[0], speed, self._follow)
+        return _play(world, panel, rig, speed, self._follow)
 
     def new_world(self, rig) -> SimTable:
         profile, args = self.profile, self.args
@@ -238,7 +273,7 @@ async def _rederive(simulation: Simulation, journal: Journal) -> SimTable | None
     assert panel is not None  # the new world's
     rig.shuffler.start(0.0)
     try:
-        await _play(world, panel, rig, simulation.links[0], simulation.readers[0], 10000.0)
+        await _play(world, panel, rig, 10000.0)
     finally:
         await rig.stop()
     if game_rows(rederiving)[: len(game)] != game:
@@ -250,13 +285,3 @@ async def _rederive(simulation: Simulation, journal: Journal) -> SimTable | None
     rederiving.close()
     clock.t = max(clock.t, simulation.args.history.last_t)
     return world
-
-
-def _reads_behind(status, path: str, reader: SimReader) -> bool:
-    """More than two heartbeats of the online zone reader are not yet seen by the service
-    (a service that has seen none yet, taking the table up after a power cut, is not
-    behind: the reader's count goes on from before)."""
-    seen = status.heartbeats.get(path)
-    if seen is None:
-        return False
-    return bool(status.readers_online.get(path)) and (reader.heartbeat_seq - seen) % 256 > 2

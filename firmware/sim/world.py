@@ -170,7 +170,8 @@ class SimTable:
                 seen, self.read_rng, self.faults.drop, self.faults.ghost
             ).items():
                 self.faults.injected[name] = self.faults.injected.get(name, 0) + n
-            self.zone_reader.heartbeat()  # marks the sweep's end for flow control
+        for reader in (self.zone_reader, self.stacker_reader):
+            reader.mark()  # the end of this tick's frames, for the simulation's lockstep
 
     # -- the machine ---------------------------------------------------------------------
 

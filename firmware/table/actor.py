@@ -41,14 +41,18 @@ class Actor:
 
     def from_thread(self, loop, seen=None):
         """A callback for a driver's thread (a serial reader): stamp now, queue on `loop`.
-        `seen(record)`, if given, is called on that thread first."""
+        `seen(record)`, if given, is called on the loop as the record is queued: what it
+        notes is in the queue (a simulation waits on it, firmware/run/simulated.py)."""
 
         def on_record(record):
-            if seen is not None:
-                seen(record)
-            loop.call_soon_threadsafe(self.queue.put_nowait, (self.clock(), record, None))
+            loop.call_soon_threadsafe(self._queued, (self.clock(), record, None), seen)
 
         return on_record
+
+    def _queued(self, item, seen) -> None:
+        if seen is not None:
+            seen(item[1])
+        self.queue.put_nowait(item)
 
     def submit(self, action) -> asyncio.Future:
         """Queue `action(t)`, stamped now, to be carried out in its turn; await the future

@@ -75,6 +75,7 @@ class Hands:
         self.counts = {"hands": 0, "events": 0, "alerts": 0, "overtime": 0}
         self.tracked = TrackedHand(0)  # the latest hand's inferred moves and flagged tiles
         self.interruption: Interruption | None = None  # a hand taken up after a power cut
+        self.reader_lost: float | None = None  # when the zone reader went, while it is away
         self.voided: dict | None = None  # {"hand", "reason"}: voided, the next not yet dealt
         self.signing = None  # (t, side) -> bool: a 和 press taken as a signature (issue 16)
 
@@ -180,9 +181,10 @@ class Hands:
 
     def poll(self, t) -> None:
         """The interpreter's timers (held moves, the claim window); none runs while a hand
-        taken up after a power cut waits for the referee. The game's time running out."""
+        taken up after a power cut waits for the referee, nor while the zone reader is away.
+        The game's time running out."""
         self.tell_time_up(t)
-        if self.interpreter is not None and self.interruption is None:
+        if self.interpreter is not None and self.interruption is None and self.reader_lost is None:
             self.apply_all(self.interpreter.poll(t))
 
     def tell_time_up(self, t) -> None:
@@ -261,10 +263,16 @@ class Hands:
 
     def zone_reader(self, t, online: bool) -> None:
         """Without the zone reader nobody sees the tiles move: the tracking waits and the
-        clocks stop until it is back."""
+        clocks stop until it is back, and the calls on a discard are open for their whole
+        time again once it is (issue 32 item 8: closed unseen, a call made was refused)."""
         table = self.table if self.in_play else None
+        lost = self.reader_lost
+        self.reader_lost = None if online else t if lost is None else lost
         if online:
             self.tracker.resume(t)
+            interpreter = self.interpreter
+            if lost is not None and interpreter and interpreter.window_opened is not None:
+                interpreter.window_opened = t
             if (
                 table is not None
                 and table.clocks.paused_at is not None

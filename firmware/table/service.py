@@ -52,8 +52,8 @@ log = logging.getLogger("mjtable.service")
 
 class ReaderFeed:
     """What the readers send the actor from their threads: each record stamped and queued,
-    and the latest heartbeat of each reader noted as it arrives, so a simulation can tell how
-    far behind the readers the actor is, and the wall check whether the stacker's frames
+    and the latest heartbeat of each reader noted as it is queued, so a simulation can tell
+    how far behind the readers the actor is, and the wall check whether the stacker's frames
     about the built walls are in."""
 
     def __init__(self, actor):

@@ -26,7 +26,7 @@ class DirectReader:
     callback, as the reader thread does (the pty and the parser are not what is tested)."""
 
     def __init__(self, hand_in):
-        self.hand_in, self.beats = hand_in, 0
+        self.hand_in, self.beats, self.unmarked = hand_in, 0, False
 
     def sweep(self, antennas, rng, drop=0.0, ghost=0.0) -> dict:
         """Each read lost at the rate `drop`, a neighbour's tag ghosted into a frame at the
@@ -37,14 +37,21 @@ class DirectReader:
             if ghost and rng.random() < ghost and set(near) - set(seen):
                 seen.append(rng.choice([t for t in near if t not in seen]))
             self.hand_in(Inventory(antenna, tuple(seen)))
+        self.unmarked = True
         return {}
 
     def stacked(self, position: int, tag: bytes) -> None:
         self.hand_in(Stacked(position, tag))
+        self.unmarked = True
 
     def heartbeat(self) -> None:
         self.hand_in(Heartbeat(self.beats))
-        self.beats = (self.beats + 1) % 256
+        self.beats, self.unmarked = (self.beats + 1) % 256, False
+
+    def mark(self) -> None:
+        """A heartbeat after the frames of the world's tick, as drivers/sim/reader.py's."""
+        if self.unmarked:
+            self.heartbeat()
 
 
 def play(

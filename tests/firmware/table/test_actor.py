@@ -38,6 +38,8 @@ def table(tmp_path):
         for _ in range(service.hands.tracker.confirm - 1):  # all its sightings but the last
             service.actor.record(river)
             service.actor.record(Inventory(antenna[zone("hand", side)], ()))
+        # the rack's second sweep without it: its absence as sure as its presence (issue 32 item 8)
+        service.actor.record(Inventory(antenna[zone("hand", side)], ()))
         take_queued(service)
         await answer
 

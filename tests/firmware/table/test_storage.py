@@ -104,6 +104,8 @@ def dealt(tmp_path):
     for _ in range(service.hands.tracker.confirm - 1):  # all the discard's sightings but one
         service.actor.record(river)
         service.actor.record(Inventory(antenna[zone("hand", side)], ()))
+    # and the rack's second sweep without it: its absence as sure as its presence (issue 32 item 8)
+    service.actor.record(Inventory(antenna[zone("hand", side)], ()))
     take_queued(service)
     yield service, desk, clock, river
     journal.close()
