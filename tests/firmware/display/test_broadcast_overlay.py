@@ -127,7 +127,8 @@ def test_issue_33_the_overlay_leaves_the_centre_clear_and_holds_the_result(
     background has every pixel of the frame's centre third fully transparent (alpha 0) while
     the plates are drawn; the plates name the players (the venue's names) by the hand's winds;
     at the win the result shows the winner, the tile, each pattern and the points, still after
-    the hand is recorded and the session moved on, and gone at the next deal. README's
+    the hand is recorded and the session moved on (in Chinese too, by ?lang=zh), and gone at the
+    next deal. README's
     docs/broadcast.png is this overlay over a checkerboard (`--broadcast-screenshot`)."""
     session, game = fourth_deal_win(wsom)
     source = FakeSource(view_of_win(session, game, VenueNotes(players=NAMES)))
@@ -184,6 +185,11 @@ def test_issue_33_the_overlay_leaves_the_centre_clear_and_holds_the_result(
         page.evaluate("document.fonts.ready")
         broadcast_screenshot_path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(broadcast_screenshot_path))
+        page.goto(address + "&lang=zh")  # issue 33 "Complete Chinese": the overlay too
+        result.wait_for()
+        assert result.locator(".winner").inner_text() == "北家 · Ng Ka 和牌"
+        assert result.locator(".pattern").all_inner_texts()[0].split("\t") == ["平和", "5"]
+        assert "莊家" in page.locator(".plate[data-seat='E'] .dealer").inner_text()
         page.goto(address)
         result.wait_for()
 
