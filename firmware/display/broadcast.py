@@ -4,7 +4,10 @@ that the stream cannot help a player sitting at the table.
 `broadcast_state` makes its document from the referee's, by naming what passes: the four
 hands, the melds (a concealed kong's faces too), flowers, penalty tiles, rivers, scores, each
 seat's shanten and waits with their values, the win check, the last hand's result, the walls'
-seals (their digests only, issue 17). Nothing else of the referee's parts passes: not the
+seals (their digests only, issue 17), the result of the hand that ended and the players' names.
+At a result the session has already moved on (its dealer, round and hand number are the next
+hand's): `as_played` puts back the hand's own, so the winds shown are the hand's (issue 33
+"A real overlay"). Nothing else of the referee's parts passes: not the
 alerts, faults, shuffler or event log (the referee's actions, the tiles a fault names), not
 the clocks, and of the wall only how many tiles are live: never the dice and the break or
 anything of its order, which tell what comes next. `DelayedFeed` holds the broadcast
@@ -20,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from engine.seats import LETTERS as SEATS
 from firmware.resources import package_folder
 from firmware.web.auth import OK, BroadcastAuth
 from firmware.web.sse import data, event_stream
@@ -31,10 +35,10 @@ PING_SECONDS = 15.0
 HELD = 1000  # documents held at most (a minute of play is a few hundred)
 TOP_FIELDS = (
     *("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer"),
-    *("state", "turn", "last_hand", "win_check", "seal", "key_fingerprint"),
+    *("state", "turn", "last_hand", "result", "win_check", "seal", "key_fingerprint"),
 )
 SEAT_FIELDS = (
-    *("seat", "player", "score", "penalty_points", "river", "melds", "flowers"),
+    *("seat", "player", "name", "score", "penalty_points", "river", "melds", "flowers"),
     *("penalty_tiles", "hand_count", "hand", "shanten", "waits"),
 )
 
@@ -48,7 +52,30 @@ def broadcast_state(referee: dict) -> dict:
         wall=None if wall is None else {"live": wall["live"]},
         seats=[{name: seat.get(name) for name in SEAT_FIELDS} for seat in referee["seats"]],
     )
-    return out
+    return as_played(out)
+
+
+def as_played(state: dict) -> dict:
+    """`state` with the hand's own winds while its result is shown: once the hand is on the
+    sheet (its row's number is the result's), the session's dealer, round and seating are the
+    next hand's, so each wind's player, name and score come from the result's payments (who
+    sat there) and the row (who dealt). The deal passes with the round's count (the dealer
+    is the deals passed, modulo 4), so the round turned (or a game ended) exactly when the
+    deal left the fourth player for the first: the hand's round is then the one before. A game
+    cut short by its time (CCM) is the case left: its result shows the next game's round."""
+    result, row = state["result"], state["last_hand"]
+    if result is None or row is None or row["number"] != result["hand_number"]:
+        return state  # in play, or ended and not yet recorded: the session's are the hand's
+    scores = {seat["player"]: seat["score"] for seat in state["seats"]}
+    sat = {side["seat"]: side for side in result["payments"]}
+    for seat in state["seats"]:
+        side = sat[seat["seat"]]
+        seat.update(player=side["player"], name=side["name"], score=scores[side["player"]])
+    round_wind = state["round_wind"]
+    if row["dealer"] == 3 and state["dealer"] == 0:
+        round_wind = SEATS[(SEATS.index(round_wind) - 1) % 4]
+    state.update(hand_number=row["number"], dealer=row["dealer"], round_wind=round_wind)
+    return state
 
 
 Entry = tuple[int, float, dict]  # (seq, arrival on the table's clock, the broadcast document)

@@ -1,8 +1,11 @@
 "use strict";
 // The broadcast view (firmware/display/broadcast.py): a stream's browser source (OBS, 1920×1080)
-// showing the four hands with their waits and values, the rivers and the scores as the table
-// was `delay` seconds ago; the server holds every update back that long, this page only
-// draws what comes. `?transparent=1` leaves the background see-through.
+// laid over a camera on the table, as the table was `delay` seconds ago; the server holds every
+// update back that long, this page only draws what comes. It draws what the camera cannot show
+// (issue 33 "A real overlay"): a name plate per player (the name once entered, else the wind)
+// with the score, the concealed hand along that player's edge, the waits, and at a win the
+// result (winner, tile, patterns, points) until the next deal; the frame's centre third stays
+// empty, so `?transparent=1` leaves the table itself in view.
 
 const QUERY = new URLSearchParams(location.search);
 const RETRY = 2000;
@@ -15,45 +18,63 @@ words({
 
 function render(frame) {
   const root = document.getElementById("broadcast");
-  root.querySelectorAll(".seat").forEach((node) => node.remove());
   const state = frame.state;
   if (!state) {
-    fill("centre", el("div", {class: "starting"},
-      tr("the broadcast begins {s} s after the table's first move", {s: frame.delay})));
+    root.replaceChildren(el("div", {id: "info"}, el("div", {class: "starting"},
+      tr("the broadcast begins {s} s after the table's first move", {s: frame.delay}))));
     return;
   }
-  for (const seat of state.seats) root.append(renderSeat(seat, state));
-  const turn = state.turn ? WINDS[state.turn] : null;
-  fill("centre",
-    el("div", {class: "table-name"}, `${state.table} · ${state.ruleset_title}`),
-    el("div", {class: "round"}, tr("{wind} round · hand {n}",
-      {wind: WINDS[state.round_wind][0], n: state.hand_number})),
-    el("div", {class: "whose-turn"}, turn ? `${turn[0]} ${LANG === "zh" ? "" : turn[1]}` : ""),
-    el("div", {class: "phase"}, STATES[state.state] ? tr(STATES[state.state]) : state.state),
-    state.wall ? el("div", {class: "wall"}, el("span", {class: "wall-live"}, state.wall.live),
-      tr(" tiles left")) : null,
-    winCheckView(state.win_check),
-    state.last_hand ? el("div", {class: "last-hand"}, tr("hand {n}: {result}",
-      {n: state.last_hand.number, result: tr(state.last_hand.result)})) : null,
-    sealView(state.seal, state.key_fingerprint),
-    el("div", {class: "delay"}, tr("{s} s delay", {s: frame.delay})));
+  setRuleBook(state.ruleset);
+  root.replaceChildren(infoView(state, frame.delay), ...state.seats.map((s) => plate(s, state)),
+    outcomeView(state));
 }
 
-function renderSeat(seat, state) {
+// The corner: the table, the round and hand, the tiles left, the seals, the delay.
+function infoView(state, delay) {
+  return el("div", {id: "info"},
+    el("div", {class: "table-name"}, `${state.table} · ${state.ruleset_title}`),
+    el("div", {class: "round", "data-round": state.round_wind}, tr("{wind} round · hand {n}",
+      {wind: WINDS[state.round_wind][0], n: state.hand_number})),
+    state.wall && !state.result ? el("div", {class: "wall"},
+      el("span", {class: "wall-live"}, state.wall.live), tr(" tiles left")) : null,
+    sealView(state.seal, state.key_fingerprint),
+    el("div", {class: "delay"}, tr("{s} s delay", {s: delay})));
+}
+
+// A player's plate along his edge of the frame: wind, name, score; his hand, melds and waits.
+function plate(seat, state) {
   const [zh, en] = WINDS[seat.seat];
-  return el("section", {class: `seat place-${PLACES[seat.player]}` +
+  return el("section", {class: `plate place-${PLACES[seat.player]}` +
     (state.turn === seat.seat ? " turn" : ""), "data-seat": seat.seat},
   el("header", {},
     el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), LANG === "zh" ? "" : ` ${en}`),
-    el("span", {class: "player"},
-      `P${seat.player + 1}${seat.seat === "E" ? ` ${tr("dealer")}` : ""}`),
+    seat.name ? el("span", {class: "player"}, seat.name) : null,
+    seat.seat === "E" ? el("span", {class: "dealer"}, tr("dealer")) : null,
     el("span", {class: "score"}, seat.score)),
-  el("div", {class: "hand"}, handTiles(seat)),
-  waitsView(seat, true),
-  el("div", {class: "exposed"}, seat.melds.map(meld),
+  el("div", {class: "hand"}, handTiles(seat), seat.melds.map(meld),
     seat.flowers.length ? el("span", {class: "flowers"}, seat.flowers.map((t) => tile(t))) : null),
-  el("div", {class: "river"}, rows(seat.river, 12).map((row) =>
-    el("div", {class: "river-row"}, row.map((t) => tile(t))))));
+  waitsView(seat, true));
+}
+
+// The win check while a win is called, then the result until the next deal (result.js's parts).
+function outcomeView(state) {
+  const r = state.result;
+  if (!r) return el("div", {id: "outcome"}, winCheckView(state.win_check));
+  return el("div", {id: "outcome", class: "result", "data-outcome": r.outcome},
+    el("div", {class: "result-hand"}, tr("hand {n}", {n: r.hand_number})),
+    r.outcome === "win" ? r.wins.map((w) => el("div", {class: "win", "data-winner": w.seat},
+      winnerLine(w),
+      el("div", {class: "win-tile"}, tile(w.tile, "winning"), tr(HOW[w.by]),
+        w.from ? el("b", {class: "from"}, person(w.from)) : null),
+      el("table", {class: "patterns"}, el("tbody", {}, w.patterns.map((p) =>
+        el("tr", {class: "pattern", "data-pattern": p.id},
+          el("td", {class: "zh"}, p.chinese),
+          LANG === "zh" ? null : el("td", {class: "en", lang: "en"}, p.name),
+          el("td", {class: "points"}, p.points))),
+      el("tr", {class: "total"}, el("td", {}, "合計"), LANG === "zh" ? null : el("td", {}, "total"),
+        el("td", {class: "points"}, w.total))))))
+      : el("div", {class: "result-title"}, tr(r.outcome === "game over"
+        ? "局結 game over: two players without chips" : "荒牌 exhaustive draw")));
 }
 
 function connect() {
