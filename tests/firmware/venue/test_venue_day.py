@@ -192,6 +192,7 @@ def test_the_demo_day_on_the_command_line(broker, tmp_path, capsys):
         assert key in summary
     assert (summary["tables"], summary["rounds"], summary["sheets"]) == (4, 2, 8)
     assert (summary["unnamed"], summary["duplicates"], summary["concealed_leaks"]) == (0, 0, 0)
+    assert summary["late_rulings"] >= 1, "the floor referee rules after the hand (issue 36)"
     with open(summary["results"], encoding="utf-8") as file:
         results = list(csv.DictReader(file))
     assert len(results) == 16 and {r["book"] for r in results} == {"CCM"}
