@@ -147,7 +147,12 @@ class Game:
         if named & EXPECTED_OFFENCE[name] and (stood or before == after):
             self.caught[name] += 1
         for alert in (o for o in out if isinstance(o, ev.Alert) and o.id in table.referee.pending):
-            self.apply(table, ev.Ruling(self.t, None, alert.id, True))  # the referee agrees
+            self.rule(table, alert)
+
+    def rule(self, table, alert: ev.Alert) -> None:
+        """The referee at the table rules on the alert at once, and agrees (a demo day's floor
+        referee comes later: firmware/venue/day_referee.py)."""
+        self.apply(table, ev.Ruling(self.t, None, alert.id, True))
 
     def play_hand(self) -> None:
         ids = tiles.physical_set(self.ruleset.table_rules.flowers)

@@ -236,7 +236,7 @@ def run(args) -> int:
         print(f"mjtable venue: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    simulated = FleetBoard(args.venue) if args.simulate else None
+    simulated = FleetBoard(args.venue, given["records"]) if args.simulate else None
     if simulated is not None and given["key"] is None:  # the simulated tables know it
         given["key"] = Ed25519PrivateKey.generate()
     board = simulated if simulated is not None else VenueBoard(args.venue, records=given["records"])

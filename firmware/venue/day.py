@@ -7,9 +7,12 @@ organiser's "Seat round N" does (firmware/venue/organiser.py); each simulated ta
 firmware/venue/demo.py FleetTable with its own journal for the round, as a table's referee
 starts a session for it) takes it only when the venue key signed it, journals it, shows the
 names in its state, plays its hands (its players sometimes break a rule: the engine's alerts
-and the referee's rulings go up the bus), and its referee signs the sheet after the last
-hand. Once the venue holds every row and every table has finished, the round's standings are
-kept; after the last round the event's results file is written.
+and the referee's rulings go up the bus; now and then the floor referee, called, rules after
+the hand: firmware/venue/day_referee.py), seals its walls and signs its journal's head with
+its device key (kept in the day's folder, the same every round) as a real table does, so the
+venue anchors them, and its referee signs the sheet after the last hand. Once the venue
+holds every row and every table has finished, the round's standings are kept; after the last
+round the event's results file is written.
 """
 
 import asyncio
@@ -23,6 +26,7 @@ import time
 from pathlib import Path
 
 from firmware import cli_args
+from firmware.journal import device_key
 from firmware.resources import load_ruleset
 from firmware.venue.day_table import REFEREE, DayTable
 from firmware.venue.demo import MAX_TABLES, connect, play, sheet_workers, stop
@@ -66,7 +70,7 @@ async def play_day(
             f"not round {missing[0]} ({len(plan.rounds.get(missing[0], {}))} tables)"
         )
     await _until(lambda: board.connected, SEATED_SECONDS)
-    sheets, summary = sheet_workers(), {"hands": 0, "sheets": 0, "behind_s": 0.0}
+    sheets, summary = sheet_workers(), {"hands": 0, "sheets": 0, "late": 0, "behind_s": 0.0}
     try:
         for number in range(1, args.rounds + 1):
             await _round(args, board, event, bus, folder, number, sheets, summary, settings_of)
@@ -80,7 +84,7 @@ async def play_day(
         "hands": summary["hands"],
         "sheets": summary["sheets"],
         "unnamed": unnamed(board, event),
-        "late_rulings": 0,  # rulings after their hand: the table's part (issue 36, rulings36)
+        "late_rulings": summary["late"],
         "gaps": counts["gaps"],
         "duplicates": counts["duplicates"],
         "malformed": counts["malformed"],
@@ -106,6 +110,7 @@ async def _round(args, board, event, bus, folder, number, sheets, summary, setti
             5.0 * i / len(names),
             bus.key.public_key(),  # the tables hold the venue's public key only
             MISTAKES,
+            device_key.load(folder / f"{name}.key"),  # a table's own, the same every round
         )
         for i, name in enumerate(names, 1)
     ]
@@ -131,6 +136,7 @@ async def _round(args, board, event, bus, folder, number, sheets, summary, setti
             table.journal.close()
     summary["hands"] += sum(t.hands_done for t in fleet)
     summary["sheets"] += sum(_signed(board, t) for t in fleet)
+    summary["late"] += sum(t.late_rulings for t in fleet)
     ranked = event.closed[number]
     print(
         f"round {number}: {len(fleet)} tables, standings: "

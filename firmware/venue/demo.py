@@ -111,10 +111,10 @@ class FleetTable:
 
     def commit_until(self, now: float) -> float | None:
         """Commit the rows due by table time `now`, wake the uplink; the next row's time."""
-        journal, rows, woke = self.journal, self.rows, False
+        rows, woke = self.rows, False
         while rows and rows[0][0] + self.offset <= now:
             t, method, args, public = rows.popleft()
-            getattr(journal, method)(*args)
+            self._commit(method, args)
             self.t, woke = t, woke or method != "checkpoint"
             self._learn(method, args)
             self.public = public or self.public
@@ -122,18 +122,22 @@ class FleetTable:
             self.uplink.changed()
         return self.due()
 
+    def _commit(self, method: str, args) -> None:
+        """A row waiting in `rows` into the journal: `method` names the journal's."""
+        getattr(self.journal, method)(*args)
+
     def _learn(self, method: str, args) -> None:
         """The truth of the rows just committed, and their commit time."""
         seq, stamp = self.journal.seq, time.monotonic()
         self.committed.extend([stamp] * (seq + 1 - len(self.committed)))
         if method == "hand":
             self.truth.hand(seq, args[2])
-        elif method == "input":
+        elif method in ("input", "record"):
             self.truth.row(seq, args[0])
         elif method == "outputs":
             for back, event in enumerate(reversed(args[0])):
                 self.truth.row(seq - back, event)
-        else:
+        elif method == "checkpoint":
             self.hands_done += 1
 
     def state(self) -> dict:

@@ -123,8 +123,9 @@ class FleetBoard(VenueBoard):
     """The venue's board (firmware/venue/board.py) that also checks each message it takes
     against the fleet's truth, and times each row from its commit to the board holding it."""
 
-    def __init__(self, venue: str):
-        super().__init__(venue)
+    def __init__(self, venue: str, records=None):
+        """`records`: the venue's (firmware/venue/records.py; None: kept in memory)."""
+        super().__init__(venue, records=records)
         self.fleet: dict = {}  # name -> firmware.venue.demo.FleetTable
         self.leaks = 0
         self.latencies: list[float] = []  # seconds, one per row taken (not its duplicates)

@@ -2,7 +2,9 @@
 book through Mosquitto started with deploy/mosquitto's shipped configuration (TLS, a user a
 table, the ACL), seated from a CSV plan of Chinese names, every sheet signed at its table and
 received by the venue, 0 publishes denied in the broker's log, the standings after each round,
-the event's results file read back. And `mjtable venue --simulate --rounds` on the command
+the event's results file read back, rulings made after their hand by the floor referee, and
+every table's journal verified against the venue's anchors (`mjtable venue anchors export`,
+`mjtable verify --anchors --key`). And `mjtable venue --simulate --rounds` on the command
 line (issue 36 item 4)."""
 
 import argparse
@@ -10,15 +12,19 @@ import asyncio
 import csv
 import json
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from firmware.cli import main
+from firmware.journal import device_key
+from firmware.journal.store import Journal
 from firmware.venue.bus import VenueBus
 from firmware.venue.day import play_day
 from firmware.venue.demo_truth import FleetBoard
 from firmware.venue.event import Event
+from firmware.venue.records import VenueRecords
 from firmware.venue.seating import read_plan
 from tests.support.shipped import VENUE_PASSWORD, shipped
 from tests.support.venuekeys import VENUE_KEY
@@ -43,9 +49,11 @@ def plan_csv() -> str:
 
 @pytest.mark.slow  # about a minute a rule book on a quiet machine
 @pytest.mark.parametrize("ruleset", ["wsom2006", "ccm2012"])
-def test_a_day_on_the_shipped_broker(reachable, ruleset):
+def test_a_day_on_the_shipped_broker(reachable, ruleset, capsys):
     """Issue 36 'Done when': every table named, every sheet signed and received, no publish
-    denied, standings after each round, the results file read back."""
+    denied, standings after each round, the results file read back, a ruling made after its
+    hand ended in every round, and `mjtable verify --anchors` passing every table's journal
+    (issue 35's anchors, the venue's own records)."""
     tables = [f"T{n:02d}" for n in range(1, TABLES + 1)]
     passwords = {name: f"pw-{name}" for name in tables[1:]}
     kit = shipped(reachable, tables[0], users=passwords)
@@ -54,12 +62,13 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset):
     config.write_text(config.read_text() + "log_type debug\n")  # mosquitto says "Denied" there
     plan = read_plan(plan_csv().encode("utf-8"))
     results = reachable / "results"
+    records = reachable / "records.sqlite"
 
     def settings_of(name: str):
         return replace(kit.settings, user=name, password=passwords[name])
 
     async def day() -> tuple[dict, Event]:
-        board = FleetBoard("hall")
+        board = FleetBoard("hall", VenueRecords(records))
         event = Event(board)
         event.seat(plan)
         bus = VenueBus(board, "127.0.0.1", kit.broker.port, "venue", VENUE_PASSWORD)
@@ -79,7 +88,11 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset):
         finally:
             feeding.cancel()
             await asyncio.gather(feeding, return_exceptions=True)
+        pins.update((name, board.records.pins.pinned(name)) for name in tables)
+        board.records.close()
         return summary, event
+
+    pins: dict = {}
 
     kit.broker.start()
     try:
@@ -107,6 +120,41 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset):
     assert lines[0]["place"] == "1"
     document = json.loads(Path(summary["results"]).with_suffix(".json").read_text("utf-8"))
     assert document["rounds"] == [1, 2] and len(document["results"]) == 4 * TABLES
+    late = {n: _late_rulings(reachable / f"round{n}") for n in range(1, ROUNDS + 1)}
+    assert all(late.values()), f"a ruling after its hand ended in every round: {late}"
+    assert summary["late_rulings"] == sum(late.values())
+    _verified_against_the_anchors(reachable, records, pins, capsys)
+
+
+def _late_rulings(folder: Path) -> int:
+    """Rulings journaled after their hand had ended (naming it), each a penalty applied."""
+    count = 0
+    for path in folder.glob("*.sqlite"):
+        with Journal(path, readonly=True) as journal:
+            rows = [(row.kind, row.data()) for row in journal.rows()]
+        for (kind, data), (_, after) in pairwise(rows):
+            ruling = kind == "input" and data.get("type") == "Ruling" and data.get("hand")
+            count += bool(ruling and after.get("type") == "PenaltyApplied")
+    return count
+
+
+def _verified_against_the_anchors(folder: Path, records: Path, pins: dict, capsys) -> None:
+    """Issue 36 'Done when' with issue 35: the venue's anchors exported from its records by
+    `mjtable venue anchors export`; `mjtable verify --anchors --key` with the key the venue
+    pinned (each table's own device key) passes every table's journal of every round."""
+    anchors = folder / "anchors.json"
+    export = ["venue", "anchors", "export", "--records", str(records), "--venue", "hall"]
+    assert main([*export, "-o", str(anchors)]) == 0
+    journals = sorted(folder.glob("round*/*.sqlite"))
+    assert len(journals) == TABLES * ROUNDS
+    for journal in journals:
+        pinned = pins[journal.stem]
+        assert pinned and pinned[0] == device_key.load(folder / f"{journal.stem}.key").fingerprint
+        capsys.readouterr()
+        code = main(["verify", str(journal), "--anchors", str(anchors), "--key", pinned[0]])
+        said = capsys.readouterr()
+        assert code == 0, f"{journal}: {said.out}{said.err}"
+        assert " 0 signatures" not in said.out and " 0 seals" not in said.out, said.out
 
 
 def _store_log(config: Path) -> str:
@@ -144,6 +192,7 @@ def test_the_demo_day_on_the_command_line(broker, tmp_path, capsys):
         assert key in summary
     assert (summary["tables"], summary["rounds"], summary["sheets"]) == (4, 2, 8)
     assert (summary["unnamed"], summary["duplicates"], summary["concealed_leaks"]) == (0, 0, 0)
+    assert summary["late_rulings"] >= 1, "the floor referee rules after the hand (issue 36)"
     with open(summary["results"], encoding="utf-8") as file:
         results = list(csv.DictReader(file))
     assert len(results) == 16 and {r["book"] for r in results} == {"CCM"}

@@ -1,0 +1,65 @@
+"""The demo day's floor referee (issue 36, "rulings made late by a simulated floor referee").
+
+At a simulated table of the day (firmware/venue/day_table.py) the players sometimes break a
+rule, and the engine's alert waits for a referee's ruling. The table's own referee rules at
+once (firmware/sim/simulate.py), except on the first alert of a hand whose penalty changes
+nothing of the play (points, or a warning on the record): for that one the floor referee is
+called across the hall, and he arrives after the hand has ended, once the next hand's walls
+rose (after the round's last hand: before the sheet is signed). His ruling then goes the
+way a real table's desk sends it: a Ruling naming its hand, through the table's late-ruling
+path (firmware/table/late.py), journaled, applied to that hand's table and its row on the
+sheet settled again while play goes on. A penalty that acts on the play (no calls, penalty
+tiles) is always ruled at the table: applied after the hand it would change nothing.
+"""
+
+import logging
+
+from engine import events as ev
+from firmware.sim.simulate import STEP, Game
+from firmware.table.hands import Hands
+from firmware.table.late import apply_late
+
+log = logging.getLogger("mjtable.venue")
+
+CALLED = "the floor referee, called to the table, rules after the hand"
+
+
+class DayGame(Game):
+    """The Game of a day's table, with its floor referee; `late` counts the rulings he made
+    after their hand had ended that were applied."""
+
+    def __init__(self, ruleset, seed: int, mistakes: float, journal):
+        super().__init__(ruleset, seed, mistakes, journal=journal)
+        self.called: list[tuple[int, int]] = []  # (hand, alert) awaiting the floor referee
+        self.late = 0
+
+    def rule(self, table, alert: ev.Alert) -> None:
+        penalty = table.referee.pending[alert.id]
+        hand = self.session.hand_number
+        if penalty.effect or penalty.penalty_tiles or any(h == hand for h, _ in self.called):
+            super().rule(table, alert)
+        else:
+            self.called.append((hand, alert.id))
+
+    def arrive(self) -> None:
+        """The floor referee is at the table, the hand he was called for over: he applies
+        each penalty waiting, naming its hand (refused, it is said and not counted)."""
+        for hand, alert in self.called:
+            self.t += STEP
+            ruling = ev.Ruling(self.t, None, alert, True, reason=CALLED, hand=hand)
+            outputs = apply_late(self, ruling)
+            if isinstance(outputs, str):
+                log.warning("%s: %s", self.journal.name, outputs)
+            elif any(isinstance(out, ev.PenaltyApplied) for out in outputs):
+                self.late += 1
+        self.called = []
+
+    # -- what firmware/table/late.py asks of the table's hands ---------------------------------
+
+    settle_again = Hands.settle_again  # the row settled again: one definition, the table's
+
+    def out(self, line: str) -> None:
+        log.debug("%s: %s", self.journal.name, line.strip())
+
+    def publish(self, events) -> None:
+        """Nothing to push: the table's uplink reads the journal (firmware/venue/demo.py)."""
