@@ -4,6 +4,9 @@ session had after the hands before it, the dice source of each hand against the 
 dice, the electronic dice and the seat drawing recomputed from what the table committed to.
 """
 
+import json
+from typing import Any
+
 from engine import events as ev
 from engine.session import Session
 from engine.stage import take_seats
@@ -41,7 +44,10 @@ def dealer_sides(source, rows, hands, chained: bool, fail) -> list[int | None]:
             take_seats(session, seatings)
         sides.append(session.dealer)
         chips, doubling, last_deal = session.start()
-        if (hand.chips, hand.doubling, hand.last_deal) != (chips, doubling, last_deal):
+        began = (hand.chips, hand.doubling, hand.last_deal)
+        if began != (chips, doubling, last_deal) and began != _start_then(
+            source, rows, hand, played.voided
+        ):
             fail(
                 f"row {hand.seq}: hand {hand.number} begins with chips {hand.chips}, doubling "
                 f"{hand.doubling}, last deal {hand.last_deal}; the session after the hands "
@@ -109,3 +115,51 @@ def _digest(secret: str) -> str | None:
         return draws.digest_of(secret)
     except ValueError:
         return None
+
+
+class _Before:
+    """The journal as it stood before row `seq`, its chain already checked: what the table
+    knew when it wrote that row."""
+
+    def __init__(self, source, seq: int):
+        self.source, self.seq, self.path = source, seq, source.path
+
+    def verify(self) -> None:
+        return None
+
+    def rows(self):
+        return (row for row in self.source.rows() if row.seq < self.seq)
+
+
+def _start_then(source, rows, hand, voided: bool) -> tuple | None:
+    """A hand row's chips, doubling and last deal as the session had them when the row was
+    written: a ruling made late on the hand before (issue 36, journaled after this row) is
+    on that hand's settlement but was not yet in these chips. None when no late ruling
+    follows the row (the journal's whole replay said it already)."""
+    late = any(row.seq > hand.seq and _late_ruling(row.json) for row in rows if row.kind == "input")
+    if not late:
+        return None
+    try:
+        before: Any = _Before(source, hand.seq)  # read as a journal is, as an Export is
+        result = replay(before)
+    except ReplayError:
+        return None
+    session = Session(result.played[0].table.ruleset) if result.played else None
+    if session is None:
+        return None
+    seatings = journaled_seatings(rows)
+    for played in result.played:
+        if not played.voided:
+            take_seats(session, seatings)
+        if played.table.ended and not played.voided:
+            session.hand_number = played.number
+            session.record(played.table)
+    if not voided:
+        take_seats(session, seatings)
+    return session.start()
+
+
+def _late_ruling(text: str) -> bool:
+    """An input row's JSON is a Ruling naming its hand: made after that hand had ended."""
+    data = json.loads(text)
+    return data.get("type") == "Ruling" and data.get("hand") is not None

@@ -200,13 +200,16 @@ class Game:
         if self.session.chips_unaccounted():
             self.violations.append(f"hand {row.number}: {self.session.chips_unaccounted()}")
 
+    def roll(self) -> tuple[int, ...]:
+        """The two dice the roller throws now (a day's table draws them from its seal)."""
+        return (self.rng.randint(1, 6), self.rng.randint(1, 6))
+
     def step(self, table, seat_player) -> None:
         """The next move of the play script (firmware/sim/script.py), as engine inputs, with the
         players' mistakes on purpose before it."""
         move = next_move(table)
         if move.what == "roll":
-            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-            self.apply(table, ev.DiceRolled(self.t, move.seat, dice))
+            self.apply(table, ev.DiceRolled(self.t, move.seat, self.roll()))
         elif move.what == "draw":
             other = seat_player[(move.seat + self.rng.randint(1, 3)) % 4]
             self.try_mistake(table, other, "others_turn")

@@ -15,6 +15,7 @@ tiles) is always ruled at the table: applied after the hand it would change noth
 import logging
 
 from engine import events as ev
+from firmware.journal import draws
 from firmware.sim.simulate import STEP, Game
 from firmware.table.hands import Hands
 from firmware.table.late import apply_late
@@ -40,6 +41,12 @@ class DayGame(Game):
             super().rule(table, alert)
         else:
             self.called.append((hand, alert.id))
+
+    def roll(self) -> tuple[int, ...]:
+        """Electronic dice drawn from the hand's seal and the press, as a real table's
+        (firmware/journal/draws.py): `mjtable verify` recomputes them (issue 35)."""
+        sealed = self.journal.sealed
+        return draws.dice(sealed.nonce, sealed.digest, self.t, 2)
 
     def arrive(self) -> None:
         """The floor referee is at the table, the hand he was called for over: he applies

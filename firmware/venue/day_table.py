@@ -18,8 +18,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from engine import events as ev
 from firmware.bus.contract import COMMAND_BYTES, decode
 from firmware.bus.signing import signed_by
+from firmware.journal import header, signing
 from firmware.journal.device_key import DeviceKey
 from firmware.journal.seals import reveal, seal, wall_entries
+from firmware.table.profile import load_profile
 from firmware.table.tags import TILE_SETS, sim_tag
 from firmware.venue.day_referee import DayGame
 from firmware.venue.demo import FleetTable
@@ -51,6 +53,19 @@ class DayTable(FleetTable):
         self.key, self.players, self.signed = key, None, False
         self.device_key = device_key
         self.sealed: ev.WallSealed | None = None  # the seal of the hand in play's walls
+        # the signed header a table writes at its journal's start, its dice electronic (drawn
+        # from each hand's seal: DayGame.roll), closed after the sheet's signature (issue 35)
+        self.opened = header.open_session(
+            self.journal,
+            device_key,
+            self.t,
+            table=name,
+            venue="",
+            rules=header.rules_digest(ruleset.config),
+            profile=load_profile("sim").path,
+            dice="electronic",
+        )
+        self._stamp()
 
     @property
     def late_rulings(self) -> int:
@@ -129,13 +144,22 @@ class DayTable(FleetTable):
             hand = sheet[-1]["number"] if sheet else 0
             head = self.journal.head
             self._record(ev.SheetSigned(self.t, None, hand, REFEREE, sheet, head))
+            self.device_key.sign_journal(self.journal, self.t, hand, signing.RECORD)
+            header.close_session(
+                self.journal, self.device_key, self.t, hand, "hands done", self.opened
+            )
+            self._stamp()
             return None
         return due
 
     def _record(self, event: ev.Event) -> None:
         """A record journaled now (it holds nothing concealed), the uplink woken."""
         self.journal.record(event)
-        stamp = time.monotonic()
-        self.committed.extend([stamp] * (self.journal.seq + 1 - len(self.committed)))
+        self._stamp()
         if self.uplink is not None:
             self.uplink.changed()
+
+    def _stamp(self) -> None:
+        """The rows journaled so far stamped with their commit's time (the bench's latency)."""
+        stamp = time.monotonic()
+        self.committed.extend([stamp] * (self.journal.seq + 1 - len(self.committed)))
