@@ -158,6 +158,9 @@ class Alert:
     seat: int | None
     text: str
     t: float
+    # The hand an engine alert (`ruling`, RULING_KINDS) belongs to: its ids restart every
+    # hand and a ruling may come after the next deal (issue 36); None for a fault
+    hand: int | None
 
 
 @dataclass(frozen=True)

@@ -247,9 +247,9 @@ class Uplink:
                 for row in chunk:
                     self.rulings.follow(row)
                     self.sheets.follow(row)
-                    alert = alert_message(row, self.envelope) or self.rulings.message(
-                        row, self._after(rows, row), self.envelope
-                    )
+                    alert = alert_message(
+                        row, self.envelope, self.rulings.hand
+                    ) or self.rulings.message(row, self._after(rows, row), self.envelope)
                     if alert is not None:
                         await self._send(client, Leaf.ALERTS, alert)
                     if row.seq > self.since:

@@ -47,10 +47,11 @@ def events_message(rows: list[dict], envelope: Envelope) -> dict:
     return message(envelope, Events(rows))
 
 
-def alert_message(row: Row, envelope: Envelope) -> dict | None:
+def alert_message(row: Row, envelope: Envelope, hand: int | None = None) -> dict | None:
     """The `alerts` payload of a row that is one, else None: a call for the referee, another
-    fault, a fault cleared, an engine alert the referee must rule on, an acknowledgement (by
-    the table's referee, or the venue's: a referee on the way)."""
+    fault, a fault cleared, an engine alert the referee must rule on (of `hand`, the hand on
+    the table, if known), an acknowledgement (by the table's referee, or the venue's: a
+    referee on the way)."""
     event = _event(row)
     number: int | None
     of: str | None
@@ -77,7 +78,8 @@ def alert_message(row: Row, envelope: Envelope) -> dict | None:
         return None
     if number is None:  # an acknowledgement of nothing: no alert to close
         return None
-    return message(envelope, Alert(row.seq, kind, number, of, event.seat, text, event.t))
+    of_hand = hand if kind == "ruling" else None
+    return message(envelope, Alert(row.seq, kind, number, of, event.seat, text, event.t, of_hand))
 
 
 class AlertBoard:

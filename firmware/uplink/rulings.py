@@ -1,7 +1,8 @@
 """The referee's rulings as the venue's desk reads them on the bus (docs/uplink.md, issue 16):
 a `ruled` alert when a penalty an alert proposed is applied or waived, a `revoked` alert
 when one in force is lifted, each with the offence, the points, the referee's written
-reason and who ruled.
+reason, who ruled and the hand it belongs to (alert ids restart every hand, and a ruling
+may come after the next deal: issue 36).
 
 A ruling's output does not say all of it: a waived penalty names no offence (its alert's
 proposal does) and no output holds the reason (its Ruling input does). `Rulings` follows the
@@ -23,27 +24,39 @@ _RULINGS = ("PenaltyApplied", "PenaltyWaived", "PenaltyLifted")  # the outputs s
 
 class Rulings:
     """What a ruling's outputs leave unsaid, from the rows before them: the penalty each alert
-    of the hand proposed, and the referee's input whose outputs these are; as `rows` (those
-    before, in order) left them."""
+    of the hand on the table and of the one before proposed (a ruling may come after the next
+    deal, issue 36), the hand on the table, and the referee's input whose outputs these are;
+    as `rows` (those before, in order) left them."""
 
     def __init__(self, rows: Iterable[Row] = ()) -> None:
-        self.proposed: dict[int, dict] = {}  # alert id -> its proposed penalty, this hand
-        self.asked: ev.Ruling | None = None  # the Ruling whose outputs follow
+        self.hand: int | None = None  # the hand on the table, as its row numbers it
+        self.proposed: dict[tuple[int | None, int], dict] = {}  # (hand, alert id) -> penalty
+        self.asked: ev.Ruling | ev.PenaltyRevoked | None = None  # whose outputs follow
         for row in rows:
             self.follow(row)
 
     def follow(self, row: Row) -> None:
         """Each row, in the journal's order."""
         if row.kind == "hand":  # the engine numbers its alerts afresh each hand
-            self.proposed.clear()
+            ended = self.hand
+            self.proposed = {key: p for key, p in self.proposed.items() if key[0] == ended}
+            number = row.data().get("hand_number")
+            self.hand = number if isinstance(number, int) else None
             self.asked = None
         elif row.kind == "input":
-            event = _event(row) if '"Ruling"' in row.json else None
-            self.asked = event if isinstance(event, ev.Ruling) else None
+            late = '"Ruling"' in row.json or '"PenaltyRevoked"' in row.json
+            event = _event(row) if late else None
+            self.asked = event if isinstance(event, ev.Ruling | ev.PenaltyRevoked) else None
         elif row.kind == "output" and '"Alert"' in row.json:
             event = _event(row)
             if isinstance(event, ev.Alert) and event.needs_ruling and event.penalty:
-                self.proposed[event.id] = event.penalty
+                self.proposed[(self.hand, event.id)] = event.penalty
+
+    def ruled_hand(self) -> int | None:
+        """The hand the input asked rules on: the one it names (late), else the one on the
+        table."""
+        named = self.asked.hand if self.asked is not None else None
+        return named if named is not None else self.hand
 
     def message(self, row: Row, following: Iterable[Row], envelope: Envelope) -> dict | None:
         """The `alerts` message of a row that is a ruling (after `follow(row)`), else None;
@@ -51,11 +64,11 @@ class Rulings:
         if row.kind != "output" or not any(f'"{name}"' in row.json for name in _RULINGS):
             return None
         event = _event(row)
-        asked = self.asked
+        asked, hand = self.asked, self.ruled_hand()
         if isinstance(event, ev.PenaltyApplied | ev.PenaltyWaived):
-            if asked is None or asked.alert != event.alert:
+            if not isinstance(asked, ev.Ruling) or asked.alert != event.alert:
                 return None  # no ruling was asked: a penalty the rule book applies at once
-            proposed = self.proposed.get(event.alert, {})
+            proposed = self.proposed.get((hand, event.alert), {})
             if isinstance(event, ev.PenaltyApplied):
                 offence, rule, points = event.offence, event.rule, event.points
             else:
@@ -81,6 +94,7 @@ class Rulings:
             applied=not isinstance(event, ev.PenaltyWaived),
             reason=reason,
             referee=referee_after(following),
+            hand=hand,
         )
         return message(envelope, ruling)
 

@@ -14,11 +14,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from engine import events as ev
 from engine.seats import LETTERS
 from firmware.venue.fairness import VenueFairness
 from firmware.venue.messages import Malformed, Message, parse
 from firmware.venue.records import VenueRecords, venue_alert
+from firmware.venue.ruling_alerts import alert_key, follow, is_over, waiting_ruling
 from firmware.venue.sessions import SessionLog
 
 log = logging.getLogger("mjtable.venue")
@@ -27,7 +27,6 @@ SESSIONS_KEPT = 8  # per table: a day's sessions
 ALERTS_KEPT = 100  # per table, the oldest forgotten first
 RULINGS_KEPT = 50  # per table: the referee's latest rulings and revocations
 MAX_TABLES = 2000  # a hall holds 500: more names are a stranger's flood
-RULED = {kind.__name__ for kind in ev.RULED}  # a row of one answers a ruling
 MALFORMED_LOGGED = 100  # each logged up to this many, then one line per thousand
 
 
@@ -44,7 +43,9 @@ class TableBoard:
         self.alerts: OrderedDict[str, dict] = OrderedDict()  # key -> alert, see alert_key
         self.alert_seqs: OrderedDict[str, int] = OrderedDict()  # key -> latest seq taken
         self.rulings: OrderedDict[str, dict] = OrderedDict()  # "ruled:<seq>" -> the alert
-        self.hand_seq = 0  # the current session's latest hand row: rulings before it are over
+        self.hand_seq = 0  # the current session's latest hand row (firmware/venue/ruling_alerts)
+        self.hand: int | None = None  # its number
+        self.ruled_hand: int | None = None  # the hand the latest input rules on
         self.round_start: tuple[str | None, int, list] = (None, 0, [])  # event.py's Mark
         self.version = 0
 
@@ -77,11 +78,6 @@ class TableBoard:
     def waiting(self) -> list[dict]:
         """The current session's alerts that no one has acknowledged yet."""
         return [a for a in self.alerts.values() if a["acknowledged"] is None]
-
-
-def alert_key(kind: str, number: int) -> str:
-    """Faults (a referee's call among them) and the engine's alerts number apart."""
-    return f"{'ruling' if kind == 'ruling' else 'fault'}:{number}"
 
 
 class VenueBoard:
@@ -185,7 +181,7 @@ class VenueBoard:
         if late:  # the rulings and the walls follow rows in order: theirs went on without it
             return True
         if session_id == table.session:
-            self._rulings_over(table, row)
+            follow(table, row)
         for side, text in self.fairness.row(table.name, row):
             self._venue_alert(table, session_id, row["seq"], side, text)
         return True
@@ -198,20 +194,6 @@ class VenueBoard:
         table.alerts[key] = venue_alert(key, session, seq, side, text, self.clock())
         if len(table.alerts) > ALERTS_KEPT:
             table.alerts.popitem(last=False)
-
-    @staticmethod
-    def _rulings_over(table: TableBoard, row: dict) -> None:
-        """A ruling waits until the referee rules (a penalty applied or waived) or its hand
-        is over: the engine numbers its alerts afresh each hand."""
-        event = row["event"]
-        if row["kind"] == "hand":
-            for key in [k for k in table.alerts if k.startswith("ruling:")]:
-                del table.alerts[key]
-            table.hand_seq = max(table.hand_seq, row["seq"])
-        elif event.get("type") in RULED:
-            number = event.get("alert")
-            if isinstance(number, int) and not isinstance(number, bool):
-                table.alerts.pop(alert_key("ruling", number), None)
 
     def _sheet(self, table: TableBoard, body: dict) -> bool:
         """The table's score sheet: the latest by seq of its session."""
@@ -231,10 +213,11 @@ class VenueBoard:
         table.rulings[key] = {**alert, "key": key, "received": self.clock()}
         if len(table.rulings) > RULINGS_KEPT:
             table.rulings.popitem(last=False)
-        waited = table.alerts.get(alert_key("ruling", alert["id"]))
-        of_its_hand = waited and table.hand_seq < waited["seq"] < alert["seq"]
-        if alert["kind"] == "ruled" and of_its_hand:
-            del table.alerts[alert_key("ruling", alert["id"])]
+        waited = alert_key("ruling", alert["id"], alert["hand"])
+        after = table.hand_seq if alert["hand"] is None else 0  # not named: the hand on it
+        seq = table.alerts[waited]["seq"] if waited in table.alerts else None
+        if alert["kind"] == "ruled" and seq is not None and after < seq < alert["seq"]:
+            del table.alerts[waited]
         return True
 
     def _alerts(self, table: TableBoard, alert: dict) -> bool:
@@ -243,16 +226,18 @@ class VenueBoard:
         kind = alert["kind"]
         if kind in ("ruled", "revoked"):
             return self._ruling(table, alert)
-        if kind == "acknowledged" and alert["of"] is not None:
+        if kind == "acknowledged" and alert["of"] == "ruling":
+            key = waiting_ruling(table, alert["id"])
+        elif kind == "acknowledged" and alert["of"] is not None:
             key = alert_key(alert["of"], alert["id"])
         elif kind == "acknowledged":  # a table that does not say which (before "of")
             key = self._acknowledged(table, alert["id"])
         else:
-            key = alert_key(kind, alert["id"])
+            key = alert_key(kind, alert["id"], alert["hand"])
         if table.alert_seqs.get(key, -1) >= alert["seq"]:
             return False  # sent again, or older than what the table said since
-        if kind == "ruling" and alert["seq"] < table.hand_seq:
-            return False  # its hand is over
+        if kind == "ruling" and is_over(table, alert):
+            return False  # its hand can no longer be ruled on
         table.alert_seqs[key] = alert["seq"]
         table.alert_seqs.move_to_end(key)
         if len(table.alert_seqs) > 4 * ALERTS_KEPT:
@@ -278,7 +263,7 @@ class VenueBoard:
         ruling may share; the one not yet confirmed, a fault first."""
         keys = [
             k
-            for k in (alert_key("fault", number), alert_key("ruling", number))
+            for k in (alert_key("fault", number), waiting_ruling(table, number))
             if k in table.alerts
         ]
         for key in keys:

@@ -145,6 +145,7 @@ def _alert(body: dict, where: str) -> dict:
         "seat": seat if _is_whole(seat) and 0 <= seat < 4 else None,
         "text": _scalar(body.get("text"), MAX_TEXT) or "",
         "t": body["t"] if _is_number(body.get("t")) else None,
+        "hand": body["hand"] if _is_whole(body.get("hand")) else None,
     }
     if body["kind"] not in RULING_KINDS:
         return alert

@@ -243,7 +243,7 @@ SAMPLES = [  # one payload of each type, on its leaf
         ),
     ),
     (Leaf.EVENTS, contract.Events([{"seq": 1, "kind": "hand", "event": {"hand_number": 1}}])),
-    (Leaf.ALERTS, contract.Alert(7, "fault", 2, "fault", None, "The shuffler stopped", 12.5)),
+    (Leaf.ALERTS, contract.Alert(7, "fault", 2, "fault", None, "The shuffler stopped", 12.5, None)),
     (
         Leaf.ALERTS,
         contract.Ruling(
@@ -254,6 +254,7 @@ SAMPLES = [  # one payload of each type, on its leaf
             seat=2,
             text="South: penalty applied",
             t=13.0,
+            hand=3,
             offence="empty_call",
             points=10,
             applied=True,
