@@ -15,61 +15,18 @@ from engine import tiles
 from engine.rulesets import build
 from engine.schema import ConfigError
 from engine.stage import format_of, proposed, repeats, stage_json, standings
-from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.display.actions import body_problem
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
-from firmware.table.actor import Actor
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
 from firmware.table.venue_notes import VenueNotes
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, running_server
-from tests.support.servicekit import Clock, StillShuffler, act
+from tests.support.servicekit import Clock, act
+from tests.support.stagekit import EAST_WINS, ccm_desk, play_game, play_hand, ruleset
 from tests.support.tablekit import stacked_walls
-
-EAST_WINS = ("11223344556677m", "", "", "")  # dealt East's 14: seven pairs, one suit
-
-
-def ruleset(**stage):
-    """The shipped CCM rule book, its [stage] changed as named."""
-    config = copy.deepcopy(load_ruleset("ccm2012").config)
-    config["stage"].update(stage)
-    return build(config)
-
-
-def ccm_desk(journal, clock, rules=None) -> Desk:
-    service = Service(
-        load_profile("sim"),
-        rules or load_ruleset("ccm2012"),
-        journal,
-        Actor(clock),
-        StillShuffler(),
-        out=lambda line: None,
-    )
-    return Desk(service, "T1")
-
-
-def play_hand(desk, clock) -> None:
-    """One hand East wins on his dealt tiles, through the service (journaled)."""
-    hands = desk.service.hands
-    clock.t += 10
-    walls = stacked_walls(hands.ruleset, (3, 4), EAST_WINS, seed=hands.session.hand_number)
-    dealer = hands.session.player_at(0)
-    hands.walls.ready = [walls[(side - dealer) % 4] for side in range(4)]
-    hands.raise_walls(clock.t, "A")
-    hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))
-    hands.apply(ev.WinDeclared(clock.t + 1, 0))
-    assert hands.table.ended
-
-
-def play_game(desk, clock) -> None:
-    games = len(desk.service.hands.session.games)
-    while len(desk.service.hands.session.games) == games:
-        play_hand(desk, clock)
 
 
 def game(seating, chips) -> dict:
@@ -181,7 +138,8 @@ def test_seed_004_換位_between_games_only_and_never_repeating(tmp_path):
         public = desk.snapshot(referee=False)
         assert [s["name"] for s in public["seats"]] == ["Qian", "Li", "Wang", "Zhao"]
         assert public["log"][-1]["type"] == "SeatsChanged"
-        assert public["stage"]["players"][0]["points"] == [400]
+        assert desk.snapshot(referee=True)["stage"]["players"][0]["points"] == [400]
+        assert public["stage"]["players"] == []  # issue 33: told only when asked (三十三)
         clock.t += 10
         hands = desk.service.hands
         hands.walls.ready = stacked_walls(hands.ruleset, (3, 4), EAST_WINS, seed=9)
