@@ -1,8 +1,9 @@
 """問分 on the public view (seed 004 第一條三十三): in a stage whose seats change (換座制) a
 player learns the four scores only by asking the referee, in the 4th game, twice; so the
 public view carries no chips, no stage totals and no score sheet while such a stage is being
-played, except while an answer is shown (until the next discard, for ANSWER_SECONDS at most).
-Once the stage is over its standings are public. The referee's view always has them.
+played; while an answer is shown (until the next discard, for ANSWER_SECONDS at most) the
+answer and the seats' chips, no more (the answer has the stage's totals). Once the stage is
+over its standings are public. The referee's view always has them.
 """
 
 from engine.stage import format_of

@@ -127,10 +127,11 @@ def table_state(view: TableView, referee: bool) -> dict:
     } | ({"win_check": win_check(table, view)} if referee else {})
     if referee or not chips_withheld(session, document["stage"]):
         return document
-    asked = document["scores_asked"]
+    withheld, asked = withhold_chips(document), document["scores_asked"]  # seed 004 三十三
     if asked is None:
-        return withhold_chips(document)  # seed 004 三十三: the scores only when asked
-    return document | {"chips_until": asked["until"]}  # the page hides them then (display.js)
+        return withheld
+    # the answer's window: the seats' chips with it, hidden by the page at its time (display.js)
+    return withheld | {"seats": document["seats"], "chips_until": asked["until"]}
 
 
 def _interruption(interruption: dict | None, referee: bool) -> dict | None:

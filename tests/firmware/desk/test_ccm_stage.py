@@ -240,10 +240,11 @@ def test_seed_004_三十三_問分_answers_the_scores_of_this_moment_with_the_sp
 
 @pytest.mark.slow  # a browser
 @NEEDED
-def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_path, browser):
-    """第十條, 三十三: the public page (players, spectators) draws the stage's standings, each
-    person's 局分 game by game and the 總局分, who sits each side, and the answer to a 問分
-    while it is shown."""
+def test_seed_004_the_pages_show_the_standings_and_the_問分_answer(tmp_path, browser):
+    """第十條, 三十三: the referee's page draws the stage's standings, each person's 局分 game
+    by game and the 總局分; the public page (players, spectators) who sits each side and the
+    answer to a 問分 while it is shown, not the standings (issue 33: the scores only when
+    asked)."""
 
     def fourth_game_asked():
         clock = Clock()
@@ -260,6 +261,14 @@ def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_
     with running_server(create_app(source, PIN)) as (base, _server):
         page = browser.new_page()
         page.goto(base + "/table")
+        page.locator("#centre .scores-asked").wait_for(timeout=5000)
+        assert page.locator("[data-seat='S'] .player").inner_text() == "P3"  # game 4: 1230
+        asked = page.locator("#centre .scores-asked").inner_text()
+        assert asked.startswith("P3 asks the scores") and "S 100 (stage 500)" in asked
+        assert page.locator("#centre table.stage").count() == 0
+        page.goto(base + "/")
+        page.fill("#login #pin", PIN)
+        page.press("#login #pin", "Enter")
         page.locator("#centre table.stage").wait_for(timeout=5000)
         rows = page.eval_on_selector_all(
             "#centre table.stage tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))"
@@ -270,7 +279,4 @@ def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_
             ["1", "P4", "0", "400", "0", "", "400", ""],
             ["4", "P2", "0", "0", "0", "", "0", ""],
         ]
-        assert page.locator("[data-seat='S'] .player").inner_text() == "P3"  # game 4: 1230
-        asked = page.locator("#centre .scores-asked").inner_text()
-        assert asked.startswith("P3 asks the scores") and "S 100 (stage 500)" in asked
         page.close()

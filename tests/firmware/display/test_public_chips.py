@@ -1,7 +1,7 @@
 """問分 on the public view (seed 004 第一條三十三, issue 33 "Public and hall"): during a stage
 whose seats change, the public page shows no chips, no stage totals and no score sheet until
 a player asks; the answer's window (until the next discard) shows them; the next discard hides
-them again."""
+them again. At each supported size the centre column holds all it shows (no clipping)."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -56,7 +56,8 @@ def test_seed_004_三十三_the_public_document_carries_chips_only_while_asked(t
         assert all("chips" not in e and "totals" not in e for e in asked), moment
     asked = documents["asked"]
     assert [seat["score"] for seat in asked["seats"]] == [100] * 4
-    assert asked["stage"]["players"][0]["total"] == 400  # games 1-3
+    assert asked["scores_asked"]["totals"] == [100, 500, 500, 500]  # the answer has them
+    assert asked["stage"]["players"] == [] and asked["sheet"] is None
     assert asked["chips_until"] == asked["scores_asked"]["until"]
     referee = documents["referee"]  # the referee's view always has them
     assert [seat["score"] for seat in referee["seats"]] == [100] * 4 and referee["sheet"]
@@ -73,14 +74,17 @@ class Moments(FakeSource):
         return self.documents[self.moment]
 
 
-# What the page shows of the chips.
+# What the page shows of the chips, and whether the centre column clips what it holds.
 SHOWN = """() => {
   const shown = (node) => node.getClientRects().length
     && getComputedStyle(node).visibility !== "hidden";
+  const centre = document.getElementById("centre");
   return {
     scores: [...document.querySelectorAll(".seat .score")].filter(shown).map((n) => n.textContent),
     totals: [...document.querySelectorAll("#centre table.stage td")].filter(shown).length,
     asked: [...document.querySelectorAll("#centre .scores-asked")].filter(shown).length,
+    clipped: centre.scrollWidth > centre.clientWidth + 1
+      || centre.scrollHeight > centre.clientHeight + 1,
   };
 }"""
 
@@ -100,11 +104,12 @@ def test_seed_004_三十三_the_public_page_hides_chips_until_asked_and_after_th
             for moment in MOMENTS:
                 source.moment = moment
                 source.publish()
-                selector = "#centre .scores-asked" if moment == "asked" else "#centre .withheld"
-                page.locator(selector).wait_for(timeout=5000)
+                state = "visible" if moment == "asked" else "detached"
+                page.locator("#centre .scores-asked").wait_for(state=state, timeout=5000)
                 got = page.evaluate(SHOWN)
+                assert not got.pop("clipped"), (size, moment)
                 if moment == "asked":
-                    assert got["scores"] == ["100"] * 4 and got["totals"] and got["asked"]
+                    assert got == {"scores": ["100"] * 4, "totals": 0, "asked": 1}
                 else:
                     assert got == {"scores": [], "totals": 0, "asked": 0}
             page.close()
