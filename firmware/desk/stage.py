@@ -7,7 +7,7 @@ has sat in this stage. It is a record (SeatsChanged), journaled, shown on both v
 console, and applied to the session's seating, again from the journal when the session is
 resumed, so that a restart keeps it. `ask_scores`, in a stage's 4th game, answers a player's
 問分, at most twice a player: a ScoresAsked record whose answer the public view shows until
-the next discard, for ANSWER_SECONDS at most (firmware/display/state.py).
+the next discard, for ANSWER_SECONDS at most (firmware/display/asked.py).
 """
 
 from engine import events as ev

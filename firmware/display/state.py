@@ -27,6 +27,7 @@ from engine.session import Session
 from engine.stage import last_hand_seating, standings_of
 from engine.table import WINDOWS, Table
 from engine.waits import table_waits
+from firmware.display.asked import chips_withheld, shown_answer, withhold_chips
 from firmware.display.result import hand_result
 from firmware.journal.store import Stopped
 from firmware.table.sitting import notice, seconds_left
@@ -47,7 +48,6 @@ from firmware.texts.public import alert_texts, fault_texts, public_event
 ALERT_FIELDS = ("id", "t", "seat", "rule", "message", "needs_ruling", "penalty", "state")
 FAULT_FIELDS = ("id", "t", "device", "kind", "message", "advice", "cleared")
 SHUFFLER_FIELDS = ("state", "set_in_play", "set_ready", "counts", "fault")
-ANSWER_SECONDS = 30.0  # of table time: long enough to read four numbers, short enough to go
 
 
 @dataclass
@@ -85,7 +85,7 @@ def table_state(view: TableView, referee: bool) -> dict:
     wall = table.wall if table is not None else None
     # where the games have the time (CCM), the venue's minutes are each game's, not the sitting's
     left = seconds_left(view.venue, view.now) if view.game_clock is None else None
-    return {
+    document: dict = {
         "view": "referee" if referee else "public",
         "table": view.table_name,
         "ruleset": session.ruleset.name,
@@ -125,6 +125,13 @@ def table_state(view: TableView, referee: bool) -> dict:
         "scores_asked": shown_answer(view.log, view.now),  # seed 004 三十三 問分's answer
         "game_clock": view.game_clock,  # seed 004 第五條: the game's time left, its break
     } | ({"win_check": win_check(table, view)} if referee else {})
+    if referee or not chips_withheld(session, document["stage"]):
+        return document
+    withheld, asked = withhold_chips(document), document["scores_asked"]  # seed 004 三十三
+    if asked is None:
+        return withheld
+    # the answer's window: the seats' chips with it, hidden by the page at its time (display.js)
+    return withheld | {"seats": document["seats"], "chips_until": asked["until"]}
 
 
 def _interruption(interruption: dict | None, referee: bool) -> dict | None:
@@ -241,23 +248,6 @@ def penalty_points(table, seat: int) -> int:
         elif penalty.paid_to_others:
             change += penalty.points
     return change
-
-
-def shown_answer(log: list[dict], now: float) -> dict | None:
-    """The latest 問分's answer while it is shown: until the next discard, for at most
-    ANSWER_SECONDS."""
-    at = next((i for i in reversed(range(len(log))) if log[i].get("type") == "ScoresAsked"), None)
-    if at is None or now >= log[at]["t"] + ANSWER_SECONDS:
-        return None
-    if any(e.get("type") == "Discarded" for e in log[at + 1 :]):
-        return None
-    answer = log[at]
-    return {
-        "person": answer["person"],
-        "chips": answer["chips"],
-        "totals": answer["totals"],
-        "until": answer["t"] + ANSWER_SECONDS,
-    }
 
 
 def _clocks(table: Table, seat: int, now: float) -> tuple[dict, dict | None]:

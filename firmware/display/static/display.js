@@ -50,7 +50,7 @@ function renderSeat(seat, state) {
     "data-seat": seat.seat, "data-player": seat.player},
   el("header", {},
     el("span", {class: "wind"}, el("span", {class: "wind-zh"}, zh), LANG === "zh" ? "" : ` ${en}`),
-    el("span", {class: "score"}, seat.score),
+    seat.score === null ? null : el("span", {class: "score"}, seat.score),  // 問分: asked.py
     seat.penalty_points ? el("span", {class: "pending",
       title: tr("penalties of this hand, settled at its end")},
     `${seat.penalty_points > 0 ? "+" : ""}${seat.penalty_points}`) : null,
@@ -88,6 +88,9 @@ function tick() {
   for (const node of document.querySelectorAll(".scores-asked[data-until]")) {
     node.hidden = latest && latest.t + elapsed >= Number(node.dataset.until);
   }
+  // 問分's answer gone by its time, no update since: the chips it showed go with it (asked.py)
+  document.body.classList.toggle("chips-over", Boolean(latest && latest.chips_until
+    && latest.t + elapsed >= latest.chips_until));
   for (const node of document.querySelectorAll(".sitting-left[data-left]")) {
     const left = Math.max(0, Number(node.dataset.left) - elapsed);
     node.textContent = hours(left);
@@ -284,6 +287,10 @@ function stageView(stage) {
       + (stage.tied_at_cut ? tr(" (tied: as the competition rules)") : "")]
     : [tr("game {n} of ", {n: stage.played + 1}),
     el("span", {lang: "en"}, stage.format)];  // the format is the rule book's own name
+  if (stage.withheld) {  // seed 004 三十三: the scores only when a player asks (asked.py)
+    return el("div", {class: "stage withheld"}, ...head, " · ",
+      tr("scores told only when asked (問分)"));
+  }
   return el("table", {class: "stage"}, el("caption", {}, head),
     el("tr", {}, el("th", {title: tr("place")}, "#"), el("th", {}, ""),
       ...[...Array(stage.games).keys()].map((g) => el("th",

@@ -111,7 +111,8 @@ words({  // the event log's lines
     "執位（{source}）：{seats}；東家先在 E 側坐莊",
   "{side} side's player → {wind}": "{side} 側選手 → {wind}",
   "seats for game {game} ({source}): {seats}": "第 {game} 局座位（{source}）：{seats}",
-  "{who} asks the scores (問分)": "{who} 問分", "{who} asks the scores: ": "{who} 問分：",
+  "{who} asks the scores (問分)": "{who} 問分",
+  "scores told only when asked (問分)": "得分僅於問分時告知", "{who} asks the scores: ": "{who} 問分：",
   "(stage {n}) ": "（總局分 {n}） ", "fold": "收起", "venue: {command}": "場館：{command}",
   "venue: {command} refused": "場館：{command} 被拒絕",
 });

@@ -15,61 +15,18 @@ from engine import tiles
 from engine.rulesets import build
 from engine.schema import ConfigError
 from engine.stage import format_of, proposed, repeats, stage_json, standings
-from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.display.actions import body_problem
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
-from firmware.table.actor import Actor
-from firmware.table.profile import load_profile
-from firmware.table.service import Service
 from firmware.table.venue_notes import VenueNotes
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, running_server
-from tests.support.servicekit import Clock, StillShuffler, act
+from tests.support.servicekit import Clock, act
+from tests.support.stagekit import EAST_WINS, ccm_desk, play_game, play_hand, ruleset
 from tests.support.tablekit import stacked_walls
-
-EAST_WINS = ("11223344556677m", "", "", "")  # dealt East's 14: seven pairs, one suit
-
-
-def ruleset(**stage):
-    """The shipped CCM rule book, its [stage] changed as named."""
-    config = copy.deepcopy(load_ruleset("ccm2012").config)
-    config["stage"].update(stage)
-    return build(config)
-
-
-def ccm_desk(journal, clock, rules=None) -> Desk:
-    service = Service(
-        load_profile("sim"),
-        rules or load_ruleset("ccm2012"),
-        journal,
-        Actor(clock),
-        StillShuffler(),
-        out=lambda line: None,
-    )
-    return Desk(service, "T1")
-
-
-def play_hand(desk, clock) -> None:
-    """One hand East wins on his dealt tiles, through the service (journaled)."""
-    hands = desk.service.hands
-    clock.t += 10
-    walls = stacked_walls(hands.ruleset, (3, 4), EAST_WINS, seed=hands.session.hand_number)
-    dealer = hands.session.player_at(0)
-    hands.walls.ready = [walls[(side - dealer) % 4] for side in range(4)]
-    hands.raise_walls(clock.t, "A")
-    hands.apply(ev.DiceRolled(clock.t, 0, (3, 4)))
-    hands.apply(ev.WinDeclared(clock.t + 1, 0))
-    assert hands.table.ended
-
-
-def play_game(desk, clock) -> None:
-    games = len(desk.service.hands.session.games)
-    while len(desk.service.hands.session.games) == games:
-        play_hand(desk, clock)
 
 
 def game(seating, chips) -> dict:
@@ -181,7 +138,8 @@ def test_seed_004_換位_between_games_only_and_never_repeating(tmp_path):
         public = desk.snapshot(referee=False)
         assert [s["name"] for s in public["seats"]] == ["Qian", "Li", "Wang", "Zhao"]
         assert public["log"][-1]["type"] == "SeatsChanged"
-        assert public["stage"]["players"][0]["points"] == [400]
+        assert desk.snapshot(referee=True)["stage"]["players"][0]["points"] == [400]
+        assert public["stage"]["players"] == []  # issue 33: told only when asked (三十三)
         clock.t += 10
         hands = desk.service.hands
         hands.walls.ready = stacked_walls(hands.ruleset, (3, 4), EAST_WINS, seed=9)
@@ -282,10 +240,11 @@ def test_seed_004_三十三_問分_answers_the_scores_of_this_moment_with_the_sp
 
 @pytest.mark.slow  # a browser
 @NEEDED
-def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_path, browser):
-    """第十條, 三十三: the public page (players, spectators) draws the stage's standings, each
-    person's 局分 game by game and the 總局分, who sits each side, and the answer to a 問分
-    while it is shown."""
+def test_seed_004_the_pages_show_the_standings_and_the_問分_answer(tmp_path, browser):
+    """第十條, 三十三: the referee's page draws the stage's standings, each person's 局分 game
+    by game and the 總局分; the public page (players, spectators) who sits each side and the
+    answer to a 問分 while it is shown, not the standings (issue 33: the scores only when
+    asked)."""
 
     def fourth_game_asked():
         clock = Clock()
@@ -302,6 +261,14 @@ def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_
     with running_server(create_app(source, PIN)) as (base, _server):
         page = browser.new_page()
         page.goto(base + "/table")
+        page.locator("#centre .scores-asked").wait_for(timeout=5000)
+        assert page.locator("[data-seat='S'] .player").inner_text() == "P3"  # game 4: 1230
+        asked = page.locator("#centre .scores-asked").inner_text()
+        assert asked.startswith("P3 asks the scores") and "S 100 (stage 500)" in asked
+        assert page.locator("#centre table.stage").count() == 0
+        page.goto(base + "/")
+        page.fill("#login #pin", PIN)
+        page.press("#login #pin", "Enter")
         page.locator("#centre table.stage").wait_for(timeout=5000)
         rows = page.eval_on_selector_all(
             "#centre table.stage tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))"
@@ -312,7 +279,4 @@ def test_seed_004_the_public_page_shows_the_standings_and_the_問分_answer(tmp_
             ["1", "P4", "0", "400", "0", "", "400", ""],
             ["4", "P2", "0", "0", "0", "", "0", ""],
         ]
-        assert page.locator("[data-seat='S'] .player").inner_text() == "P3"  # game 4: 1230
-        asked = page.locator("#centre .scores-asked").inner_text()
-        assert asked.startswith("P3 asks the scores") and "S 100 (stage 500)" in asked
         page.close()
