@@ -42,9 +42,10 @@ def event_schema(cls: type[ev.Event], public: bool) -> dict:
     if cls is ev.Alert:
         schema["properties"] |= {
             "text": TEXTS,
+            "rule_text": TEXTS,  # the rule book's article (firmware/texts/citations.py)
             "penalty": {"anyOf": [{"$ref": "#/$defs/public_penalty"}, {"type": "null"}]},
         }
-        schema["required"].append("text")
+        schema["required"] += ["text", "rule_text"]
     if cls is ev.Fault:
         schema["properties"] |= {"text": TEXTS, "advice_text": TEXTS}
         schema["required"] += ["text", "advice_text"]
@@ -62,8 +63,12 @@ def events_document(public: bool) -> dict:
         back = {"const": ev.BACK}
         defs["public_penalty"] = penalty | {
             "properties": penalty["properties"]
-            | {"penalty_tiles": {"type": "array", "items": back}, "offence_text": TEXTS},
-            "required": [*penalty["required"], "offence_text"],
+            | {
+                "penalty_tiles": {"type": "array", "items": back},
+                "offence_text": TEXTS,
+                "rule_text": TEXTS,
+            },
+            "required": [*penalty["required"], "offence_text", "rule_text"],
         }
     names = sorted(cls.__name__ for cls in classes if cls)
     return {
