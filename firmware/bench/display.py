@@ -101,6 +101,10 @@ class _DirectReader:
         self.hand_in(Heartbeat(self.beats))
         self.beats = (self.beats + 1) % 256
 
+    def mark(self) -> None:
+        """The end of a tick's frames (firmware/sim/world.py): nothing to wait for, each frame
+        was handed to the service as it was sent."""
+
 
 async def _display_latencies(discards: int, seed: int) -> list[float]:
     """The service, its desk and the display served on a free port, the simulated table

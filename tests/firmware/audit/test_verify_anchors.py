@@ -73,8 +73,11 @@ def forged(played: Path, tmp_path: Path, key: DeviceKey, edit=lambda rows: rows)
         changed = edit([(kind, json.loads(text)) for kind, text in found])
         head, linked = GENESIS, []
         for seq, (kind, data) in enumerate(changed, start=1):
+            if data.get("type") == "SessionOpened":  # the header names the forger's key too
+                data = data | {"key": key.fingerprint}
             if kind == "device" and data["type"] == "HeadSigned":
-                signed = key.sign_head(data["t"], data["hand"], head)
+                # in the context the table signs (issue 35): what, the session, the hand
+                signed = key.sign_head(data["t"], data["hand"], head, data["what"], data["session"])
                 data = data | {"head": head, "signature": signed.signature}
                 data["public_key"] = key.public_hex
             text = canonical(data)
@@ -112,9 +115,10 @@ def test_issue_35_resigned_with_a_fresh_key_fails_against_the_pinned_key_and_the
     pinned = fingerprint(device_key(played).public_hex)
     status, said = verify(capsys, path, "--key", pinned)
     assert status == 1 and f"not the table's key {pinned[:23]}…" in said
-    assert "(3 signatures): signed by " + fingerprint(fresh.public_hex)[:23] in said
+    assert "(5 signatures): signed by " + fingerprint(fresh.public_hex)[:23] in said
     status, said = verify(capsys, path, "--anchors", str(anchors))
-    assert status == 1 and "hand 1's signed head is signed by " in said
+    # the header naming the forger's key, the anchored opening signature is not the journal's
+    assert status == 1 and "row 2: the venue anchored hand 0's signed head" in said
 
 
 def test_issue_35_a_hand_cut_out_and_resigned_with_the_device_key_fails_against_the_anchors(

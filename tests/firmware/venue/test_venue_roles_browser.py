@@ -19,6 +19,7 @@ from tests.conftest import REPO
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
 from tests.support.venuekit import KEY, PIN, VENUE, alert, state, status
+from tests.support.venuekeys import private_pem
 from tests.support.venuetables import Tables
 
 pytestmark = [pytest.mark.slow, NEEDED]
@@ -51,7 +52,7 @@ def hall(tmp_path_factory):
     Referees(folder / "organisers" / FILE).add(*ORGANISER)
     Referees(folder / "floor" / FILE).add(*FLOOR)
     (folder / "pin").write_text(PIN + "\n")
-    (folder / "key").write_bytes(KEY + b"\n")
+    (folder / "key").write_bytes(private_pem(KEY))
     (folder / "plan.csv").write_text(plan_csv(), encoding="utf-8")
     output = folder / "venue.txt"
     with open(output, "w") as out:
@@ -124,7 +125,7 @@ def test_the_organiser_imports_the_plan_and_seats_the_hall(browser, hall):
     seated = {}
     for _ in range(TABLES):
         _, command = tables.command("start_session", seconds=30)
-        assert signed_by(command, KEY)
+        assert signed_by(command, KEY.public_key())
         seated[command["table"]] = [p["name"] for p in command["args"]["players"]]
     assert seated["T1"] == ["張偉0", "王芳1", "李娜2", "劉洋3"]
     assert sorted(seated) == sorted(f"T{n}" for n in range(1, TABLES + 1))
