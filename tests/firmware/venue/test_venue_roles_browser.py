@@ -18,8 +18,8 @@ from firmware.desk.referees import FILE, Referees
 from tests.conftest import REPO
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
-from tests.support.venuekit import KEY, PIN, VENUE, alert, state, status
 from tests.support.venuekeys import private_pem
+from tests.support.venuekit import KEY, PIN, VENUE, alert, state, status
 from tests.support.venuetables import Tables
 
 pytestmark = [pytest.mark.slow, NEEDED]
