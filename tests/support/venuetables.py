@@ -4,11 +4,21 @@ them."""
 
 import json
 import queue
+import re
+import subprocess
+import sys
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
+import httpx
 import paho.mqtt.client as mqtt
 
-from tests.support.venuekit import VENUE, topic
+from tests.conftest import REPO
+from tests.support.venuekeys import private_pem
+from tests.support.venuekit import KEY, PIN, VENUE, topic
+
+START_SECONDS = 60  # for `mjtable venue` to serve and hear the hall, on a busy machine
 
 
 class Tables:
@@ -44,3 +54,34 @@ class Tables:
     def close(self) -> None:
         self.client.loop_stop()
         self.client.disconnect()
+
+
+@contextmanager
+def dashboard(folder: Path, broker_address: str, tables: int, *options: str):
+    """`mjtable venue` on the broker with the organiser's PIN and the venue's key written in
+    `folder`, and `options`: yields its base URL once it serves and has heard `tables`
+    tables; stopped after."""
+    (folder / "pin").write_text(PIN + "\n")
+    (folder / "key").write_bytes(private_pem(KEY))
+    output = folder / "venue.txt"
+    command = [sys.executable, "-m", "firmware.cli", "venue", "--broker", broker_address]
+    command += ["--venue", VENUE, "--port", "0", "--organiser-pin-file", str(folder / "pin")]
+    command += ["--key-file", str(folder / "key"), *options]
+    with open(output, "w") as out:
+        venue = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not (found := re.search(r"venue dashboard: (http://\S+)/ ", output.read_text())):
+            assert venue.poll() is None, "mjtable venue ended:\n" + output.read_text()
+            assert time.monotonic() < deadline, (
+                "mjtable venue did not serve:\n" + output.read_text()
+            )
+            time.sleep(0.05)
+        base = found[1]
+        while len(httpx.get(f"{base}/api/board", timeout=5).json()["tables"]) < tables:
+            assert time.monotonic() < deadline, "the venue did not hear every table"
+            time.sleep(0.1)
+        yield base
+    finally:
+        venue.terminate()
+        venue.wait(10)

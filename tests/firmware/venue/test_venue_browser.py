@@ -8,20 +8,11 @@ so the tests pass in any order. The one that ends the round (every table signs i
 checks the standings hidden before it does.
 """
 
-import re
-import subprocess
-import sys
-import time
-from pathlib import Path
-
-import httpx
 import pytest
 
 from firmware.bus.signing import signed_by
-from tests.conftest import REPO
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
-from tests.support.venuekeys import private_pem
 from tests.support.venuekit import (
     KEY,
     PIN,
@@ -33,11 +24,10 @@ from tests.support.venuekit import (
     state,
     status,
 )
-from tests.support.venuetables import Tables
+from tests.support.venuetables import Tables, dashboard
 
 TABLES = 500  # the most a hall holds on one screen
 SCREEN = {"width": 1920, "height": 1080}
-START_SECONDS = 30
 
 pytestmark = [
     pytest.mark.slow,
@@ -57,53 +47,12 @@ def hall(tmp_path_factory):
         tables.send(name, "status", status(name), retain=True)
         tables.send(name, "state", state(name, hand=3, scores=WSOM_FINAL, left=3600), retain=True)
     tables.flush()
-    (folder / "pin").write_text(PIN + "\n")
-    (folder / "key").write_bytes(private_pem(KEY))
-    output = folder / "venue.txt"
-    with open(output, "w") as out:
-        venue = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "firmware.cli",
-                "venue",
-                "--broker",
-                broker.address,
-                "--venue",
-                VENUE,
-                "--port",
-                "0",
-                "--organiser-pin-file",
-                str(folder / "pin"),
-                "--key-file",
-                str(folder / "key"),
-                "--hide-standings",
-            ],
-            cwd=REPO,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
     try:
-        base = _address(venue, output)
-        yield base, tables
+        with dashboard(folder, broker.address, TABLES, "--hide-standings") as base:
+            yield base, tables
     finally:
-        venue.terminate()
-        venue.wait(10)
         tables.close()
         broker.stop()
-
-
-def _address(venue: subprocess.Popen, output: Path) -> str:
-    deadline = time.monotonic() + START_SECONDS
-    while not (found := re.search(r"venue dashboard: (http://\S+)/ ", output.read_text())):
-        assert venue.poll() is None, "mjtable venue ended:\n" + output.read_text()
-        assert time.monotonic() < deadline, "mjtable venue did not serve:\n" + output.read_text()
-        time.sleep(0.05)
-    base = found[1]
-    while len(httpx.get(f"{base}/api/board", timeout=5).json()["tables"]) < TABLES:
-        assert time.monotonic() < deadline, "the venue did not hear every table"
-        time.sleep(0.1)
-    return base
 
 
 @pytest.fixture

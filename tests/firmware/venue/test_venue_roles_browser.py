@@ -5,9 +5,6 @@ hall's tables, Debian's Chromium through Playwright (executable_path, never `pla
 install`)."""
 
 import json
-import re
-import subprocess
-import sys
 import time
 
 import httpx
@@ -15,17 +12,14 @@ import pytest
 
 from firmware.bus.signing import signed_by
 from firmware.desk.referees import FILE, Referees
-from tests.conftest import REPO
 from tests.support.broker import Broker
 from tests.support.chromium import NEEDED
-from tests.support.venuekeys import private_pem
-from tests.support.venuekit import KEY, PIN, VENUE, alert, state, status
-from tests.support.venuetables import Tables
+from tests.support.venuekit import KEY, alert, state, status
+from tests.support.venuetables import Tables, dashboard
 
 pytestmark = [pytest.mark.slow, NEEDED]
 
 TABLES = 8
-START_SECONDS = 60
 ORGANISER, FLOOR = ("Mei Chen", "organiser-secret"), ("Ana Ruiz", "floor-secret-1")
 NAMES = ["張偉", "王芳", "李娜", "劉洋", "陳靜", "楊勇", "黃敏", "趙磊"]
 
@@ -51,50 +45,12 @@ def hall(tmp_path_factory):
     tables.flush()
     Referees(folder / "organisers" / FILE).add(*ORGANISER)
     Referees(folder / "floor" / FILE).add(*FLOOR)
-    (folder / "pin").write_text(PIN + "\n")
-    (folder / "key").write_bytes(private_pem(KEY))
     (folder / "plan.csv").write_text(plan_csv(), encoding="utf-8")
-    output = folder / "venue.txt"
-    with open(output, "w") as out:
-        venue = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "firmware.cli",
-                "venue",
-                "--broker",
-                broker.address,
-                "--venue",
-                VENUE,
-                "--port",
-                "0",
-                "--organiser-pin-file",
-                str(folder / "pin"),
-                "--key-file",
-                str(folder / "key"),
-                "--organisers",
-                str(folder / "organisers"),
-                "--floor-referees",
-                str(folder / "floor"),
-            ],
-            cwd=REPO,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    people = ["--organisers", str(folder / "organisers"), "--floor-referees", str(folder / "floor")]
     try:
-        deadline = time.monotonic() + START_SECONDS
-        while not (found := re.search(r"venue dashboard: (http://\S+)/ ", output.read_text())):
-            assert venue.poll() is None, "mjtable venue ended:\n" + output.read_text()
-            assert time.monotonic() < deadline, "mjtable venue did not serve"
-            time.sleep(0.05)
-        base = found[1]
-        while len(httpx.get(f"{base}/api/board", timeout=5).json()["tables"]) < TABLES:
-            assert time.monotonic() < deadline, "the venue did not hear every table"
-            time.sleep(0.1)
-        yield base, tables, folder / "plan.csv"
+        with dashboard(folder, broker.address, TABLES, *people) as base:
+            yield base, tables, folder / "plan.csv"
     finally:
-        venue.terminate()
-        venue.wait(10)
         tables.close()
         broker.stop()
 
