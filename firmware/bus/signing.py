@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from firmware.bus.contract import canonical
+from firmware.journal.device_key import pem_private_key
 
 FIELD = "signature"  # the command's field that holds it
 HEX_KEY = re.compile(rb"[0-9a-fA-F]{64}")
@@ -46,11 +47,8 @@ def signed_by(command: dict, key: Ed25519PublicKey) -> bool:
 
 def private_key(data: bytes, where: str) -> Ed25519PrivateKey:
     """The venue's private key from a PEM file's bytes (ValueError naming `where`)."""
-    try:
-        key = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError, UnsupportedAlgorithm):
-        key = None
-    if not isinstance(key, Ed25519PrivateKey):
+    key = pem_private_key(data)
+    if key is None:
         raise ValueError(
             f"{where}: not an Ed25519 private key in PEM (make one: openssl genpkey "
             "-algorithm ed25519; docs/venue.md)"

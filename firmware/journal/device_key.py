@@ -119,11 +119,8 @@ def _read(path: Path) -> Ed25519PrivateKey:
         data = path.read_bytes()
     except OSError as err:
         raise DeviceKeyError(f"{path}: cannot read the device key: {err.strerror}") from None
-    try:
-        private = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError, UnsupportedAlgorithm):
-        private = None
-    if not isinstance(private, Ed25519PrivateKey):
+    private = pem_private_key(data)
+    if private is None:
         raise DeviceKeyError(
             f"{path}: not an Ed25519 private key in PEM: the device key is garbled; "
             "restore it from its backup (a new key cannot sign as the old one did)"
@@ -140,3 +137,13 @@ def signature_holds(signed: ev.HeadSigned, public_hex: str) -> bool:
     except (ValueError, TypeError, InvalidSignature, UnicodeEncodeError):
         return False
     return True
+
+
+def pem_private_key(data: bytes) -> Ed25519PrivateKey | None:
+    """The Ed25519 private key in PEM `data` (a table's device key, the venue's command key);
+    None for anything else, each caller saying what the file should have been."""
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        return None
+    return key if isinstance(key, Ed25519PrivateKey) else None
