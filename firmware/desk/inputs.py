@@ -24,16 +24,7 @@ def game_input(desk, action: str, t, body) -> dict:
     if action == "roll":
         dice_stand(desk.service)  # the wall is broken: the referee's answer
     event = {
-        "rule": lambda: ev.Ruling(
-            t,
-            None,
-            body["alert"],
-            body["apply"],
-            tuple(body.get("tiles", ())),
-            payee(body),
-            body.get("dead", False),
-            reason(body, "a ruling"),
-        ),
+        "rule": lambda: ruling(t, body),
         "revoke": lambda: ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking")),
         "pause": lambda: ev.ClocksPaused(t, None),
         "roll": lambda: referee_roll(t, body),
@@ -52,23 +43,29 @@ def game_input(desk, action: str, t, body) -> dict:
     return {"done": action, "events": [o.to_json() for o in outputs]}
 
 
+def ruling(t, body, hand: int | None = None) -> ev.Ruling:
+    """The referee's ruling on an alert as the desk's body gives it, on the hand in play or
+    (`hand`) the hand before (issue 36)."""
+    return ev.Ruling(
+        t,
+        None,
+        body["alert"],
+        body["apply"],
+        tuple(body.get("tiles", ())),
+        payee(body),
+        body.get("dead", False),
+        reason(body, "a ruling"),
+        hand,
+    )
+
+
 def late_input(desk, action: str, t, body) -> dict:
     """A ruling, or a penalty revoked, on the hand before, the next one dealt (issue 36: a
     ruling outlives its hand; firmware/desk/late.py)."""
     hand = body["hand"]
     unsigned(desk, hand)
     if action == "rule":
-        event: ev.Event = ev.Ruling(
-            t,
-            None,
-            body["alert"],
-            body["apply"],
-            tuple(body.get("tiles", ())),
-            payee(body),
-            body.get("dead", False),
-            reason(body, "a ruling"),
-            hand,
-        )
+        event: ev.Event = ruling(t, body, hand)
     else:
         event = ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking"), hand)
     outputs = desk.earlier.apply(event)
