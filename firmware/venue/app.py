@@ -85,10 +85,14 @@ def create_app(
         tables = board.tables
         return bool(released) and all(tables[n].session == s for n, s in released.items())
 
+    def seated(table: str) -> tuple | None:
+        """The four players the seating plan put at `table` in the round the hall plays."""
+        return event.plan.players(event.round, table) if event.plan else None
+
     def standings_doc() -> dict:
         """The standings of the board's version, worked out once for every stream."""
         if cache["version"] != board.version:
-            doc = standings_view(board, hide_standings, stage, released_now())
+            doc = standings_view(board, hide_standings, stage, released_now(), seated)
             cache.update(version=board.version, doc=doc)
         return cache["doc"]
 

@@ -4,7 +4,9 @@ no alert, no event, no score while the standings are held back) and a table's dr
 """
 
 import re
+from collections.abc import Callable
 
+from engine.seats import LETTERS
 from firmware.venue.board import TableBoard, VenueBoard
 from firmware.venue.points import DEFAULT_STAGE, Stage
 from firmware.venue.standings import finished, in_round, round_over, standings, zero_sum
@@ -70,20 +72,31 @@ def tile(table: TableBoard, now: float) -> dict:
 
 
 def standings_view(
-    board: VenueBoard, hide: bool, stage: Stage = DEFAULT_STAGE, released: bool = False
+    board: VenueBoard,
+    hide: bool,
+    stage: Stage = DEFAULT_STAGE,
+    released: bool = False,
+    seated: Callable[[str], tuple | None] | None = None,
 ) -> dict:
     """The standings, or why they are not shown yet. `released`: the organiser has let them
-    out before every table finished (a table offline or stuck), which they then say."""
+    out before every table finished (a table offline or stuck), which they then say.
+    `seated(table)`: the round's four players the seating plan put at `table` (their names
+    where the table has none, so the hall reads a name, not "T51 S")."""
     tables = in_round(board)
     over = round_over(board)
     hidden = hide and not over and not released
+    players = None if hidden else standings(board, stage)
+    for player in players or []:
+        four = seated(player["table"]) if seated and player["name"] is None else None
+        if four:
+            player["name"] = four[LETTERS.index(player["seat"])].name
     return {
         "hidden": hidden,
         "released_by_organiser": hide and released and not over,
         "complete": over,
         "finished": sum(finished(table) for table, _ in tables),
         "tables": len(tables),
-        "players": None if hidden else standings(board, stage),
+        "players": players,
     }
 
 

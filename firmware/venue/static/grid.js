@@ -112,9 +112,11 @@ function publicTile(table, extra = {}) {
 
 const BOOKS = {CCM: "CCM: by standard points, then score", WSOM: "WSOM: by score"};
 
-function standingsTable(standings, limit = Infinity) {
+function standingsTable(standings, limit = Infinity, columns = 1) {
   // The standings, or why they are held back. Each rule book ranks its own players (CCM's
   // first); CCM's carry the standard points their table's first (or a best second) earns.
+  // `columns`: the rows split into that many tables side by side (the hall's board: 64
+  // players at a size read from the floor).
   if (standings.hidden) {
     return el("p", {class: "held", id: "standings-held"},
       `Standings after the round: ${standings.finished} of ${standings.tables} tables finished.`);
@@ -124,15 +126,15 @@ function standingsTable(standings, limit = Infinity) {
   const ccm = books.includes("CCM");
   const heads = ["#", "Player", "Table", ...(ccm ? ["Std"] : []), "Score", "Place"];
   const row = (p) => el("tr", {class: p.final ? "final" : "provisional", "data-book": p.book},
-    el("td", {}, String(p.rank)), el("td", {}, p.name ?? `${p.table} ${p.seat}`),
+    el("td", {}, String(p.rank)), el("td", {class: "name"}, p.name ?? `${p.table} ${p.seat}`),
     el("td", {}, p.table),
     ccm ? el("td", {class: "num standard", title: p.promoted ?? ""},
       p.standard_points === null ? "" : String(p.standard_points)) : null,
-    el("td", {class: "num"}, String(p.score)), el("td", {class: "num"}, String(p.place)));
-  const bodies = books.map((book) => el("tbody", {},
+    el("td", {class: "num score"}, String(p.score)), el("td", {class: "num"}, String(p.place)));
+  const rows = books.flatMap((book) => [
     books.length > 1 ? el("tr", {class: "book"},
       el("th", {colspan: String(heads.length)}, BOOKS[book] ?? book)) : null,
-    players.filter((p) => p.book === book).slice(0, limit).map(row)));
+    ...players.filter((p) => p.book === book).slice(0, limit).map(row)].filter((r) => r));
   const notes = [];
   if (standings.released_by_organiser) {
     notes.push(el("p", {class: "released", id: "standings-released"},
@@ -142,9 +144,16 @@ function standingsTable(standings, limit = Infinity) {
   if (ccm && !standings.complete) {
     notes.push(el("p", {class: "held"}, "Standard points provisional until the round is over."));
   }
-  return el("div", {}, ...notes, el("table", {id: "standings-table", class: ccm ? "with-standard" : null},
+  const per = Math.max(1, Math.ceil(rows.length / columns));
+  const tables = [];
+  for (let start = 0; start < rows.length || !tables.length; start += per) {
+    tables.push(el("table", {id: tables.length ? null : "standings-table",
+      class: `standings-table${ccm ? " with-standard" : ""}`},
     el("thead", {}, el("tr", {}, heads.map((h) =>
-      el("th", {title: h === "Std" ? "standard points (標準分)" : null}, h)))), ...bodies));
+      el("th", {title: h === "Std" ? "standard points (標準分)" : null}, h)))),
+    el("tbody", {}, rows.slice(start, start + per))));
+  }
+  return el("div", {}, ...notes, el("div", {class: "standings-columns"}, ...tables));
 }
 
 function follow(url, onDocument, onLost) {

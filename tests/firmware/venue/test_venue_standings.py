@@ -17,6 +17,7 @@ from firmware.cli import main
 from firmware.venue.app import create_app
 from firmware.venue.board import VenueBoard
 from firmware.venue.points import Stage
+from firmware.venue.seating import Player
 from firmware.venue.standings import round_csv, round_over, round_report, standings, zero_sum
 from firmware.venue.view import board_changes, standings_view
 from tests.support.venuekit import (
@@ -360,3 +361,20 @@ def test_a_spreadsheet_formula_in_a_name_stays_text():
     feed(board, "T1", "events", signed("T1", 50, WSOM_SHEET))
     feed(board, "T1", "state", evil)
     assert "'=HYPERLINK(1)" in round_csv(round_report(board))
+
+
+def test_the_standings_name_a_player_the_table_has_not_named_from_the_seating_plan():
+    """Issue 33 "Public and hall": a table that has no name for a seat is shown with the name
+    the seating plan gave that seat, not as "T1 S"; a name the table has is its own."""
+    board = VenueBoard(VENUE)
+    unnamed = [{"seat": s, "name": None, "federation_id": None} for s in "ESWN"]
+    unnamed[0]["name"] = "Named At The Table"
+    feed(board, "T1", "state", state("T1", hand=3, scores=WSOM_FINAL, players=unnamed))
+    plan = {"T1": tuple(Player(f"Seated {s}", None, None) for s in "ESWN")}
+    view = standings_view(board, hide=False, seated=plan.get)
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    assert names == {"E": "Named At The Table", "S": "Seated S", "W": "Seated W", "N": "Seated N"}
+    assert {p["name"] for p in standings_view(board, hide=False)["players"]} == {
+        "Named At The Table",
+        None,
+    }
