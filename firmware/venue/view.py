@@ -54,7 +54,7 @@ def tile(table: TableBoard, now: float) -> dict:
     """A table on the organiser's grid, with its alerts for the referees' pager."""
     state = table.state or {}
     alerts = [
-        {k: a[k] for k in ("key", "kind", "id", "seat", "text", "acknowledged")}
+        {k: a[k] for k in ("key", "kind", "id", "seat", "text", "acknowledged", "received")}
         for a in table.alerts.values()
     ]
     waiting = [a for a in alerts if a["acknowledged"] is None]

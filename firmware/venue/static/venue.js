@@ -6,11 +6,6 @@
 // referee or ruling flashes its table, shows #pager-cue and beeps (WebAudio).
 
 const DRILL = decodeURIComponent((location.pathname.match(/^\/tables\/(.+)$/) ?? [])[1] ?? "");
-const KINDS = {call_referee: "Referee called", ruling: "Ruling waiting", fault: "Fault"};
-const CALLING = ["call_referee", "ruling"];
-
-let heard = new Set();  // table + alert keys already beeped for
-let audio = null;
 
 const grid = new Grid(document.getElementById("grid"), (table) => publicTile(table, {
   link: `/tables/${encodeURIComponent(table.name)}`,
@@ -19,87 +14,6 @@ const grid = new Grid(document.getElementById("grid"), (table) => publicTile(tab
     : (table.on_way ? el("span", {class: "on-way", title: `${table.on_way} is on the way`}, "✓")
       : null),
 }));
-
-// -- the pager ------------------------------------------------------------------------------
-
-function refereeName() {
-  return document.getElementById("referee-name").value.trim();
-}
-
-function renderPager() {
-  const items = [];
-  for (const {table} of grid.tables.values()) {
-    for (const alert of table.alerts) items.push(alertItem(table, alert));
-  }
-  document.getElementById("pager").replaceChildren(...items);
-  const ringing = [...grid.tables.values()].some(({table}) => table.calling);
-  const cue = document.getElementById("pager-cue");
-  cue.hidden = !ringing;
-  cue.classList.toggle("ringing", ringing);
-}
-
-function alertItem(table, alert) {
-  const ack = alert.acknowledged;
-  return el("li", {class: `alert kind-${alert.kind}${ack ? " acknowledged" : ""}`,
-    "data-table": table.name, "data-key": alert.key},
-  el("a", {href: `/tables/${encodeURIComponent(table.name)}`, class: "where"}, table.name),
-  el("span", {class: "kind"}, KINDS[alert.kind] ?? alert.kind),
-  alert.seat === null ? null : el("span", {class: "seat"}, ["E", "S", "W", "N"][alert.seat]),
-  el("span", {class: "text"}, alert.text),
-  ack ? el("span", {class: "ack"}, (ack.referee ? `${ack.referee} on the way` : ack.text) +
-    (ack.confirmed ? "" : " (sent)"))
-    : el("button", {class: "on-my-way", type: "button",
-      onclick: (event) => onMyWay(table.name, alert.key, event.target)}, "On my way"));
-}
-
-async function onMyWay(table, key, button) {
-  const referee = refereeName();
-  if (!referee) {
-    notice("Type your name first (Referee, at the top).");
-    document.getElementById("referee-name").focus();
-    return;
-  }
-  localStorage.setItem("mjtable-referee", referee);
-  button.disabled = true;
-  await post(`/api/tables/${encodeURIComponent(table)}/alerts/${encodeURIComponent(key)}` +
-    "/acknowledge", {referee}, `${referee} is on the way to ${table}`);
-  button.disabled = false;
-}
-
-function ring(tables) {
-  // A beep for each call or ruling not heard before.
-  let fresh = false;
-  for (const table of tables) {
-    for (const alert of table.alerts) {
-      const id = `${table.name}\n${alert.key}`;
-      if (!alert.acknowledged && CALLING.includes(alert.kind) && !heard.has(id)) {
-        heard.add(id);
-        fresh = true;
-      }
-    }
-  }
-  if (fresh) beep();
-}
-
-function beep() {
-  const cue = document.getElementById("pager-cue");
-  cue.dataset.beeps = String(Number(cue.dataset.beeps) + 1);
-  try {
-    audio = audio ?? new AudioContext();
-    if (audio.state === "suspended") audio.resume();
-    for (const [start, pitch] of [[0, 880], [0.25, 660]]) {
-      const tone = audio.createOscillator(), gain = audio.createGain();
-      tone.frequency.value = pitch;
-      gain.gain.setValueAtTime(0.2, audio.currentTime + start);
-      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + 0.2);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(audio.currentTime + start);
-      tone.stop(audio.currentTime + start + 0.22);
-    }
-  } catch (err) {
-    // no sound on this device: the cue element still shows
-  }
-}
 
 // -- the organiser's commands ---------------------------------------------------------------
 
