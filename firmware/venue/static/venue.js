@@ -5,6 +5,7 @@
 // offline or stuck), and at /tables/<name> one table's drill-down. A new call for the
 // referee or ruling flashes its table, shows #pager-cue and beeps (WebAudio).
 
+const WINDS = ["East", "South", "West", "North"];
 const DRILL = decodeURIComponent((location.pathname.match(/^\/tables\/(.+)$/) ?? [])[1] ?? "");
 
 const grid = new Grid(document.getElementById("grid"), (table) => publicTile(table, {
@@ -124,14 +125,35 @@ async function renderDrill() {
     el("h2", {}, "Zero-sum check"),
     el("p", {class: doc.zero_sum.ok ? "ok" : "problem", id: "zero-sum"},
       doc.zero_sum.ok ? `ok (${doc.zero_sum.hands} hands)` : doc.zero_sum.problems.join("; ")),
-    el("h2", {}, "Public state"),
-    el("pre", {id: "state"}, JSON.stringify(doc.state, null, 1)),
+    el("h2", {}, "Public view"),
+    publicView(doc.state, doc.tile),
+    el("details", {}, el("summary", {}, "The state as received"),
+      el("pre", {id: "state"}, JSON.stringify(doc.state, null, 1))),
     ...sessions.map(([name, session]) => el("section", {class: "session"},
       el("h2", {}, `Session ${name || "(no id)"}: ${session.missing} rows missing`),
       session.sheet ? sheet(session.sheet) : null,
       el("ol", {class: "rows"}, session.rows.slice().reverse().map((row) =>
         el("li", {}, `${row.seq} ${row.kind} ${row.event.type ?? ""} ` +
           JSON.stringify(row.event).slice(0, 160)))))));
+}
+
+function publicView(state, tile) {
+  // The table as its own /table page shows it to the hall, from the public state the venue
+  // holds: each seat where it sits (East at the bottom, South to its right), its wind, its
+  // player and score, the dealer marked; in the middle the hand, the phase and the clock.
+  if (!state) return el("p", {id: "public", class: "held"}, "No state received yet.");
+  const seat = (player, i) => el("div", {class: `seat seat-${"ESWN"[i]}`},
+    el("span", {class: "wind"}, WINDS[i], state.dealer === "ESWN"[i] ? " · dealer" : ""),
+    el("span", {class: "name"}, player?.name ?? "—"),
+    el("span", {class: "score"}, String(state.scores[i])));
+  return el("div", {id: "public", class: "public-view"},
+    [0, 1, 2, 3].map((i) => seat(state.players[i], i)),
+    el("div", {class: "centre"},
+      el("span", {class: "hand"}, state.hand_number
+        ? `${WINDS["ESWN".indexOf(state.round_wind)] ?? ""} round, hand ${state.hand_number}` : ""),
+      el("span", {class: "phase"}, PHASES[tile.phase] ?? tile.phase),
+      tile.seconds_left === null ? null : el("span", {class: "left"}, minutes(tile.seconds_left)),
+      state.referee_called ? el("span", {class: "called"}, "Referee called") : null));
 }
 
 function sheet(signed) {

@@ -157,3 +157,21 @@ def test_the_standings_stay_hidden_until_the_round_ends(page, hall):
     board.wait_for_function(
         f"document.querySelectorAll('#grid .tile .score').length === {4 * TABLES}"
     )
+
+
+def test_the_drill_down_shows_the_tables_public_view(page, hall):
+    """Issue 33 "Public and hall": a table's drill-down draws the table as its public page
+    does (each seat where it sits with its wind, player and score, the hand and phase in the
+    middle) from the state the venue holds, the raw state only behind a fold."""
+    base, tables = hall
+    tables.send("T40", "state", state("T40", hand=3, scores=(12, -25, 30, -17), seq=5))
+    page.goto(base + "/tables/T40")
+    view = page.wait_for_selector("#public .seat-W", timeout=30_000)
+    assert view.inner_text().split("\n") == ["West", "T40 player 3", "30"]
+    south = page.inner_text("#public .seat-S").split("\n")
+    assert south == ["South", "T40 player 2", "-25"]
+    assert "dealer" in page.inner_text("#public .seat-E")
+    assert "East round, hand 3" in page.inner_text("#public .centre")
+    east, west = (page.locator(f"#public .seat-{s}").bounding_box() for s in "EW")
+    assert east["y"] > west["y"]  # East sits at the bottom, across from West
+    assert page.locator("#state").is_hidden()
