@@ -7,12 +7,17 @@ hand, the undo is refused with a message saying why.
 
 import pytest
 
+from engine import events as ev
 from firmware.display import ActionRefused
+from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.firmware.desk.test_late_rulings import RULED, reported_then_dealt, waiting
+from tests.support.chromium import NEEDED
 from tests.support.deskkit import DeskedTable
-from tests.support.servicekit import Clock, act
+from tests.support.displaykit import PIN, open_tab, referee_page
+from tests.support.servicekit import Clock, ServedDesk, act
+from tests.support.tablekit import S
 
 WAIVED = RULED | {"apply": False, "reason": "not seen"}
 UNDONE = {"alert": 1, "hand": 1, "reason": "waived the wrong alert"}
@@ -48,3 +53,28 @@ def test_issue_36_item_2_a_waive_stands_once_the_sheet_is_signed(tmp_path):
         with pytest.raises(ActionRefused, match="signed up to hand 1: hand 1's rulings"):
             act(table.desk, "undo_waive", UNDONE)
         assert waiting(table) == [(1, 1, False)]
+
+
+@pytest.mark.slow  # a browser
+@NEEDED
+def test_issue_36_item_2_undo_waive_on_the_desk_in_chromium(tmp_path):
+    """The Penalties tab lists the waived alert with "Undo waive…"; undone with a reason, the
+    ruling panel asks for a ruling on it again."""
+
+    def made(journal) -> DeskedTable:  # on the server's loop: reported and waived
+        table = DeskedTable(journal, Clock())
+        table.new_hand("A")
+        table.service.hands.apply(ev.ViolationReported(table.clock.t, S, "wrong_draw_win", 0, ()))
+        table.service.hands.apply(ev.Ruling(table.clock.t, None, 1, False, reason="not seen"))
+        return table
+
+    source = ServedDesk(tmp_path / "served.sqlite", made)
+    with referee_page(create_app(source, PIN)) as page:
+        open_tab(page, "penalties")
+        item = page.locator("#penalties [data-alert-id='1'].waived")
+        item.wait_for()
+        item.locator("button.undo-waive").click()
+        item.locator("input.reason-text").fill(UNDONE["reason"])
+        item.locator("button.revoke-confirm").click()
+        page.wait_for_selector("#ruling[data-key='1:1'] button.apply")
+        source.close()
