@@ -12,13 +12,13 @@ from firmware.display import ActionRefused
 from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
-from tests.firmware.desk.test_late_rulings import RULED, reported_then_dealt, waiting
 from tests.support.chromium import NEEDED
-from tests.support.deskkit import DeskedTable
+from tests.support.deskkit import DeskedTable, reported_then_dealt, waiting
 from tests.support.displaykit import PIN, open_tab, referee_page
 from tests.support.servicekit import Clock, ServedDesk, act
 from tests.support.tablekit import S
 
+RULED = {"alert": 1, "apply": True, "reason": "seen by the floor referee", "hand": 1}
 WAIVED = RULED | {"apply": False, "reason": "not seen"}
 UNDONE = {"alert": 1, "hand": 1, "reason": "waived the wrong alert"}
 
