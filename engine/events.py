@@ -222,6 +222,18 @@ class PenaltyRevoked(Event):
 
 
 @_event
+class WaiveUndone(Event):
+    """The referee takes back his Waive of the penalty proposed under `alert` (issue 36 item
+    2: a mistake undone until the sheet is signed over its hand), for `reason`: the penalty
+    awaits a ruling again, under the same alert, as first proposed (a waived report is no
+    offence, so its count is the one it had). `hand` as a Ruling's."""
+
+    alert: int = 0
+    reason: str = ""
+    hand: int | None = None
+
+
+@_event
 class ViolationReported(Event):
     """An offence the sensors cannot see (naming a discard aloud, a 暫停, ...), seen by the
     referee: `seconds` for a timed one, `tiles` those exposed; `between_hands` when it was
@@ -288,6 +300,7 @@ INPUTS = (
     PenaltyRevoked,
     BreakMade,
     GameTimeUp,
+    WaiveUndone,
 )
 
 
@@ -444,6 +457,14 @@ class PenaltyApplied(Event):
 @_event
 class PenaltyWaived(Event):
     alert: int = 0
+
+
+@_event
+class PenaltyReopened(Event):
+    """A waive undone (WaiveUndone): the penalty under `alert` awaits a ruling again."""
+
+    alert: int = 0
+    reason: str = ""
 
 
 @_event

@@ -48,6 +48,7 @@ class Referee:
         self.forfeit_threshold = forfeit_threshold
         self.counts: Counter = Counter()  # (seat, offence) this hand
         self.pending: dict[int, Penalty] = {}
+        self.waived: dict[int, Penalty] = {}  # by alert: a waive may be undone (issue 36)
         # Beside the penalties awaiting a ruling: the wins to score again if it applies
         self.rescorings: dict[int, Rescoring] = {}
         self.fines_asked: dict[int, chipless.ChiplessFine] = {}  # wins off a chip-less player
@@ -185,8 +186,28 @@ class Referee:
             penalty = replace(penalty, to=ruling.to, paid_to_others=not ruling.dead)
         del self.pending[ruling.alert]
         if not ruling.apply:
+            self.waived[ruling.alert] = penalty  # as proposed: a waive names no tiles nor payee
+            self.counts[(penalty.seat, penalty.offence)] -= 1  # a waived report is no offence
             return [ev.PenaltyWaived(ruling.t, penalty.seat, ruling.alert)]
         return self._apply(ruling.t, penalty, ruling.alert)
+
+    def undo_waive(self, undone: ev.WaiveUndone) -> list[ev.Event]:
+        """Take back the waive of the penalty under `undone.alert` (issue 36 item 2): it awaits
+        a ruling again, as proposed, so applied it is the offence the report was (a first
+        one stays a first one, seed 004/000: a waived report is no further offence)."""
+        penalty = self.waived.pop(undone.alert, None)
+        if penalty is None:
+            return [
+                self.alert(
+                    undone.t,
+                    None,
+                    "",
+                    f"no penalty waived under alert {undone.alert} in this hand: nothing to undo",
+                )
+            ]
+        self.pending[undone.alert] = penalty
+        self.counts[(penalty.seat, penalty.offence)] += 1  # the report counts again
+        return [ev.PenaltyReopened(undone.t, penalty.seat, undone.alert, undone.reason)]
 
     def _allocation_problem(self, penalty: Penalty, ruling: ev.Ruling) -> str:
         """Why the points cannot go where the ruling gives them (seed 004 §38 一 6: to the

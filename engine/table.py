@@ -63,6 +63,7 @@ REFEREE_INPUTS = (
     ev.ViolationReported,
     ev.DealerKept,
     ev.PenaltyRevoked,
+    ev.WaiveUndone,
     ev.BreakMade,  # the interpreter's too, as WallTouched is (engine/deal_order.py)
 )
 
@@ -261,6 +262,8 @@ class Table(HandState):
             return self.referee.rule(event, self.hands)
         if isinstance(event, ev.PenaltyRevoked):
             return self.referee.revoke(event)
+        if isinstance(event, ev.WaiveUndone):
+            return self.referee.undo_waive(event)
         if isinstance(event, ev.DealerKept):
             return self.turns.keep_dealer(event, self.ended, self.state)
         if isinstance(event, ev.BreakMade):

@@ -120,7 +120,8 @@ def _late_to_their_hands(hands: list[Hand]) -> None:
 
 
 def _late(data: dict) -> bool:
-    return data.get("type") in ("Ruling", "PenaltyRevoked") and data.get("hand") is not None
+    named = data.get("type") in ("Ruling", "PenaltyRevoked", "WaiveUndone")
+    return named and data.get("hand") is not None
 
 
 def _timed_out(session: Session, hand: Hand, following) -> bool:

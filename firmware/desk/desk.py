@@ -33,7 +33,7 @@ from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
 from firmware.desk.deal_errors import redeal, remove_excess
 from firmware.desk.entries import Entries
-from firmware.desk.inputs import game_input, reason, revoke
+from firmware.desk.inputs import game_input, reason, revoke, undo_waive
 from firmware.desk.late import Earlier
 from firmware.desk.sheet import SheetBook
 from firmware.desk.views import alerts_view, faults_view, follow
@@ -205,6 +205,7 @@ class Desk(DisplaySource):
             "retry": self._retry,  # the shuffler after its fault (issue 29)
             "rule": partial(game_input, self, "rule"),
             "revoke": partial(revoke, self),  # a penalty applied, lifted with a reason (issue 16)
+            "undo_waive": partial(undo_waive, self),  # a Waive taken back (issue 36 item 2)
             "report": self.entries.report,
             "pause": partial(game_input, self, "pause"),
             "roll": partial(game_input, self, "roll"),

@@ -17,7 +17,7 @@ def game_input(desk, action: str, t, body) -> dict:
     """A referee's input to the game (the desk's `rule`, `revoke`, `pause`, `roll`,
     `resume`, `wall_touched`, `dealer_kept`, `break_made`): journaled and applied as any
     input; an Alert among its outputs is the engine's refusal, the desk's answer."""
-    if action in ("rule", "revoke") and desk.earlier.is_late(body):
+    if action in ("rule", "revoke", "undo_waive") and desk.earlier.is_late(body):
         return late_input(desk, action, t, body)
     if desk.service.status().table is None:
         raise ActionRefused("no hand is on the table")
@@ -26,6 +26,7 @@ def game_input(desk, action: str, t, body) -> dict:
     event = {
         "rule": lambda: ruling(t, body),
         "revoke": lambda: ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking")),
+        "undo_waive": lambda: waive_undone(t, body),
         "pause": lambda: ev.ClocksPaused(t, None),
         "roll": lambda: referee_roll(t, body),
         "resume": lambda: ev.ClocksResumed(t, None),
@@ -66,6 +67,8 @@ def late_input(desk, action: str, t, body) -> dict:
     unsigned(desk, hand)
     if action == "rule":
         event: ev.Event = ruling(t, body, hand)
+    elif action == "undo_waive":
+        event = waive_undone(t, body, hand)
     else:
         event = ev.PenaltyRevoked(t, None, body["alert"], reason(body, "revoking"), hand)
     outputs = desk.earlier.apply(event)
@@ -91,6 +94,19 @@ def revoke(desk, t, body) -> dict:
     if table is not None and table.ended:
         unsigned(desk, status.hand_number)
     return game_input(desk, "revoke", t, body)
+
+
+def undo_waive(desk, t, body) -> dict:
+    """Take back a Waive (issue 36 item 2): the penalty awaits a ruling again, until the
+    sheet is signed over its hand."""
+    status = desk.service.status()
+    if status.table is not None and status.table.ended:
+        unsigned(desk, status.hand_number)
+    return game_input(desk, "undo_waive", t, body)
+
+
+def waive_undone(t, body, hand: int | None = None) -> ev.WaiveUndone:
+    return ev.WaiveUndone(t, None, body["alert"], reason(body, "undoing a waive"), hand)
 
 
 def unsigned(desk, hand: int) -> None:

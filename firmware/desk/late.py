@@ -49,7 +49,8 @@ class Earlier:
             self.desk.alerts = alerts
 
     def view(self) -> list[dict]:
-        """Its alerts, while it can be ruled on: awaiting a ruling, or revocable."""
+        """Its alerts, while it can be ruled on: awaiting a ruling, revocable, or a waive to
+        undo (issue 36 item 2)."""
         ruled = self.desk.service.commands.last_hand()
         if self.hand is None or ruled is None or ruled[0] != self.hand:
             return []
@@ -62,9 +63,10 @@ class Earlier:
                 "late": True,
                 "awaits_ruling": a["id"] in waiting,
                 "revocable": a["id"] in referee.in_force,
+                "undoable": a["id"] in referee.waived,
             }
             for a in self.alerts.values()
-            if a["id"] in waiting or a["id"] in referee.in_force
+            if a["id"] in waiting or a["id"] in referee.in_force or a["id"] in referee.waived
         ]
 
     def is_late(self, body) -> bool:

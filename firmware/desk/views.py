@@ -10,10 +10,12 @@ from engine.seats import LETTERS
 
 def alerts_view(alerts: dict[int, dict], status) -> list[dict]:
     """This hand's alerts, each saying whether a ruling on it is awaited (the page keeps
-    its buttons until ruled, issue 16) and whether its penalty may be revoked."""
+    its buttons until ruled, issue 16), whether its penalty may be revoked and its waive
+    undone (issue 36 item 2)."""
     table = status.table
     if table is None:
-        return [a | {"awaits_ruling": False, "revocable": False} for a in alerts.values()]
+        idle = {"awaits_ruling": False, "revocable": False, "undoable": False}
+        return [a | idle for a in alerts.values()]
     referee = table.referee
     waiting = {*referee.pending, *referee.rescorings, *referee.fines_asked}
     settled = table.ended and not status.session.settles_again(table)
@@ -22,6 +24,7 @@ def alerts_view(alerts: dict[int, dict], status) -> list[dict]:
         | {
             "awaits_ruling": a["id"] in waiting,
             "revocable": a["id"] in referee.in_force and not settled,
+            "undoable": a["id"] in referee.waived and not settled,
         }
         for a in alerts.values()
     ]
@@ -66,6 +69,8 @@ def follow(desk, event, dice_source: str) -> None:
         desk.alerts[event.alert]["state"] = (
             "waived" if isinstance(event, ev.PenaltyWaived) else "applied"
         )
+    elif isinstance(event, ev.PenaltyReopened) and event.alert in desk.alerts:  # issue 36
+        desk.alerts[event.alert] |= {"state": "open", "reason": "", "undone": event.reason}
     elif isinstance(event, ev.PenaltyLifted) and event.alert in desk.alerts:
         desk.alerts[event.alert] |= {"state": "revoked", "revoked": event.reason}
     elif isinstance(event, ev.WallBroken) and event.seat is not None:  # whose wall broke

@@ -99,6 +99,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
     # tiles he chooses; to / dead: who is paid its points (seed 004 §38 一 6); reason: why
     # (issue 16); hand: the hand before's alert, the next one dealt (issue 36)
     "revoke": ("alert", "reason", "hand"),  # a penalty applied under the alert, lifted
+    "undo_waive": ("alert", "reason", "hand"),  # a Waive taken back (issue 36 item 2)
     "report": ("seat", "offence", "seconds", "tiles"),  # an offence the referee saw (issue 12)
     "roll": ("dice",),  # East's second roll, thrown by the referee (seed 000 開門 6)
     "draw_seats": ("winds",),  # 執位 (seed 000): the table draws, or the referee enters the tiles
@@ -128,6 +129,7 @@ ACTIONS = {  # action -> its fields; ack takes exactly one of its two
 OPTIONAL = {
     "rule": ("tiles", "to", "dead", "hand"),
     "revoke": ("hand",),
+    "undo_waive": ("hand",),
     "report": ("seconds", "tiles"),
     "roll": ("dice",),
     "draw_seats": ("winds",),

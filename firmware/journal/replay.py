@@ -205,7 +205,7 @@ def ruled_on(played: list[Played], event: ev.Event) -> Played:
     """The hand an input applies to: the latest, or the one a late ruling names (issue 36:
     a Ruling or PenaltyRevoked with its `hand`, made after the next hand was dealt)."""
     number = getattr(event, "hand", None)
-    if isinstance(event, ev.Ruling | ev.PenaltyRevoked) and number is not None:
+    if isinstance(event, ev.Ruling | ev.PenaltyRevoked | ev.WaiveUndone) and number is not None:
         for hand in reversed(played):
             if hand.number == number:
                 return hand

@@ -35,7 +35,7 @@ class TableCommands:
         """An input to the hand in play: journaled, applied, its outputs shown and returned."""
         return self._service.hands.apply(event)
 
-    def apply_late(self, event: ev.Ruling | ev.PenaltyRevoked) -> list[ev.Event] | str:
+    def apply_late(self, event: late.LateInput) -> list[ev.Event] | str:
         """A ruling on the hand before, the next one dealt (issue 36): its outputs, or why
         it cannot be (firmware/table/late.py)."""
         return late.apply_late(self._service.hands, event)

@@ -24,7 +24,10 @@ def last_hand(hands):
     return session.sheet[-1].number, session.last
 
 
-def apply_late(hands, event: ev.Ruling | ev.PenaltyRevoked) -> list[ev.Event] | str:
+LateInput = ev.Ruling | ev.PenaltyRevoked | ev.WaiveUndone  # the inputs that may name a hand
+
+
+def apply_late(hands, event: LateInput) -> list[ev.Event] | str:
     """Journal `event` and apply it to the hand it names; its outputs, or why it cannot be."""
     ruled = last_hand(hands)
     if ruled is None or ruled[0] != event.hand:

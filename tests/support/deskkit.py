@@ -1,6 +1,7 @@
 """The referee's desk over a real service, for the desk's tests: a CCM hand whose dealer has no
 chips left played at the desk (`DeskGame`, seed 004 §35), a WSOM table raising walls hand after
-hand (`DeskedTable`), and a reported offence with the penalty applied (`report`, `applied`)."""
+hand (`DeskedTable`), and a reported offence with the penalty applied (`report`, `applied`);
+issue 36's hand 1 with its offence waiting, hand 2 dealt (`reported_then_dealt`, `waiting`)."""
 
 import random
 
@@ -16,8 +17,8 @@ from firmware.table.actor import Actor, Tick
 from firmware.table.profile import load_profile
 from firmware.table.service import Service
 from firmware.table.walls import STACKER_WAIT
-from tests.support.servicekit import Clock, StillShuffler, play_out
-from tests.support.tablekit import CCM_DICE, Game, of, stacked_walls
+from tests.support.servicekit import Clock, StillShuffler, act, play_out
+from tests.support.tablekit import CCM_DICE, Game, S, of, stacked_walls
 
 
 def report(game: Game, seat: int, offence: str, seconds: int = 0, tiles=()) -> list[ev.Event]:
@@ -93,3 +94,20 @@ class DeskGame(Game):
         out = self.hands.apply(event_type(self.clock, seat, **fields))
         self.log += out
         return out
+
+
+def reported_then_dealt(journal, clock) -> DeskedTable:
+    """Hand 1 with South's offence waiting for a ruling, played out; hand 2 dealt."""
+    table = DeskedTable(journal, clock)
+    table.new_hand("A")
+    answer = act(table.desk, "report", {"seat": S, "offence": "wrong_draw_win"})
+    assert [(e["type"], e["needs_ruling"]) for e in answer["events"]] == [("Alert", True)]
+    table.play_out()
+    table.new_hand("B")
+    return table
+
+
+def waiting(table) -> list[tuple]:
+    """The hand before's alerts on the desk: (hand, id, awaiting a ruling)."""
+    state = table.desk.snapshot(True)
+    return [(a["hand"], a["id"], a["awaits_ruling"]) for a in state["alerts"] if a.get("late")]

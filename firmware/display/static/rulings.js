@@ -32,6 +32,7 @@ words({  // i18n.js
   "— the reason —": "— 理由 —", "or in your own words": "或用你自己的話", "reason ": "理由 ",
   "Revoke the penalty": "撤銷罰則", "ruled: {reason}": "裁定：{reason}",
   "revoked: {reason}": "撤銷：{reason}", "Revoke…": "撤銷…",
+  "Undo waive…": "撤銷免除…", "Undo the waive": "撤銷免除",
 });
 
 let ruled = null;        // the centre panel's alert being ruled, or ruled: {key, text, ok}
@@ -159,11 +160,12 @@ function say(node, text, bad) {
 }
 
 // The penalties of this hand: in force (with Revoke while the hand's row may still change),
-// or revoked, with the reasons given.
+// waived (with Undo waive until the sheet is signed over it, issue 36 item 2), or revoked,
+// with the reasons given.
 function renderPenalties(state) {
-  const shown = state.alerts.filter((a) => a.state === "applied" || a.state === "revoked");
+  const shown = state.alerts.filter((a) => ["applied", "waived", "revoked"].includes(a.state));
   const key = LANG + JSON.stringify(shown.map((a) => [alertKey(state, a), a.state, a.revocable,
-    a.reason, revokeAnswers[alertKey(state, a)]]));
+    a.undoable, a.reason, revokeAnswers[alertKey(state, a)]]));
   if (key === penaltiesKey) return;
   penaltiesKey = key;
   fill("penalties", grouped(shown, alertGroupKey).map((group) => penaltyItem(group, state)));
@@ -177,16 +179,19 @@ function penaltyItem(group, state) {
   const answer = revokeAnswers[key];
   if (answer) say(feedback, answer.text, !answer.ok);
   const reason = reasonPicker();
+  const undo = a.undoable;  // a waive taken back: the alert awaits a ruling again
+  const confirm = undo ? "Undo the waive" : group.length > 1 ? "Revoke all {n}" : "Revoke the penalty";
   const form = el("div", {class: "revoke-form", hidden: true}, reason.node,
     el("button", {class: "revoke-confirm", onclick: () => {
       const why = reason.value();
       if (!why) return say(feedback, tr("choose or write the reason first"), true);
-      actOnAll(group, "revoke", (g) => ({alert: g.id, reason: why, ...handOf(g)})).then((reply) => {
+      const action = undo ? "undo_waive" : "revoke";
+      actOnAll(group, action, (g) => ({alert: g.id, reason: why, ...handOf(g)})).then((reply) => {
         if (!reply) return;
         revokeAnswers[key] = reply;
         renderPenalties(latest);  // the answer beside its item, drawn again or not
       });
-    }}, tr(group.length > 1 ? "Revoke all {n}" : "Revoke the penalty", {n: group.length})));
+    }}, tr(confirm, {n: group.length})));
   return el("li", {class: `penalty-item ${a.state}`, "data-alert-id": group[0].id,
     "data-count": group.length},
     el("div", {class: "meta"}, [a.seat == null ? "" : tr(WINDS[SEATS[a.seat]][1]), tr(a.state)]
@@ -196,7 +201,7 @@ function penaltyItem(group, state) {
     a.reason ? el("div", {class: "reason-given"}, tr("ruled: {reason}", {reason: a.reason})) : null,
     a.revoked ? el("div", {class: "reason-given"}, tr("revoked: {reason}", {reason: a.revoked}))
       : null,
-    a.revocable ? el("div", {class: "buttons"}, el("button", {class: "revoke",
-      onclick: () => { form.hidden = !form.hidden; }}, tr("Revoke…"))) : null,
-    a.revocable ? form : null, feedback);
+    a.revocable || undo ? el("div", {class: "buttons"}, el("button", {class: undo ? "undo-waive" : "revoke",
+      onclick: () => { form.hidden = !form.hidden; }}, tr(undo ? "Undo waive…" : "Revoke…"))) : null,
+    a.revocable || undo ? form : null, feedback);
 }

@@ -17,28 +17,12 @@ from firmware.display.app import create_app
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
 from tests.support.chromium import NEEDED
-from tests.support.deskkit import DeskedTable
+from tests.support.deskkit import DeskedTable, reported_then_dealt, waiting
 from tests.support.displaykit import PIN, open_tab, referee_page
 from tests.support.servicekit import Clock, ServedDesk, act
 from tests.support.tablekit import S
 
 RULED = {"alert": 1, "apply": True, "reason": "seen by the floor referee", "hand": 1}
-
-
-def reported_then_dealt(journal, clock) -> DeskedTable:
-    """Hand 1 with South's offence waiting for a ruling, played out; hand 2 dealt."""
-    table = DeskedTable(journal, clock)
-    table.new_hand("A")
-    answer = act(table.desk, "report", {"seat": S, "offence": "wrong_draw_win"})
-    assert [(e["type"], e["needs_ruling"]) for e in answer["events"]] == [("Alert", True)]
-    table.play_out()
-    table.new_hand("B")
-    return table
-
-
-def waiting(table) -> list[tuple]:
-    state = table.desk.snapshot(True)
-    return [(a["hand"], a["id"], a["awaits_ruling"]) for a in state["alerts"] if a.get("late")]
 
 
 def test_issue_36_item_1_a_ruling_after_the_next_deal_applies_to_its_hand(tmp_path):
