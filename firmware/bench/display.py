@@ -199,7 +199,9 @@ async def _check(client: threading.Thread) -> None:
 
 def _listen(port: int, pin: str, timing: _Timing) -> None:
     """The page's side: read the referee stream, noting when each update has been parsed."""
-    link = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    # longer than the display's 15 s between pings: a busy machine may leave the stream
+    # quiet that long (CI saw the bench stop when it gave up after 10)
+    link = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     link.request("GET", "/api/referee/stream", headers={"Authorization": f"Bearer {pin}"})
     stream = link.getresponse()
     try:

@@ -30,14 +30,14 @@ def rows(journal: Path) -> list[tuple[str, dict]]:
 
 def bench(*args) -> dict:
     """`mjtable bench *args --json` as a subprocess: its report."""
-    out = subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "firmware.cli", "bench", *args, "--json"],
         cwd=REPO,
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
-    return json.loads(out)
+    )
+    assert done.returncode == 0, f"mjtable bench {' '.join(args)}: {done.stderr}"
+    return json.loads(done.stdout)
 
 
 def mjtable(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
