@@ -27,6 +27,21 @@ def turn(game: Game, seat: int, name: str | None = None) -> None:
     game.close()
 
 
+def north_self_draws_9p(wsom, session: Session) -> Game:
+    """The next hand of `session`: North waits on 9p, draws it after E, S and W's discards
+    and declares the self-drawn win, 1.1 + 1.2 + 7.1 = 50 (RULES.md 1.3)."""
+    game = Game(wsom, WSOM_DICE)
+    game.table = session.new_table(
+        stacked_walls(wsom, WSOM_DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
+    )
+    game.start()
+    for seat in (E, S, W):
+        turn(game, seat)
+    game.draw(N)
+    game.ok(ev.WinDeclared, N)
+    return game
+
+
 def north_wins_on_south(game: Game, before_souths: list[tuple[int, str | None]]) -> list:
     """The turns given, East's opening first; then South discards 9p and North calls the win."""
     game.start()

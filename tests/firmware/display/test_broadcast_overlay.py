@@ -13,7 +13,6 @@ import zlib
 
 import pytest
 
-from engine import events as ev
 from engine.session import Session
 from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed, broadcast_state
@@ -21,9 +20,9 @@ from firmware.display.state import table_state
 from firmware.table.venue_notes import VenueNotes
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, running_server
-from tests.support.followkit import NORTH_WAITS_9P, turn
+from tests.support.followkit import north_self_draws_9p
 from tests.support.scenes import view_of_win
-from tests.support.tablekit import WSOM_DICE, E, Game, N, S, W, stacked_walls
+from tests.support.tablekit import WSOM_DICE, Game, stacked_walls
 
 TOKEN = "a-long-overlay-test-token"
 NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "Wong Fai"})
@@ -36,15 +35,7 @@ SIDE, HEIGHT = 1920, 1080
 def fourth_deal_win(wsom) -> tuple[Session, Game]:
     """Hand 4, the East round's last deal: North self-draws 9p for 50 (RULES.md 1.3)."""
     session = Session(wsom, dealer=3, passes=3, hand_number=3)  # new_table: hand 4
-    game = Game(wsom, WSOM_DICE)
-    game.table = session.new_table(
-        stacked_walls(wsom, WSOM_DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
-    )
-    game.start()
-    for seat in (E, S, W):
-        turn(game, seat)
-    game.draw(N)
-    game.ok(ev.WinDeclared, N)
+    game = north_self_draws_9p(wsom, session)
     return session, game
 
 

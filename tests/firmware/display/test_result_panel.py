@@ -17,9 +17,9 @@ from firmware.display.state import table_state
 from firmware.table.venue_notes import VenueNotes
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, running_server
-from tests.support.followkit import NORTH_WAITS_9P, turn
+from tests.support.followkit import north_self_draws_9p
 from tests.support.scenes import ccm_win, tile_ids, view_of_win
-from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, N, S, W, stacked_walls
+from tests.support.tablekit import CCM_DICE, WSOM_DICE, E, Game, W, stacked_walls
 
 NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "Wong Fai"})
 
@@ -27,15 +27,7 @@ NAMES = ({"name": "Li Wei"}, {"name": "Chan Mei"}, {"name": "Ng Ka"}, {"name": "
 def wsom_win(wsom) -> tuple[Session, Game]:
     """Hand 1: North self-draws 9p, 1.1 + 1.2 + 7.1 = 50, each pays 50 (RULES.md 1.3)."""
     session = Session(wsom)
-    game = Game(wsom, WSOM_DICE)
-    game.table = session.new_table(
-        stacked_walls(wsom, WSOM_DICE, ["", "", "", NORTH_WAITS_9P], {2: "9p"})
-    )
-    game.start()
-    for seat in (E, S, W):
-        turn(game, seat)
-    game.draw(N)
-    game.ok(ev.WinDeclared, N)
+    game = north_self_draws_9p(wsom, session)
     return session, game
 
 
