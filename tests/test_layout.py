@@ -107,6 +107,7 @@ RINGS = {  # DESIGN.md, firmware/: a package imports only from lower rings, plus
     "firmware.resources": 1,
     "firmware.cli_args": 1,
     "firmware.percentiles": 1,
+    "firmware.ports": 1,
     "firmware.journal": 2,
     "firmware.web": 2,
     "firmware.texts": 3,

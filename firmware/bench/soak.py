@@ -15,7 +15,6 @@ import asyncio
 import http.client
 import json
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from firmware.journal.store import Journal
+from firmware.ports import free_port
 from firmware.resources import load_ruleset
 from firmware.run import cli as run_command
 from firmware.run.table import run_table
@@ -93,7 +93,7 @@ async def _soak(hands: int, seed: int, ruleset_name: str) -> dict:
     ):
         # the referees' session key in the scratch folder, not in the simulated table's own
         profile = replace(load_profile("sim"), data_dir=Path(folder))
-        port = _free_port(profile.host)
+        port = free_port(profile.host)  # the Rig's port 0 means no display
         played = threading.Event()
         pages = [
             Page(profile.host, port, "/api/referee/stream", profile.referee_pin, played),
@@ -170,13 +170,6 @@ class Page(threading.Thread):
             return
         while line := stream.readline():  # until the display stops, its streams with it
             self.updates += line.startswith(b"data:")
-
-
-def _free_port(host: str) -> int:
-    """A port free on `host` now, for the display (the Rig's port 0 means no display)."""
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return probe.getsockname()[1]
 
 
 def _run_args(hands: int, seed: int, port: int) -> argparse.Namespace:

@@ -34,6 +34,7 @@ from pathlib import Path
 import aiomqtt
 
 from firmware.percentiles import percentiles
+from firmware.ports import free_port
 from firmware.venue.board import TableBoard, VenueBoard
 from firmware.venue.bus import VenueBus
 from firmware.venue.demo import connect, make_tables, play, sheet_workers, stop
@@ -63,9 +64,7 @@ class VenueBroker:
     and started again on the same port, an outage."""
 
     def __init__(self, folder: Path):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()  # outside the ephemeral range: the tables reconnect all along
         store = folder / "store"
         store.mkdir(parents=True)
         os.chmod(folder, 0o755)  # started as root, mosquitto reads as user mosquitto

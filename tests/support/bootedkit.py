@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware.ports import free_port
 from tests.conftest import REPO
-from tests.support.broker import free_port
 
 SUITE, MIRROR = "bookworm", "http://deb.debian.org/debian"
 BASE = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "curl", "ca-certificates")

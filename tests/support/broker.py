@@ -14,14 +14,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from firmware.ports import free_port
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Broker:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from engine.schema import Section
 from firmware.bus.settings import UplinkSettings, uplink_settings
+from firmware.ports import free_port
 from firmware.table.profile import TABLES_DIR
-from tests.support.broker import PASSWD, Broker, free_port
+from tests.support.broker import PASSWD, Broker
 from tests.support.venuekeys import public_pem
 
 REPO = Path(__file__).resolve().parents[2]

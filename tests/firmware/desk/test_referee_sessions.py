@@ -19,10 +19,10 @@ from firmware.desk.referees import FILE, Referees
 from firmware.display import ActionRefused
 from firmware.display.app import COOKIE, create_app
 from firmware.journal.store import Journal
+from firmware.ports import free_port
 from firmware.web import sse
 from firmware.web.auth import SESSION_SECONDS
 from firmware.web.revocation import SESSION_KEY
-from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import (
     BASE,

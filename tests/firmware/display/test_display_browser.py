@@ -28,11 +28,11 @@ from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import waits_json
 from firmware.journal.store import Journal, Stopped
+from firmware.ports import free_port
 from firmware.table.venue_notes import VenueNotes
 from firmware.texts.notices import NOT_REFEREEING
 from firmware.web.auth import SHIPPED_BROADCAST_TOKEN
 from tests.conftest import REPO
-from tests.support.broker import free_port
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, open_tab, read_event, running_server
 from tests.support.scenes import (

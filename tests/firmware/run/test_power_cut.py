@@ -31,8 +31,8 @@ from engine.session import Session
 from firmware.cli import main
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal
+from firmware.ports import free_port
 from firmware.run.simulated import game_rows
-from tests.support.broker import free_port
 from tests.support.powercut import HANDS, command, finish, run_until
 
 REPO = Path(__file__).resolve().parents[3]

@@ -32,6 +32,7 @@ from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
 from firmware.journal.replay import replay
 from firmware.journal.store import Journal, StorageFailure
+from firmware.ports import free_port
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor
 from firmware.table.profile import TABLES_DIR, ProfileError, load_profile
@@ -40,7 +41,6 @@ from firmware.table.storage import CHECK_SECONDS, EXIT_STATUS, DiskWatch
 from firmware.table.walls import STACKER_WAIT
 from firmware.table.watchdog import Notifier
 from firmware.texts.notices import NOT_REFEREEING, fault_advice, fault_text
-from tests.support.broker import free_port
 from tests.support.servicekit import Clock, StillShuffler, dealt_service, take_queued
 
 SIM_TEXT = (TABLES_DIR / "sim.toml").read_text()

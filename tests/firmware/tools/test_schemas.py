@@ -18,9 +18,10 @@ from firmware.bus import contract as bus
 from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.store import Journal
+from firmware.ports import free_port
 from firmware.tools import schemas
 from firmware.tools.schemas import FOLDER
-from tests.support.broker import Broker, free_port
+from tests.support.broker import Broker
 from tests.support.displaykit import referee
 from tests.support.schemakit import PROBE, Schemas, Wire, channels, finished, run_table
 from tests.support.uplinkkit import TABLE

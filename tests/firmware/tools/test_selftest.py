@@ -14,10 +14,10 @@ import pytest
 from engine import events as ev
 from firmware.cli import main
 from firmware.journal.store import Journal
+from firmware.ports import free_port
 from firmware.table.profile import TABLES_DIR, load_profile
 from firmware.tools import selftest, support
 from firmware.tools.selftest_checks import NAMES
-from tests.support.broker import free_port
 from tests.support.runkit import refused
 
 CHECKS = [*NAMES, "display port", "journal disk"]

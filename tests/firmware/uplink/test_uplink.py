@@ -25,9 +25,10 @@ from firmware.bus.signing import sign
 from firmware.cli import main
 from firmware.journal.cli import backup
 from firmware.journal.store import Journal, Row
+from firmware.ports import free_port
 from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state
-from tests.support.broker import Broker, free_port
+from tests.support.broker import Broker
 from tests.support.profilekit import make_certificate
 from tests.support.servicekit import Clock, dealt_service
 from tests.support.uplinkkit import TABLE, TILE_FIELDS, Venue, table_profile
