@@ -42,8 +42,17 @@ PHASES = ("playing", "between_hands", "fault", "paused", "not_refereeing")
 STATUSES = ("online", "offline")
 DICE = ("electronic", "physical")  # a table's dice, as its profile has them (status `dice`)
 ROW_KINDS = ("hand", "input", "output", "device")  # a journal row's, in `events`
-ALERT_KINDS = ("call_referee", "fault", "ruling", "cleared", "acknowledged", "ruled", "revoked")
-RULING_KINDS = ("ruled", "revoked")  # alerts that carry a Ruling's fields
+ALERT_KINDS = (
+    "call_referee",
+    "fault",
+    "ruling",
+    "cleared",
+    "acknowledged",
+    "ruled",
+    "revoked",
+    "reopened",  # a waive undone: its ruling awaited again (issue 36)
+)
+RULING_KINDS = ("ruled", "revoked", "reopened")  # alerts that carry a Ruling's fields
 ALERTS_OF = ("fault", "ruling")  # what an alert's id numbers: faults and rulings number apart
 COMMANDS = ("start_session", "message", "pause", "resume", "acknowledge", "resend")
 
@@ -165,7 +174,8 @@ class Alert:
 
 @dataclass(frozen=True)
 class Ruling(Alert):
-    """An alert of RULING_KINDS: a penalty applied, waived or revoked, and who ruled."""
+    """An alert of RULING_KINDS: a penalty applied, waived or revoked, or its waive undone
+    (the penalty awaits a ruling again), and who ruled."""
 
     offence: str
     points: int

@@ -85,7 +85,8 @@ def alert_message(row: Row, envelope: Envelope, hand: int | None = None) -> dict
 class AlertBoard:
     """The alerts that wait for a person, followed from the rows as they are published: a
     call for the referee or a fault until it is cleared or acknowledged, a ruling until it is
-    ruled on (its `ruled` alert) or acknowledged, or its hand is over."""
+    ruled on (its `ruled` alert) or acknowledged, or its hand is over; a ruling whose waive
+    was undone (its `reopened` alert) waits again."""
 
     def __init__(self) -> None:
         self.waiting: OrderedDict[tuple[str, int], str] = OrderedDict()  # (of, id) -> kind
@@ -105,8 +106,9 @@ class AlertBoard:
         kind, number = alert["kind"], alert["id"]
         if kind in ("ruled", "revoked"):  # ruled: its waiting ruling closed above
             return
-        if kind in ("call_referee", "fault", "ruling"):
-            self.waiting[("ruling" if kind == "ruling" else "fault", number)] = kind
+        if kind in ("call_referee", "fault", "ruling", "reopened"):
+            of = "ruling" if kind in ("ruling", "reopened") else "fault"
+            self.waiting[(of, number)] = kind
             if len(self.waiting) > WAITING_KEPT:
                 self.waiting.popitem(last=False)
         elif kind == "cleared":

@@ -1,8 +1,9 @@
 """The referee's rulings as the venue's desk reads them on the bus (docs/uplink.md, issue 16):
 a `ruled` alert when a penalty an alert proposed is applied or waived, a `revoked` alert
-when one in force is lifted, each with the offence, the points, the referee's written
-reason, who ruled and the hand it belongs to (alert ids restart every hand, and a ruling
-may come after the next deal: issue 36).
+when one in force is lifted, a `reopened` alert when a waive is undone (the penalty awaits a
+ruling again, so the venue pages for it again: issue 36), each with the offence, the points,
+the referee's written reason, who ruled and the hand it belongs to (alert ids restart every
+hand, and a ruling may come after the next deal: issue 36).
 
 A ruling's output does not say all of it: a waived penalty names no offence (its alert's
 proposal does) and no output holds the reason (its Ruling input does). `Rulings` follows the
@@ -19,7 +20,9 @@ from firmware.bus.contract import Envelope, Ruling, message
 from firmware.journal.store import Row
 from firmware.texts.notices import alert_text
 
-_RULINGS = ("PenaltyApplied", "PenaltyWaived", "PenaltyLifted")  # the outputs said here
+_RULINGS = ("PenaltyApplied", "PenaltyWaived", "PenaltyLifted", "PenaltyReopened")  # said here
+_ASKED = ("Ruling", "PenaltyRevoked", "WaiveUndone")  # the inputs whose outputs those are
+Asked = ev.Ruling | ev.PenaltyRevoked | ev.WaiveUndone
 
 
 class Rulings:
@@ -31,7 +34,7 @@ class Rulings:
     def __init__(self, rows: Iterable[Row] = ()) -> None:
         self.hand: int | None = None  # the hand on the table, as its row numbers it
         self.proposed: dict[tuple[int | None, int], dict] = {}  # (hand, alert id) -> penalty
-        self.asked: ev.Ruling | ev.PenaltyRevoked | None = None  # whose outputs follow
+        self.asked: Asked | None = None  # whose outputs follow
         for row in rows:
             self.follow(row)
 
@@ -44,9 +47,9 @@ class Rulings:
             self.hand = number if isinstance(number, int) else None
             self.asked = None
         elif row.kind == "input":
-            late = '"Ruling"' in row.json or '"PenaltyRevoked"' in row.json
-            event = _event(row) if late else None
-            self.asked = event if isinstance(event, ev.Ruling | ev.PenaltyRevoked) else None
+            asked = any(f'"{name}"' in row.json for name in _ASKED)
+            event = _event(row) if asked else None
+            self.asked = event if isinstance(event, Asked) else None
         elif row.kind == "output" and '"Alert"' in row.json:
             event = _event(row)
             if isinstance(event, ev.Alert) and event.needs_ruling and event.penalty:
@@ -79,6 +82,13 @@ class Rulings:
         elif isinstance(event, ev.PenaltyLifted):
             kind, offence, points, reason = "revoked", event.offence, event.points, event.reason
             what = revoked_text(event)
+        elif isinstance(event, ev.PenaltyReopened):
+            if not isinstance(asked, ev.WaiveUndone) or asked.alert != event.alert:
+                return None
+            proposed = self.proposed.get((hand, event.alert), {})
+            offence, points = proposed.get("offence", ""), proposed.get("points", 0)
+            kind, reason = "reopened", event.reason
+            what = reopened_text(event, offence, proposed.get("rule", ""))
         else:
             return None
         ruling = Ruling(
@@ -91,7 +101,7 @@ class Rulings:
             t=event.t,
             offence=offence,
             points=points,
-            applied=not isinstance(event, ev.PenaltyWaived),
+            applied=isinstance(event, ev.PenaltyApplied | ev.PenaltyLifted),
             reason=reason,
             referee=referee_after(following),
             hand=hand,
@@ -116,6 +126,12 @@ def revoked_text(event: ev.PenaltyLifted) -> str:
     """ "West: let a phone sound: penalty revoked, 10 points"."""
     what = alert_text({"seat": event.seat, "penalty": {"offence": event.offence}})
     return f"{what}: penalty revoked" + _counted(event.points, "point")
+
+
+def reopened_text(event: ev.PenaltyReopened, offence, rule) -> str:
+    """ "West: drew out of turn (RULES.md 3.6): waive undone, the penalty awaits a ruling"."""
+    what = alert_text({"seat": event.seat, "rule": rule, "penalty": {"offence": offence}})
+    return f"{what}: waive undone, the penalty awaits a ruling"
 
 
 def _counted(number: int, what: str) -> str:

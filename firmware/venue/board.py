@@ -15,10 +15,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from engine.seats import LETTERS
+from firmware.bus.contract import RULING_KINDS
 from firmware.venue.fairness import VenueFairness
 from firmware.venue.messages import Malformed, Message, parse
 from firmware.venue.records import VenueRecords, venue_alert
-from firmware.venue.ruling_alerts import alert_key, follow, is_over, waiting_ruling
+from firmware.venue.ruling_alerts import alert_key, follow, is_over, reopen, waiting_ruling
 from firmware.venue.sessions import SessionLog
 
 log = logging.getLogger("mjtable.venue")
@@ -204,8 +205,9 @@ class VenueBoard:
         return True
 
     def _ruling(self, table: TableBoard, alert: dict) -> bool:
-        """A ruling (`ruled`) or a revocation (`revoked`): kept among the table's latest; a
-        ruling closes the alert that waited for it, if of its hand."""
+        """A ruling (`ruled`), a revocation (`revoked`) or a waive undone (`reopened`): kept
+        among the table's latest; a ruling closes the alert that waited for it, if of its
+        hand; a waive undone opens it again."""
         key = f"{alert['kind']}:{alert['seq']}"
         if key in table.rulings:
             return False  # sent again
@@ -213,6 +215,9 @@ class VenueBoard:
         table.rulings[key] = {**alert, "key": key, "received": self.clock()}
         if len(table.rulings) > RULINGS_KEPT:
             table.rulings.popitem(last=False)
+        if alert["kind"] == "reopened" and reopen(table, alert, self.clock()):
+            self._keep_alerts(table)
+            return True
         waited = alert_key("ruling", alert["id"], alert["hand"])
         after = table.hand_seq if alert["hand"] is None else 0  # not named: the hand on it
         seq = table.alerts[waited]["seq"] if waited in table.alerts else None
@@ -224,7 +229,7 @@ class VenueBoard:
         if table.session not in (None, alert["session"]):
             return False  # a session over
         kind = alert["kind"]
-        if kind in ("ruled", "revoked"):
+        if kind in RULING_KINDS:
             return self._ruling(table, alert)
         if kind == "acknowledged" and alert["of"] == "ruling":
             key = waiting_ruling(table, alert["id"])
@@ -253,9 +258,13 @@ class VenueBoard:
             known["acknowledged"] = sent | {"confirmed": True, "text": alert["text"]}
             return True
         table.alerts[key] = {**alert, "key": key, "received": self.clock(), "acknowledged": None}
+        self._keep_alerts(table)
+        return True
+
+    @staticmethod
+    def _keep_alerts(table: TableBoard) -> None:
         if len(table.alerts) > ALERTS_KEPT:
             table.alerts.popitem(last=False)
-        return True
 
     @staticmethod
     def _acknowledged(table: TableBoard, number: int) -> str:

@@ -4,9 +4,11 @@ venue and feeds the board, and sends the venue's commands, signed (firmware/bus/
 A broker that goes away (restarted, the hall's network down) is waited for, the wait
 doubling up to BACKOFF_MAX, and the subscription taken up again: the retained states and
 statuses come back at once, and the journal rows the tables send again are dropped by seq.
-The session is persistent (a fixed client id, clean_session off), so a broker that stayed up
-keeps the QoS 1 rows of a venue that restarted; the rows a broker lost (a crash) the venue
-asks the tables for again, every ASK_SECONDS (firmware/venue/resend.py).
+It speaks MQTT 5, as the tables' uplinks do (firmware/uplink/broker.py), with their
+persistent session: a fixed client id, no clean start and the session kept 7 days after a
+drop (their session_properties; MQTT 5's default would end it at once), so a broker that
+stayed up keeps the QoS 1 rows of a venue that restarted; the rows a broker lost (a crash)
+the venue asks the tables for again, every ASK_SECONDS (firmware/venue/resend.py).
 """
 
 import asyncio
@@ -26,6 +28,7 @@ from firmware.bus.contract import (
     venue_subscribes,
 )
 from firmware.bus.signing import sign
+from firmware.uplink.broker import session_properties
 from firmware.venue.board import VenueBoard
 from firmware.venue.resend import Asks
 
@@ -91,7 +94,9 @@ class VenueBus:
                     username=self.username,
                     password=self.password,
                     identifier=self.identifier,
-                    clean_session=False,
+                    protocol=aiomqtt.ProtocolVersion.V5,
+                    clean_start=False,
+                    properties=session_properties(),
                     keepalive=KEEPALIVE,
                 ) as client:
                     await client.subscribe(self.topic, qos=QOS)

@@ -8,11 +8,11 @@ firmware/venue/demo.py FleetTable with its own journal for the round, as a table
 starts a session for it) takes it only when the venue key signed it, journals it, shows the
 names in its state, plays its hands (its players sometimes break a rule: the engine's alerts
 and the referee's rulings go up the bus; now and then the floor referee, called, rules after
-the hand: firmware/venue/day_referee.py), seals its walls and signs its journal's head with
-its device key (kept in the day's folder, the same every round) as a real table does, so the
-venue anchors them, and its referee signs the sheet after the last hand. Once the venue
-holds every row and every table has finished, the round's standings are kept; after the last
-round the event's results file is written.
+the hand, at his first call undoing a waive first: firmware/venue/day_referee.py), seals its
+walls and signs its journal's head with its device key (kept in the day's folder, the same
+every round) as a real table does, so the venue anchors them, and its referee signs the
+sheet after the last hand. Once the venue holds every row and every table has finished, the
+round's standings are kept; after the last round the event's results file is written.
 """
 
 import asyncio
@@ -70,7 +70,8 @@ async def play_day(
             f"not round {missing[0]} ({len(plan.rounds.get(missing[0], {}))} tables)"
         )
     await _until(lambda: board.connected, SEATED_SECONDS)
-    sheets, summary = sheet_workers(), {"hands": 0, "sheets": 0, "late": 0, "behind_s": 0.0}
+    sheets = sheet_workers()
+    summary = {"hands": 0, "sheets": 0, "late": 0, "undone": 0, "behind_s": 0.0}
     try:
         for number in range(1, args.rounds + 1):
             await _round(args, board, event, bus, folder, number, sheets, summary, settings_of)
@@ -85,6 +86,7 @@ async def play_day(
         "sheets": summary["sheets"],
         "unnamed": unnamed(board, event),
         "late_rulings": summary["late"],
+        "waives_undone": summary["undone"],
         "gaps": counts["gaps"],
         "duplicates": counts["duplicates"],
         "malformed": counts["malformed"],
@@ -137,6 +139,7 @@ async def _round(args, board, event, bus, folder, number, sheets, summary, setti
     summary["hands"] += sum(t.hands_done for t in fleet)
     summary["sheets"] += sum(_signed(board, t) for t in fleet)
     summary["late"] += sum(t.late_rulings for t in fleet)
+    summary["undone"] += sum(t.waives_undone for t in fleet)
     ranked = event.closed[number]
     print(
         f"round {number}: {len(fleet)} tables, standings: "

@@ -10,19 +10,29 @@ way a real table's desk sends it: a Ruling naming its hand, through the table's 
 path (firmware/table/late.py), journaled, applied to that hand's table and its row on the
 sheet settled again while play goes on. A penalty that acts on the play (no calls, penalty
 tiles) is always ruled at the table: applied after the hand it would change nothing.
+
+His first call at a table he gets wrong at first (issue 36 "one waive undone"): he waives
+it, is told otherwise, undoes his waive (a WaiveUndone naming the hand: the penalty awaits a
+ruling again, and the venue pages for it again) and applies it. Which call is the table's
+play's, from its seed, never the hall's timing; the sheet carries the penalty once, as its
+alert proposed it (a waived report is no offence: seed 004 第三章, CCM's 10 points stay 10).
 """
 
 import logging
+from dataclasses import replace
 
 from engine import events as ev
 from firmware.journal import draws
 from firmware.sim.simulate import STEP, Game
 from firmware.table.hands import Hands
-from firmware.table.late import apply_late
+from firmware.table.late import LateInput, apply_late
 
 log = logging.getLogger("mjtable.venue")
 
 CALLED = "the floor referee, called to the table, rules after the hand"
+WAIVED = "the floor referee, called to the table, took the player's word"
+UNDONE = "the table's referee saw the offence: the waive was a mistake"
+RULED_AGAIN = "the floor referee, his waive undone, applies it"
 
 
 class DayGame(Game):
@@ -33,6 +43,8 @@ class DayGame(Game):
         super().__init__(ruleset, seed, mistakes, journal=journal)
         self.called: list[tuple[int, int]] = []  # (hand, alert) awaiting the floor referee
         self.late = 0
+        self.answered = 0  # calls the floor referee has answered at this table
+        self.undone = 0  # his waives undone (each then applied)
 
     def rule(self, table, alert: ev.Alert) -> None:
         penalty = table.referee.pending[alert.id]
@@ -50,16 +62,30 @@ class DayGame(Game):
 
     def arrive(self) -> None:
         """The floor referee is at the table, the hand he was called for over: he applies
-        each penalty waiting, naming its hand (refused, it is said and not counted)."""
+        each penalty waiting, naming its hand (refused, it is said and not counted); the
+        first he waives, then undoes his waive, before he applies it."""
         for hand, alert in self.called:
-            self.t += STEP
-            ruling = ev.Ruling(self.t, None, alert, True, reason=CALLED, hand=hand)
-            outputs = apply_late(self, ruling)
-            if isinstance(outputs, str):
-                log.warning("%s: %s", self.journal.name, outputs)
-            elif any(isinstance(out, ev.PenaltyApplied) for out in outputs):
+            reason = CALLED
+            waive = ev.Ruling(self.t, None, alert, False, reason=WAIVED, hand=hand)
+            if not self.answered and self._late(waive, ev.PenaltyWaived):
+                undo = ev.WaiveUndone(self.t, None, alert, UNDONE, hand)
+                if self._late(undo, ev.PenaltyReopened):
+                    self.undone, reason = self.undone + 1, RULED_AGAIN
+            self.answered += 1
+            ruling = ev.Ruling(self.t, None, alert, True, reason=reason, hand=hand)
+            if self._late(ruling, ev.PenaltyApplied):
                 self.late += 1
         self.called = []
+
+    def _late(self, event: LateInput, answer: type) -> bool:
+        """`event` made now, through the table's late path; whether an output of `answer`
+        came of it (refused, it is said)."""
+        self.t += STEP
+        outputs = apply_late(self, replace(event, t=self.t))
+        if isinstance(outputs, str):
+            log.warning("%s: %s", self.journal.name, outputs)
+            return False
+        return any(isinstance(out, answer) for out in outputs)
 
     # -- what firmware/table/late.py asks of the table's hands ---------------------------------
 

@@ -72,6 +72,11 @@ class DayTable(FleetTable):
         """Rulings the floor referee made after their hand had ended, applied."""
         return self.game.late
 
+    @property
+    def waives_undone(self) -> int:
+        """The floor referee's waives he undid (firmware/venue/day_referee.py)."""
+        return self.game.undone
+
     # -- the journal as the Game writes it, with a table's seals and signatures ----------------
 
     def hand(self, ruleset, hand_number, walls, t, *rest) -> None:

@@ -2,14 +2,15 @@
 hand, and a ruling may come after the next deal, so a table's `ruling` alerts and its
 `ruled`/`revoked` ones name their hand; the venue keys a waiting ruling by hand and id. It
 stays open across the next deal (the table may still rule on the last hand of its sheet,
-firmware/table/late.py) and is over once a further hand is dealt. A table from before
-(no hand named) is read as before: its rulings end with their hand.
+firmware/table/late.py) and is over once a further hand is dealt; a waive undone (the
+table's `reopened` alert) opens it again. A table from before (no hand named) is read as
+before: its rulings end with their hand.
 """
 
 from engine import events as ev
 
 RULED = {kind.__name__ for kind in ev.RULED}  # a row of one answers a ruling
-ASKED = {kind.__name__ for kind in (ev.Ruling, ev.PenaltyRevoked)}  # inputs that name a hand
+ASKED = {kind.__name__ for kind in (ev.Ruling, ev.PenaltyRevoked, ev.WaiveUndone)}  # name a hand
 
 
 def alert_key(kind: str, number: int, hand: int | None = None) -> str:
@@ -44,8 +45,21 @@ def follow(table, row: dict) -> None:
     elif event.get("type") in RULED:
         number = event.get("alert")
         if _whole(number):
-            table.alerts.pop(alert_key("ruling", number, table.ruled_hand), None)
-            table.alerts.pop(alert_key("ruling", number), None)
+            for key in (alert_key("ruling", number, table.ruled_hand), alert_key("ruling", number)):
+                if table.alerts.get(key, {"seq": -1})["seq"] < row["seq"]:  # not one reopened
+                    table.alerts.pop(key, None)  # after it (its `reopened` came first)
+
+
+def reopen(table, alert: dict, received: float) -> bool:
+    """A `reopened` alert (a waive undone, issue 36): its ruling waits again, paged for as a
+    `ruling`, unless its hand is over or the table has said more of it since."""
+    key = alert_key("ruling", alert["id"], alert["hand"])
+    if is_over(table, alert) or table.alert_seqs.get(key, -1) >= alert["seq"]:
+        return False
+    table.alert_seqs[key] = alert["seq"]
+    reopened = {"kind": "ruling", "key": key, "received": received, "acknowledged": None}
+    table.alerts[key] = alert | reopened
+    return True
 
 
 def waiting_ruling(table, number: int) -> str:

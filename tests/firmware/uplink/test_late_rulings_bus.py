@@ -87,3 +87,31 @@ def test_issue_36_a_ruling_in_its_own_hand_names_it_and_leaves_the_late_one_wait
         (ruled,) = [a for a in alerts if a["kind"] == "ruled"]
         assert (ruled["hand"], ruled["seat"], ruled["applied"]) == (2, W, True)
         assert waiting_at_the_venue(journal, alerts) == [(1, 1, S)]
+
+
+def test_issue_36_a_late_waive_undone_goes_up_reopened_and_the_venue_waits_again(tmp_path):
+    """Hand 1's alert 1 waived during hand 2, then the waive undone naming hand 1: a
+    `reopened` alert names hand 1, South and the offence from hand 1's proposal, with the
+    undo's reason; the venue waits for hand 1's ruling again whichever topic comes first
+    (the rows carry the waive after which the ruling reopened)."""
+    undone = {"alert": 1, "hand": 1, "reason": "waived the wrong alert"}
+    with Journal(tmp_path / "j.sqlite") as journal:
+        table = both_waiting(journal)
+        act(table.desk, "rule", WAIVED)
+        act(table.desk, "undo_waive", undone)
+        alerts = uplinked(journal)
+        (reopened,) = [a for a in alerts if a["kind"] == "reopened"]
+        assert (reopened["hand"], reopened["id"], reopened["seat"]) == (1, 1, S)
+        assert (reopened["offence"], reopened["points"]) == ("wrong_draw_win", 10)
+        assert (reopened["applied"], reopened["reason"]) == (False, undone["reason"])
+        assert waiting_at_the_venue(journal, alerts) == [(1, 1, S), (2, 1, W)]
+        board = VenueBoard(VENUE)
+        for alert in alerts:  # the alerts first, then the rows
+            feed(board, TABLE, "alerts", alert)
+        rows = [event_row(row) for row in journal.rows()]
+        feed(board, TABLE, "events", events_message(rows, Envelope(VENUE, TABLE, "s")))
+        waiting = board.tables[TABLE].waiting()
+        assert sorted((a["hand"], a["id"]) for a in waiting if a["of"] == "ruling") == [
+            (1, 1),
+            (2, 1),
+        ]

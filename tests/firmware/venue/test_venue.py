@@ -222,6 +222,27 @@ def test_the_consumer_takes_up_again_after_the_broker_restarts(broker):
     assert asyncio.run(play()).counts()["connections"] == 2
 
 
+def test_rows_sent_while_the_venue_is_away_wait_for_it_in_its_session(broker):
+    """Issue 36 ("The uplink speaks MQTT 5", the venue's consumer too): the venue connects
+    in MQTT 5 with a persistent session (no clean start, a session expiry: MQTT 5's default
+    would end the session as it leaves), so the rows a table sends while the venue is away
+    (no venue key here: none is asked for again) reach it when it comes back."""
+
+    async def play():
+        async with consuming(broker, VenueBoard(VENUE), key=None):
+            pass  # subscribed, then gone
+        async with publisher(broker) as tables:
+            for seq in range(1, 6):
+                await publish(tables, "T1", "events", row("T1", seq))
+        board = VenueBoard(VENUE)
+        async with consuming(broker, board, key=None):
+            await until(lambda: board.counts()["events"] == 5, 10, "the rows kept for it")
+        return board
+
+    board = asyncio.run(play())
+    assert [r["seq"] for r in board.tables["T1"].sessions["s1"].rows] == [1, 2, 3, 4, 5]
+
+
 # -- alerts and the signed commands ------------------------------------------------------------
 
 

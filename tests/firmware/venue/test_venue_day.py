@@ -2,10 +2,11 @@
 book through Mosquitto started with deploy/mosquitto's shipped configuration (TLS, a user a
 table, the ACL), seated from a CSV plan of Chinese names, every sheet signed at its table and
 received by the venue, 0 publishes denied in the broker's log, the standings after each round,
-the event's results file read back, rulings made after their hand by the floor referee, and
-every table's journal verified against the venue's anchors (`mjtable venue anchors export`,
-`mjtable verify --anchors --key`). And `mjtable venue --simulate --rounds` on the command
-line (issue 36 item 4)."""
+the event's results file read back, rulings made after their hand by the floor referee, a
+waive of his undone and then applied at each table he was called to (the sheet carrying the
+penalty once, as its alert proposed it), and every table's journal verified against the
+venue's anchors (`mjtable venue anchors export`, `mjtable verify --anchors --key`). And
+`mjtable venue --simulate --rounds` on the command line (issue 36 item 4)."""
 
 import argparse
 import asyncio
@@ -20,8 +21,10 @@ import pytest
 from firmware.cli import main
 from firmware.journal import device_key
 from firmware.journal.store import Journal
+from firmware.resources import load_ruleset
 from firmware.venue.bus import VenueBus
 from firmware.venue.day import play_day
+from firmware.venue.day_referee import RULED_AGAIN
 from firmware.venue.demo_truth import FleetBoard
 from firmware.venue.event import Event
 from firmware.venue.records import VenueRecords
@@ -52,8 +55,9 @@ def plan_csv() -> str:
 def test_a_day_on_the_shipped_broker(reachable, ruleset, capsys):
     """Issue 36 'Done when': every table named, every sheet signed and received, no publish
     denied, standings after each round, the results file read back, a ruling made after its
-    hand ended in every round, and `mjtable verify --anchors` passing every table's journal
-    (issue 35's anchors, the venue's own records)."""
+    hand ended in every round, one waive undone at least (then applied: on the sheet the
+    venue received, once, at its first offence's points), and `mjtable verify --anchors`
+    passing every table's journal (issue 35's anchors, the venue's own records)."""
     tables = [f"T{n:02d}" for n in range(1, TABLES + 1)]
     passwords = {name: f"pw-{name}" for name in tables[1:]}
     kit = shipped(reachable, tables[0], users=passwords)
@@ -89,10 +93,17 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset, capsys):
             feeding.cancel()
             await asyncio.gather(feeding, return_exceptions=True)
         pins.update((name, board.records.pins.pinned(name)) for name in tables)
+        received.update(
+            ((name, session), log.score_sheet["sheet"])
+            for name, table in board.tables.items()
+            for session, log in table.sessions.items()
+            if log.score_sheet
+        )
         board.records.close()
         return summary, event
 
     pins: dict = {}
+    received: dict = {}  # (table, session) -> the latest score sheet the venue received
 
     kit.broker.start()
     try:
@@ -123,6 +134,8 @@ def test_a_day_on_the_shipped_broker(reachable, ruleset, capsys):
     late = {n: _late_rulings(reachable / f"round{n}") for n in range(1, ROUNDS + 1)}
     assert all(late.values()), f"a ruling after its hand ended in every round: {late}"
     assert summary["late_rulings"] == sum(late.values())
+    undone = _waives_undone(reachable, received, ruleset)
+    assert summary["waives_undone"] == undone >= 1, "the floor referee undoes a waive"
     _verified_against_the_anchors(reachable, records, pins, capsys)
 
 
@@ -135,6 +148,37 @@ def _late_rulings(folder: Path) -> int:
         for (kind, data), (_, after) in pairwise(rows):
             ruling = kind == "input" and data.get("type") == "Ruling" and data.get("hand")
             count += bool(ruling and after.get("type") == "PenaltyApplied")
+    return count
+
+
+def _waives_undone(folder: Path, received: dict, ruleset: str) -> int:
+    """The waives undone (a WaiveUndone reopening its penalty) in every table's journal;
+    each then applied, on its hand's line of the sheet the venue received once, with the
+    points its alert proposed, the rule book's for the nth offence its report was (seed 004
+    第三章: a waived report is no offence, so CCM's 10 points do not become 20)."""
+    catalogue = load_ruleset(ruleset).table_rules.penalties
+    assert catalogue is not None
+    count = 0
+    for path in sorted(folder.glob("round*/*.sqlite")):
+        with Journal(path, readonly=True) as journal:
+            rows, session = [(row.kind, row.data()) for row in journal.rows()], journal.session_id
+        hand, proposed, undone = None, {}, []
+        for (kind, data), (_, after) in pairwise(rows):
+            if kind == "hand":
+                hand = data["hand_number"]
+            elif data.get("type") == "Alert" and data.get("needs_ruling"):
+                proposed[(hand, data["id"])] = data["penalty"]
+            elif data.get("type") == "WaiveUndone" and after.get("type") == "PenaltyReopened":
+                undone.append(proposed[(data["hand"], data["alert"])] | {"hand": data["hand"]})
+        lines = {line["number"]: line for line in received[(path.stem, session)]["hands"]}
+        for penalty in undone:
+            line = lines[penalty["hand"]]
+            (applied,) = [o for o in line["offences"] if o["reason"] == RULED_AGAIN]
+            offence = catalogue.offences[penalty["offence"]]
+            nth = offence.points[min(penalty["nth"], len(offence.points)) - 1]
+            assert applied["offence"] == penalty["offence"]
+            assert applied["points"] == penalty["points"] == nth, (path, penalty, applied)
+        count += len(undone)
     return count
 
 
@@ -190,6 +234,7 @@ def test_the_demo_day_on_the_command_line(broker, tmp_path, capsys):
     summary = json.loads(out[-1])
     for key in ("tables", "rounds", "hands", "sheets", "unnamed", "late_rulings", "gaps"):
         assert key in summary
+    assert summary["waives_undone"] >= 1, "the floor referee undoes a waive (issue 36)"
     assert (summary["tables"], summary["rounds"], summary["sheets"]) == (4, 2, 8)
     assert (summary["unnamed"], summary["duplicates"], summary["concealed_leaks"]) == (0, 0, 0)
     assert summary["late_rulings"] >= 1, "the floor referee rules after the hand (issue 36)"
