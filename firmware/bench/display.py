@@ -73,6 +73,7 @@ class _Timing:
     sent: dict[int, float] = field(default_factory=dict)  # a discard's seq -> its frame's time
     received: dict[int, float] = field(default_factory=dict)  # seq -> when the client parsed it
     latest: int = 0  # the latest seq the client parsed
+    connected: bool = False  # the client has the current document: its page's queue is open
 
 
 class _DirectReader:
@@ -166,8 +167,10 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 target=_listen, daemon=True, args=(port, profile.referee_pin, timing)
             )
             client.start()
-            while not desk.subscribers:
-                await _check(client)
+            # not `desk.subscribers`: the view's backlog subscribes first, and an update
+            # published before the page's own queue opens would never reach the page
+            while not timing.connected:
+                await _check(client, worker)
             shuffler.start(0.0)
             while len(timing.sent) < discards:
                 timing.handed = None
@@ -176,7 +179,7 @@ async def _display_latencies(discards: int, seed: int) -> list[float]:
                 service.actor.tick()
                 await asyncio.sleep(0)  # the frames handed in reach the queue
                 while service.actor.backlog or timing.latest < desk.seq:
-                    await _check(client)
+                    await _check(client, worker)
         finally:
             display.should_exit = True
             await serving
@@ -190,10 +193,14 @@ class BenchFailed(Exception):
     """The measurement could not go on; the message says why."""
 
 
-async def _check(client: threading.Thread) -> None:
-    """Let the loop run a moment, unless the stream's client has stopped."""
+async def _check(client: threading.Thread, worker: asyncio.Task) -> None:
+    """Let the loop run a moment, unless the stream's client or the service has stopped
+    (waiting on either would never end)."""
     if not client.is_alive():
         raise BenchFailed("the referee stream ended before the bench did (stopped with Ctrl-C?)")
+    if worker.done():
+        failed = None if worker.cancelled() else worker.exception()
+        raise BenchFailed(f"the service stopped before the bench did ({failed!r})")
     await asyncio.sleep(0.0002)
 
 
@@ -209,6 +216,7 @@ def _listen(port: int, pin: str, timing: _Timing) -> None:
             if line.startswith(b"data:"):
                 update = json.loads(line[5:])
                 parsed = time.perf_counter()
+                timing.connected = True  # the first is the current document (seq None)
                 if update["seq"] is not None:
                     timing.received[update["seq"]] = parsed
                     timing.latest = update["seq"]
