@@ -70,7 +70,7 @@ class TableView:
     waits: list[dict] | None = None  # waits_json(table) while a hand is in play: by seat,
     drawn_against: list[list] | None = None  # and what a tile drawn is checked against
     not_refereeing: Stopped | None = None  # why the table stopped refereeing
-    interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
+    interruption: dict | None = None  # a hand taken up after a power cut (Interruption.to_json)
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     seal: dict | None = None  # the walls' seals (firmware/table/walls.py seal_json): digests only
     game_clock: dict | None = None  # a timed game's (firmware/table/game_clock.py to_json): public
@@ -139,10 +139,11 @@ def _interruption(interruption: dict | None, referee: bool) -> dict | None:
     from where the hand has them (their faces: they may be concealed), the public how many."""
     if interruption is None:
         return None
+    told = {k: interruption[k] for k in ("line", "hand", "cut", "seconds")}
     displaced = interruption["displaced"]
     if referee:
-        return {"line": interruption["line"], "displaced": displaced}
-    return {"line": interruption["line"], "out_of_place": len(displaced)}
+        return told | {"displaced": displaced}
+    return told | {"out_of_place": len(displaced)}
 
 
 def waits_json(table: Table, before: list[list] | None = None) -> tuple[list[dict], list[list]]:
