@@ -93,7 +93,9 @@ def table_state(view: TableView, referee: bool) -> dict:
         "penalties_allocatable": _allocatable(session.ruleset),  # seed 004 §38 一 6
         "t": view.now,
         "hand_number": session.hand_number,
-        "round_wind": SEATS[session.passes // 4 % 4],  # four deals passed make a round
+        "round_wind": _round(session.passes),
+        # the round the sheet's last hand was played in: the broadcast's winds with its result
+        "last_hand_round": _round(session.passes_before) if session.sheet else None,
         "dealer": session.dealer,
         "state": table.state if table is not None else "between_hands",
         "turn": SEATS[table.turn] if table is not None and not table.ended else None,
@@ -132,6 +134,11 @@ def table_state(view: TableView, referee: bool) -> dict:
         return withheld
     # the answer's window: the seats' chips with it, hidden by the page at its time (display.js)
     return withheld | {"seats": document["seats"], "chips_until": asked["until"]}
+
+
+def _round(passes: int) -> str:
+    """The round's wind after `passes` deals passed in the game: four make a round."""
+    return SEATS[passes // 4 % 4]
 
 
 def _interruption(interruption: dict | None, referee: bool) -> dict | None:
