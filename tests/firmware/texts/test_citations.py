@@ -1,20 +1,19 @@
 """Citations a referee can use (issue 33 item 4): every rule reference the rule books' offences
 make (config/rules/*.toml) names the rule book's own article, in English and in Chinese:
 WSOM's part and its section's Chinese heading, CCM's 條 and item, each found in the seed's own
-text (seed 000 and seed 004, read from the seed files so that the table cannot drift)."""
+text (seed 000 and seed 004, read from copies of the seed files in tests/data/seeds, so that
+the tables cannot drift from them)."""
 
-import os
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from firmware.resources import config_dir
 from firmware.texts.citations import CCM, CCM_ARTICLES, NAMED, WSOM, article, cite
+from tests.conftest import DATA
 
-SEEDS = Path(os.environ.get("MJTABLE_SEEDS", "/work/shared/seeds"))
-READABLE = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the seeds are not at {SEEDS}")
+SEEDS = DATA / "seeds"  # copies of ../shared/seeds/000_*.txt and 004_*.txt
 
 REFERENCES = sorted(
     {
@@ -97,7 +96,6 @@ def _seed(number: str) -> str:
     return next(SEEDS.glob(f"{number}_*.txt")).read_text("utf-8")
 
 
-@READABLE
 @pytest.mark.parametrize("cited", sorted(CCM.values()) + sorted(set(NAMED.values())))
 def test_issue_33_item_4_ccm_articles_and_items_are_seed_004s_own(cited):
     """Each 條 with its heading, each item in it as the seed heads it, level by level; the
@@ -117,7 +115,6 @@ def test_issue_33_item_4_ccm_articles_and_items_are_seed_004s_own(cited):
     assert after_play == (chapter == "第三章"), (chapter, number)
 
 
-@READABLE
 @pytest.mark.parametrize("section", sorted(WSOM))
 def test_issue_33_item_4_wsom_parts_and_headings_are_seed_000s_own(section):
     """The part (比賽規則, 行為守則, 計分系統) and its section's heading, a line of the seed
