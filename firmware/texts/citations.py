@@ -5,7 +5,7 @@ articles. WSOM 2006's are its parts and their Chinese section headings (seed 000
 比賽規則); CCM 2012's its 條 and, where a section or a reference's named offence is one item of
 it, that item as the seed numbers it (seed 004, 中國競技麻將比賽規則; 第三章 its penalties).
 tests/firmware/texts/test_citations.py finds each heading and item in the seeds' own text.
-A reference the tables lack is shown as it is.
+A reference the tables lack is shown as it is, a seed's number as its book's name.
 """
 
 import re
@@ -121,7 +121,7 @@ def _item(path: tuple[str, ...], lang: str) -> str:
     return said
 
 
-def ccm_article(chapter: str, number: str, path: tuple[str, ...], lang: str) -> str:
+def _ccm_article(chapter: str, number: str, path: tuple[str, ...], lang: str) -> str:
     """ "中國競技麻將 第一條 基本術語與規定 十三、花牌", "CCM 2012 art. 1: terms, item 13"."""
     heading, title = CCM_ARTICLES[chapter, number]
     if lang == "zh":
@@ -136,9 +136,9 @@ def article(section: str, lang: str = "en", name: str = "") -> str:
     """The rule book's article of the RULES.md `section` ("3.12"), the item the reference
     names (`name`) where it is one, or the section as it is."""
     if (section, name) in NAMED:
-        return ccm_article(*NAMED[section, name], lang)
+        return _ccm_article(*NAMED[section, name], lang)
     if section in CCM:
-        return ccm_article(*CCM[section], lang)
+        return _ccm_article(*CCM[section], lang)
     found = WSOM.get(section)
     if found is None:
         return f"RULES.md {section}"
