@@ -76,6 +76,7 @@ class Session:
     game_first_row: int = 0  # its first line on the sheet
     conduct: list[int] = field(default_factory=lambda: [0] * 4)  # per player, this half-session
     conduct_before: tuple[int, ...] = (0, 0, 0, 0)  # before the last hand recorded added its
+    passes_before: int = 0  # deals passed in its game when the last hand recorded was dealt
     forfeits: list[Forfeit] = field(default_factory=list)
     last: Table | None = None  # the hand last recorded, whose held reports the next carries
     # CCM seat changes between games (RULES.md 4.3): the person sitting on each side (E S W N)
@@ -121,7 +122,7 @@ class Session:
             self.scores[player] += changes[player] + penalties[player]
         if len(self.sheet) % HALF_SESSION_HANDS == 0:
             self.conduct = [0] * 4
-        self.conduct_before = tuple(self.conduct)
+        self.conduct_before, self.passes_before = tuple(self.conduct), self.passes
         self._conduct(outcome.penalties, self.dealer)
         self.last = table
         winners = tuple(self.player_at(result.winner) for result in outcome.results)

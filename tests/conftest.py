@@ -40,6 +40,12 @@ def pytest_addoption(parser):
         help="write the result panel's screenshot there (README's docs/result.png); "
         "by default it goes to a temporary folder too",
     )
+    parser.addoption(
+        "--board-screenshot",
+        metavar="PATH",
+        help="write the hall board's screenshot there (README's docs/board.png); "
+        "by default it goes to a temporary folder too",
+    )
 
 
 @pytest.fixture(scope="session")

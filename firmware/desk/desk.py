@@ -98,7 +98,7 @@ class Desk(DisplaySource):
             not_refereeing=status.not_refereeing,
             interruption=None
             if status.interruption is None
-            else {"line": status.interruption, "displaced": list(status.displaced)},
+            else status.interruption | {"displaced": list(status.displaced)},
             venue=status.venue,
             seal=status.seal,  # issue 17
             game_clock=status.game_clock,

@@ -23,7 +23,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from engine.seats import LETTERS as SEATS
 from firmware.resources import package_folder
 from firmware.web.auth import OK, BroadcastAuth
 from firmware.web.sse import data, event_stream
@@ -36,6 +35,7 @@ HELD = 1000  # documents held at most (a minute of play is a few hundred)
 TOP_FIELDS = (
     *("t", "table", "ruleset", "ruleset_title", "hand_number", "round_wind", "dealer"),
     *("state", "turn", "last_hand", "result", "win_check", "seal", "key_fingerprint"),
+    "last_hand_round",
 )
 SEAT_FIELDS = (
     *("seat", "player", "name", "score", "penalty_points", "river", "melds", "flowers"),
@@ -57,24 +57,19 @@ def broadcast_state(referee: dict) -> dict:
 
 def as_played(state: dict) -> dict:
     """`state` with the hand's own winds while its result is shown: once the hand is on the
-    sheet (its row's number is the result's), the session's dealer, round and seating are the
-    next hand's, so each wind's player, name and score come from the result's payments (who
-    sat there) and the row (who dealt). The deal passes with the round's count (the dealer
-    is the deals passed, modulo 4), so the round turned (or a game ended) exactly when the
-    deal left the fourth player for the first: the hand's round is then the one before. A game
-    cut short by its time (CCM) is the case left: its result shows the next game's round."""
-    result, row = state["result"], state["last_hand"]
+    sheet (its row's number is the result's), the session's dealer, round, seating and scores
+    are the next hand's, and after a game's end (CCM: its rounds played, or its time cut,
+    seed 004 第五條) the next game's, with fresh chips. So each wind's player and name come
+    from the result's payments (who sat there), his score from the row's totals, the dealer
+    from the row and the round from the deals passed when the hand was dealt."""
+    result, row, played = state["result"], state["last_hand"], state.pop("last_hand_round")
     if result is None or row is None or row["number"] != result["hand_number"]:
         return state  # in play, or ended and not yet recorded: the session's are the hand's
-    scores = {seat["player"]: seat["score"] for seat in state["seats"]}
     sat = {side["seat"]: side for side in result["payments"]}
     for seat in state["seats"]:
         side = sat[seat["seat"]]
-        seat.update(player=side["player"], name=side["name"], score=scores[side["player"]])
-    round_wind = state["round_wind"]
-    if row["dealer"] == 3 and state["dealer"] == 0:
-        round_wind = SEATS[(SEATS.index(round_wind) - 1) % 4]
-    state.update(hand_number=row["number"], dealer=row["dealer"], round_wind=round_wind)
+        seat.update(player=side["player"], name=side["name"], score=row["totals"][side["player"]])
+    state.update(hand_number=row["number"], dealer=row["dealer"], round_wind=played)
     return state
 
 

@@ -70,7 +70,7 @@ class TableView:
     waits: list[dict] | None = None  # waits_json(table) while a hand is in play: by seat,
     drawn_against: list[list] | None = None  # and what a tile drawn is checked against
     not_refereeing: Stopped | None = None  # why the table stopped refereeing
-    interruption: dict | None = None  # a hand taken up after a power cut: "line", "displaced"
+    interruption: dict | None = None  # a hand taken up after a power cut (Interruption.to_json)
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     seal: dict | None = None  # the walls' seals (firmware/table/walls.py seal_json): digests only
     game_clock: dict | None = None  # a timed game's (firmware/table/game_clock.py to_json): public
@@ -93,7 +93,9 @@ def table_state(view: TableView, referee: bool) -> dict:
         "penalties_allocatable": _allocatable(session.ruleset),  # seed 004 §38 一 6
         "t": view.now,
         "hand_number": session.hand_number,
-        "round_wind": SEATS[session.passes // 4 % 4],  # four deals passed make a round
+        "round_wind": _round(session.passes),
+        # the round the sheet's last hand was played in: the broadcast's winds with its result
+        "last_hand_round": _round(session.passes_before) if session.sheet else None,
         "dealer": session.dealer,
         "state": table.state if table is not None else "between_hands",
         "turn": SEATS[table.turn] if table is not None and not table.ended else None,
@@ -134,15 +136,21 @@ def table_state(view: TableView, referee: bool) -> dict:
     return withheld | {"seats": document["seats"], "chips_until": asked["until"]}
 
 
+def _round(passes: int) -> str:
+    """The round's wind after `passes` deals passed in the game: four make a round."""
+    return SEATS[passes // 4 % 4]
+
+
 def _interruption(interruption: dict | None, referee: bool) -> dict | None:
     """Since when the hand was cut and for how long; the referee sees which tiles lie away
     from where the hand has them (their faces: they may be concealed), the public how many."""
     if interruption is None:
         return None
+    told = {k: interruption[k] for k in ("line", "hand", "cut", "seconds")}
     displaced = interruption["displaced"]
     if referee:
-        return {"line": interruption["line"], "displaced": displaced}
-    return {"line": interruption["line"], "out_of_place": len(displaced)}
+        return told | {"displaced": displaced}
+    return told | {"out_of_place": len(displaced)}
 
 
 def waits_json(table: Table, before: list[list] | None = None) -> tuple[list[dict], list[list]]:

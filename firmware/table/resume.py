@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, replace
 
 from engine import events as ev
-from engine.seats import LETTERS, ZONES, side_of, zone, zone_words
+from engine.seats import LETTERS, ZONES, side_of, zone
 from engine.stage import take_seats
 from engine.tiles import NAMES, kind_of
 from firmware.journal.replay import journaled_seatings
@@ -33,11 +33,12 @@ class Displaced:
     seen: tuple[str, ...]  # the zones the readers see it in (none: not seen)
 
     def to_json(self) -> dict:
+        """The zones by name ("hand_S"): the display words them in its language (issue 33)."""
         return {
             "tile": self.tile,
             "face": NAMES[kind_of(self.tile)],
-            "expected": zone_words(self.expected),
-            "seen": [zone_words(z) for z in self.seen] or ["not seen"],
+            "expected": self.expected,
+            "seen": list(self.seen),
         }
 
 
@@ -81,13 +82,22 @@ class Interruption:
 
     def line(self) -> str:
         """ "resumed after an interruption at 14:32:05 (2 min 11 s)" """
-        seconds = max(0, round(self.back - self.cut))
-        minutes, seconds = divmod(seconds, 60)
+        minutes, seconds = divmod(self.seconds, 60)
         took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
         return (
             f"hand {self.hand} resumed after an interruption at "
             f"{time.strftime('%H:%M:%S', time.localtime(self.cut))} ({took})"
         )
+
+    @property
+    def seconds(self) -> int:
+        """How long the table was off, to the second."""
+        return max(0, round(self.back - self.cut))
+
+    def to_json(self) -> dict:
+        """The line and its parts: a display words it in its own language (issue 33), the
+        time of the cut as its local time of day (`cut`: seconds since the epoch)."""
+        return {"line": self.line(), "hand": self.hand, "cut": self.cut, "seconds": self.seconds}
 
     def sweep(self, zone_name: str, tiles: set[int]) -> None:
         """A zone's reading: the latest one replaces the one before."""

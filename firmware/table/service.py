@@ -194,7 +194,7 @@ class Service:
             transient_absences=hands.tracker.transient_absences,
             transient_sightings=hands.tracker.transient_sightings,
             not_refereeing=self.stopped,
-            interruption=interruption.line() if interruption else None,
+            interruption=interruption.to_json() if interruption else None,
             displaced=tuple(d.to_json() for d in interruption.displaced) if interruption else (),
             fully_read=interruption is not None and interruption.full,
             venue=self.venue,

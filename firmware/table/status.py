@@ -80,7 +80,8 @@ class Status:
     transient_absences: int  # reads the tracking filtered out (a tile missed one sweep)
     transient_sightings: int  # and ghost reads
     not_refereeing: Stopped | None  # why the table stopped refereeing (firmware/table/storage.py)
-    interruption: str | None = None  # a hand taken up after a power cut: since when, how long
+    # a hand taken up after a power cut: since when, how long (resume.py Interruption.to_json)
+    interruption: dict | None = None
     displaced: tuple[dict, ...] = ()  # its tiles not where the hand has them (referee only)
     venue: VenueNotes = field(default_factory=VenueNotes)  # what the venue asked it to show
     # the sitting's time left (CCM: the game's, firmware/table/game_clock.py); None: no limit

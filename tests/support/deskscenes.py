@@ -1,7 +1,9 @@
 """The desk's scenes for the tests of issue 33: a WSOM hand with its alerts, two faults and a
 sheet of eight hands with the players named (`source_for`), a CCM hand won with an alert
-awaiting a ruling and a fault seen (`ccm_won`), and the side column's tabs."""
+awaiting a ruling and a fault seen (`ccm_won`), a hand taken up after a power cut
+(`taken_up`), and the side column's tabs."""
 
+from firmware.table.resume import Displaced, Interruption
 from tests.support.displaykit import FakeSource
 from tests.support.scenes import ccm_win, view_of, view_of_win, wsom_scene
 
@@ -92,3 +94,12 @@ def ccm_won(ccm) -> FakeSource:
     view = view_of_win(*ccm_win(ccm))
     view.alerts, view.faults = [ALERT], [FAULT]
     return FakeSource(view)
+
+
+def taken_up(source: FakeSource) -> FakeSource:
+    """Its hand taken up after a power cut of 2 min 11 s (firmware/table/resume.py), two tiles
+    away from where the hand has them: one not seen, one seen in two zones."""
+    cut = Interruption(cut=1_760_000_000.0, back=1_760_000_131.0, t=50.0, hand=3)
+    away = [Displaced(12, "hand_S", ()), Displaced(40, "river_E", ("melds_W", "wall_N"))]
+    source.view.interruption = cut.to_json() | {"displaced": [d.to_json() for d in away]}
+    return source

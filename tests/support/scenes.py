@@ -132,10 +132,11 @@ def with_waits(game: Game, before=None) -> TableView:
     return view
 
 
-def ccm_win(ccm) -> tuple[Session, Game]:
-    """Hand 1: South exposes a flower at the deal (RULES.md 4.5), pungs East's 7s, then wins
-    on East's 5s: 對對和 20 + 花牌 2 + 單張和牌 4, paid by the discarder (RULES.md 4.10)."""
-    session = Session(ccm)
+def ccm_win(ccm, session: Session | None = None) -> tuple[Session, Game]:
+    """Hand 1 (or `session`'s next): South exposes a flower at the deal (RULES.md 4.5), pungs
+    East's 7s, then wins on East's 5s: 對對和 20 + 花牌 2 + 單張和牌 4, paid by the discarder
+    (RULES.md 4.10)."""
+    session = session or Session(ccm)
     game = Game(ccm, CCM_DICE)
     hands = ["7s 5s", "1f 1m 1m 1m 9p 9p 9p E E E 7s 7s 5s", "", ""]
     game.table = session.new_table(stacked_walls(ccm, CCM_DICE, hands, replacements=["2s"]))

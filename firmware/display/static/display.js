@@ -166,26 +166,6 @@ function renderStopped(stopped) {
       stopped.advice)));
 }
 
-// A hand taken up after a power cut: since when and how long; for the referee the tiles
-// that lie away from where the hand has them, until they are put back or corrected.
-function renderInterruption(cut) {
-  const banner = document.getElementById("interruption");
-  banner.hidden = !cut;
-  if (!cut) return;
-  const rows = PUBLIC
-    ? (cut.out_of_place ? [el("li", {}, tr("{n} tile(s) to put back", {n: cut.out_of_place}))]
-      : [])
-    : cut.displaced.map((d) => el("li", {class: "displaced"},
-        tr("{face}: the hand has it in {expected}; the readers see it in {seen}",
-          {face: d.face, expected: d.expected, seen: d.seen.join(", ")})));
-  const advice = tr(rows.length ? "put these tiles back, or correct the tracking"
-    : "every tile lies where the hand has it: the referee resumes the clocks");
-  fill("interruption", el("button", {class: "fold", type: "button", "aria-label": tr("fold"),
-    onclick: () => banner.classList.toggle("folded")}, "▾"),  // issue 33: off the South seat
-  el("div", {class: "headline"}, cut.line), el("ul", {}, ...rows),
-  el("div", {class: "advice"}, advice));
-}
-
 // -- the side panel ----------------------------------------------------------------------
 
 function renderAlerts(alerts) {  // a ruling is made at the centre (rulings.js)

@@ -77,6 +77,11 @@ words({  // the report form, a cut's tiles, the stage's table, the sheet's actio
   " (seconds)": "（秒數）", " (tiles)": "（牌）",
   "{face}: the hand has it in {expected}; the readers see it in {seen}":
     "{face}：本盤記錄在 {expected}；讀牌器見於 {seen}",
+  "hand {n} resumed after an interruption at {at} ({took})":
+    "第 {n} 盤於 {at} 斷電中斷後恢復（{took}）",
+  "{m} min {s} s": "{m} 分 {s} 秒", "{s} s": "{s} 秒", ", ": "、",
+  "{face}: the hand has it in {expected}; the readers do not see it":
+    "{face}：本盤記錄在 {expected}；讀牌器未見此牌",
   ": over · qualified: {who}": "：已結束 · 出線：{who}",
   " (tied: as the competition rules)": "（同分：依競賽規程）", "place": "名次",
   "局分, game {n}": "第 {n} 局局分", "總局分: the stage's total": "總局分",

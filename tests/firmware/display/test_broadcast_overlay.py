@@ -21,7 +21,7 @@ from firmware.table.venue_notes import VenueNotes
 from tests.support.chromium import NEEDED
 from tests.support.displaykit import PIN, FakeSource, running_server
 from tests.support.followkit import north_self_draws_9p
-from tests.support.scenes import view_of_win
+from tests.support.scenes import ccm_win, view_of_win
 from tests.support.tablekit import WSOM_DICE, Game, stacked_walls
 
 TOKEN = "a-long-overlay-test-token"
@@ -61,6 +61,27 @@ def test_issue_33_the_overlay_shows_the_hands_winds_after_it_is_recorded(wsom):
         assert state["result"]["wins"][0]["name"] == "Ng Ka"
     north = next(s for s in after["seats"] if s["seat"] == "N")
     assert north["score"] == session.scores[2] == 150
+
+
+def test_issue_33_seed_004_5_a_game_cut_by_its_time_keeps_the_hands_winds_on_the_overlay(ccm):
+    """Seed 004 第五條 (RULES.md 4.14): the game ends early when its time runs out. The hand
+    that ended it, South round's last deal (player 3 East), is won by South; once recorded the
+    session is at the next game's first hand (East round, player 0 East, fresh chips). The
+    overlay holds the result with the hand's winds and the chips the hand left."""
+    session, game = ccm_win(ccm, Session(ccm, dealer=3, passes=7, hand_number=7))
+    session.record(game.table, time_up=True)
+    assert "time" in session.games[-1]["ended"]  # the game ended by its time, not its rounds
+    referee = table_state(view_of_win(session, game, VenueNotes(players=NAMES)), True)
+    assert (referee["round_wind"], referee["dealer"]) == ("E", 0)  # the next game's
+    fresh = ccm.table_rules.start_chips
+    assert [s["score"] for s in referee["seats"]] == [fresh] * 4
+    state = broadcast_state(referee)
+    assert (state["round_wind"], state["hand_number"], state["dealer"]) == ("S", 8, 3)
+    assert {s["seat"]: s["name"] for s in state["seats"]} == AS_PLAYED
+    assert state["result"]["wins"][0]["seat"] == "S"
+    left = session.sheet[-1].totals  # the chips after the hand, by player
+    assert {s["player"]: s["score"] for s in state["seats"]} == dict(enumerate(left))
+    assert sorted(left) != [fresh] * 4
 
 
 # -- in the browser ------------------------------------------------------------------------------

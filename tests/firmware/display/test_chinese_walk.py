@@ -9,7 +9,7 @@ import pytest
 
 from firmware.display.app import create_app
 from tests.support.chromium import NEEDED
-from tests.support.deskscenes import NAMES, PUBLIC_TABS, TABS, ccm_won, source_for
+from tests.support.deskscenes import NAMES, PUBLIC_TABS, TABS, ccm_won, source_for, taken_up
 from tests.support.displaykit import PIN, open_tab, referee_page
 
 pytestmark = [pytest.mark.slow, NEEDED]
@@ -36,15 +36,17 @@ def latin(page) -> set[str]:
     return words - TYPED - FORMATS
 
 
-@pytest.mark.parametrize("scene", ["wsom", "ccm"])
+@pytest.mark.parametrize("scene", ["wsom", "ccm", "power cut"])
 def test_issue_33_every_view_in_chinese_has_no_english_left(scene, request):
-    rules = request.getfixturevalue(scene)
-    source = source_for(rules) if scene == "wsom" else ccm_won(rules)
+    """The power cut's: a hand taken up after one, its banner (the line, the tiles away and
+    their zones) in both views (issue 33 "the power-cut banner and its zone names")."""
+    rules = request.getfixturevalue("ccm" if scene == "ccm" else "wsom")
+    source = {"wsom": source_for, "ccm": ccm_won}.get(scene, _cut)(rules)
     with referee_page(create_app(source, PIN), viewport=(1280, 800)) as page:
         page.wait_for_selector("#table .seat")
         page.locator("#language").click()
         page.wait_for_selector("#tab-tools span:text('工具')")
-        found = []
+        found, banners = [], []
         for view, tabs in (("/", TABS), ("/table", PUBLIC_TABS)):
             if view == "/table":
                 page.goto(page.url.rstrip("/") + "/table")
@@ -52,7 +54,16 @@ def test_issue_33_every_view_in_chinese_has_no_english_left(scene, request):
             for tab in tabs:
                 open_tab(page, tab)
                 found.append((view, tab, latin(page)))
+            if scene == "power cut":
+                banners.append(page.locator("#interruption").inner_text())
+        if scene == "power cut":  # walked with its banner shown: the referee's names the zones
+            assert len(banners) == 2 and all("第 3 局於" in b for b in banners), banners
+            assert "家手牌" in banners[0] and "讀牌器未見此牌" in banners[0], banners
         assert [f for f in found if f[2]] == [], str(found)
+
+
+def _cut(wsom):
+    return taken_up(source_for(wsom))
 
 
 @pytest.mark.parametrize("typed, seat", [("北", 3), ("南家", 1), (" w ", 2), ("E", 0)])

@@ -5,7 +5,7 @@ import pytest
 
 from firmware.display.app import create_app
 from tests.support.chromium import NEEDED
-from tests.support.deskscenes import ccm_won, source_for
+from tests.support.deskscenes import ccm_won, source_for, taken_up
 from tests.support.displaykit import PIN, open_tab, referee_page
 
 pytestmark = [pytest.mark.slow, NEEDED]
@@ -27,8 +27,7 @@ def test_issue_33_controls_only_for_the_rule_book_in_play(rules, request):
 
 
 def test_issue_33_the_resume_banner_folds_off_the_south_seat(wsom):
-    source = source_for(wsom)
-    source.view.interruption = {"line": "power cut at 10:02, 3 min", "displaced": []}
+    source = taken_up(source_for(wsom))
     with referee_page(create_app(source, PIN), viewport=(1024, 600)) as page:
         banner = page.locator("#interruption")
         banner.wait_for()

@@ -185,11 +185,11 @@ def test_the_referee_sees_the_resume_and_the_tile_moved_while_off(tmp_path, caps
     )
     listed = [r["displaced"] for r in shown if r["displaced"]]
     assert listed, shown
-    assert listed[0][0]["seen"] == ["not seen"] and "hand rack" in listed[0][0]["expected"]
+    assert listed[0][0]["seen"] == [] and listed[0][0]["expected"].startswith("hand_")
     assert listed[0][0]["face"]  # the referee is told which tile
     assert shown[-1]["displaced"] == [] and referee[-1] is None  # put back; play goes on
     told = [p for p in public if p]
-    assert told and all(set(p) == {"line", "out_of_place"} for p in told)
+    assert told and all(set(p) == {"line", "hand", "cut", "seconds", "out_of_place"} for p in told)
     assert any(p["out_of_place"] == 1 for p in told)
     finish(command(journal, 2, "wsom2006"))
     check_session(journal, whole, scores, 2)
