@@ -51,7 +51,7 @@ def test_seed_000_payment_4_the_winner_discarded_first_nobody_is_the_discarder(w
     each pays the 50, not 30 + 30 + 90."""
     settled = wsom.settle(outcome(won(3, (-50, -50, -50, 150), from_seat=1)))
     assert [line[3] for line in lines(settled)] == ["no_discarder_each"] * 3
-    assert settled.lines[0].rule == "RULES.md 1.3 (seed 000 計分系統 得分授受法 4)"
+    assert settled.lines[0].rule == "RULES.md 1.3 (seed 000 得分授受法 4)"
 
 
 def test_rules_3_13_a_wsom_penalty_is_deducted_and_paid_to_nobody(wsom):

@@ -61,7 +61,7 @@ def win_lines(
             reason = STANDARD_SHARE
         else:
             reason = SMALL_HAND_EACH if amount <= standard_score else NO_DISCARDER_EACH
-        rule = f"RULES.md 1.3 (seed 000 計分系統 得分授受法 {ITEMS[reason]})"
+        rule = f"RULES.md 1.3 (seed 000 得分授受法 {ITEMS[reason]})"
         lines.append(Transfer(seat, winner, amount, reason, rule))
     return lines
 
