@@ -2,7 +2,7 @@
 what it is), in the cases the result panel's scenes do not reach: WSOM's small hand, its
 winner-first exemption and its deducted penalties (seed 000 計分系統 得分授受法 3, 4; RULES.md
 1.3, 3.13); CCM's 包付 (seed 004 第一條三十四), 倍打 (第一條三十), a payer short of chips
-(第一條三十八 (一) 5 付完為止), dead points and points to the disadvantaged (三十八 (一) 6) and
+(第一條三十八 付分: 付完為止), dead points and points to the disadvantaged (三十八 罰分) and
 a kong held outside the table (三十二). The figures are the sums of the lines.
 """
 
@@ -51,7 +51,7 @@ def test_seed_000_payment_4_the_winner_discarded_first_nobody_is_the_discarder(w
     each pays the 50, not 30 + 30 + 90."""
     settled = wsom.settle(outcome(won(3, (-50, -50, -50, 150), from_seat=1)))
     assert [line[3] for line in lines(settled)] == ["no_discarder_each"] * 3
-    assert settled.lines[0].rule == "RULES.md 1.3 (seed 000 得分授受法 4)"
+    assert settled.lines[0].rule == "RULES.md 1.3 (跟張免責規條)"
 
 
 def test_rules_3_13_a_wsom_penalty_is_deducted_and_paid_to_nobody(wsom):
@@ -81,7 +81,7 @@ def test_seed_004_article_1_30_doubled_while_the_dealer_continues(ccm):
 
 
 def test_seed_004_article_1_38_a_payer_short_of_chips_pays_what_he_has(ccm):
-    """第一條三十八 (一) 5 付完為止 (A-C14): North holds 10 chips against a self-draw of 30
+    """第一條三十八 (一) 5 付分: 付完為止 (A-C14): North holds 10 chips against a self-draw of 30
     each: he pays 10, his line short."""
     settled = ccm.settle(outcome(won(1, (-30, 90, -30, -30)), chips=(100, 100, 100, 10)))
     assert [(x.payer, x.amount, x.short) for x in settled.lines] == [

@@ -1,6 +1,7 @@
 """Why each CCM 2012 payment is what it is (issue 33): the reason of each transfer of a hand's
-settlement and the rule book's article for it (seed 004), and the transfers of one payment
-due as it was paid, short of chips or held outside the table.
+settlement and the rule book's article for it (seed 004, its items by their headings: a public
+text names no bare number), and the transfers of one payment due as it was paid, short of
+chips or held outside the table.
 """
 
 from engine.rulesets.ccm2012.settlement import MELDED, Payments, transfers
@@ -31,9 +32,9 @@ RULES = {
     **{reason: _KONG_RULE for reason in KONGS.values()},
     CHASE: "RULES.md 4.10 (第一條三十七 追牌現場匯)",
     PENALTY_EACH: "RULES.md 4.15 (第三章 第一條 二(二) 均分給其他三家)",
-    PENALTY_TO: "RULES.md 4.15 (第一條三十八 (一) 6 判給明顯虧損方)",
-    DEAD_POINTS: "RULES.md 4.15 (第一條三十八 (一) 6 盤外的死分)",
-    CHIPLESS_FINE: "RULES.md 4.11 (第一條三十八 (一) 5)",
+    PENALTY_TO: "RULES.md 4.15 (第一條三十八 罰分：判給明顯虧損方)",
+    DEAD_POINTS: "RULES.md 4.15 (第一條三十八 罰分：盤外的死分)",
+    CHIPLESS_FINE: "RULES.md 4.11 (第一條三十八 付分：對無分者和牌)",
 }
 
 

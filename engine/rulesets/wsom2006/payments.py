@@ -4,7 +4,9 @@ from engine.scoring import Win
 from engine.tiles import kind_of
 from engine.transfers import PENALTY, Transfer
 
-# The cases of seed 000 計分系統 得分授受法 (RULES.md 1.3), each a Transfer's reason, with its item
+# The cases of seed 000 計分系統 得分授受法 (RULES.md 1.3), each a Transfer's reason, with the
+# heading of the seed's item it falls under (a heading, not the item's number: a public text
+# names no bare number, tests/firmware/display/test_public_texts.py)
 SELF_DRAW_EACH = "self_draw_each"  # 2 自摸各家分付: each pays the value
 SMALL_HAND_EACH = "small_hand_each"  # 3: a discard win up to the standard score, each pays it
 STANDARD_SHARE = "standard_share"  # 3: above it, each non-responsible player pays the standard
@@ -12,13 +14,14 @@ DISCARDER_REST = "discarder_rest"  # 3 銃家包付餘數: the discarder pays th
 FOLLOW_TILE_REST = "follow_tile_rest"  # 4 跟張免責: the first to discard the tile pays the rest
 NO_DISCARDER_EACH = "no_discarder_each"  # 4: the winner discarded it first, each pays the value
 DEDUCTED = "deducted"  # RULES.md 3.13: penalty points deducted from the offender, paid to nobody
-ITEMS = {
-    SELF_DRAW_EACH: 2,
-    SMALL_HAND_EACH: 3,
-    STANDARD_SHARE: 3,
-    DISCARDER_REST: 3,
-    FOLLOW_TILE_REST: 4,
-    NO_DISCARDER_EACH: 4,
+SELF_DRAW_ITEM, DISCARD_ITEM, FOLLOW_TILE_ITEM = "自摸各家分付", "出銃包付大牌", "跟張免責規條"
+HEADINGS = {
+    SELF_DRAW_EACH: SELF_DRAW_ITEM,
+    SMALL_HAND_EACH: DISCARD_ITEM,
+    STANDARD_SHARE: DISCARD_ITEM,
+    DISCARDER_REST: DISCARD_ITEM,
+    FOLLOW_TILE_REST: FOLLOW_TILE_ITEM,
+    NO_DISCARDER_EACH: FOLLOW_TILE_ITEM,
 }
 
 
@@ -61,7 +64,7 @@ def win_lines(
             reason = STANDARD_SHARE
         else:
             reason = SMALL_HAND_EACH if amount <= standard_score else NO_DISCARDER_EACH
-        rule = f"RULES.md 1.3 (seed 000 得分授受法 {ITEMS[reason]})"
+        rule = f"RULES.md 1.3 ({HEADINGS[reason]})"
         lines.append(Transfer(seat, winner, amount, reason, rule))
     return lines
 

@@ -101,10 +101,10 @@ def test_seed_000_payment_3_a_discard_win_above_the_standard_score(wsom):
         ("W", "N", 30, "standard_share", "payments"),
     ]
     [line] = [line for line in result["lines"] if line["reason"] == "discarder_rest"]
-    assert line["rule"] == "RULES.md 1.3 (seed 000 得分授受法 3)"
+    assert line["rule"] == "RULES.md 1.3 (出銃包付大牌)"
     assert line["rule_text"] == {
-        "en": "WSOM 2006 scoring: payment (得分授受法 3)",
-        "zh": "世界麻將大賽 計分系統：得分授受法 (得分授受法 3)",
+        "en": "WSOM 2006 scoring: payment (出銃包付大牌)",
+        "zh": "世界麻將大賽 計分系統：得分授受法 (出銃包付大牌)",
     }
     assert_lines_add_up(result)
 
@@ -120,7 +120,7 @@ def test_seed_000_payment_4_the_follow_tile_exemption_moves_the_rest_to_east(wso
         ("S", "N", 30, "standard_share", "payments"),
         ("W", "N", 30, "standard_share", "payments"),
     ]
-    assert result["lines"][0]["rule"] == "RULES.md 1.3 (seed 000 得分授受法 4)"
+    assert result["lines"][0]["rule"] == "RULES.md 1.3 (跟張免責規條)"
     assert_lines_add_up(result)
 
 
