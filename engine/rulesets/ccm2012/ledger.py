@@ -24,7 +24,6 @@ from engine.hand_state import Spot
 from engine.rulesets.ccm2012 import reasons
 from engine.rulesets.ccm2012.game_end import ends_game_unwon
 from engine.rulesets.ccm2012.settlement import (
-    FLOWER,
     Payments,
     Rates,
     chase_payer,
@@ -34,8 +33,6 @@ from engine.rulesets.ccm2012.settlement import (
     pay,
 )
 from engine.transfers import PAYMENT, PENALTY
-
-KONGS = ("melded", "added", "concealed", FLOWER)
 
 
 class Due(NamedTuple):
@@ -89,7 +86,7 @@ def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: boo
         if payer is not None
     ]
     for n, item in enumerate(spot, 1):
-        if item.kind in KONGS:
+        if item.kind in reasons.KONGS:
             paid = kong_payments(rates, item.seat, item.kind, item.feeder)
             due = Due(PAYMENT, item.seat, paid, True, reasons.KONGS[item.kind])
         elif item.penalty is not None:

@@ -4,18 +4,18 @@ text names no bare number), and the transfers of one payment due as it was paid,
 chips or held outside the table.
 """
 
-from engine.rulesets.ccm2012.settlement import MELDED, Payments, transfers
+from engine.rulesets.ccm2012.settlement import ADDED, CONCEALED, FLOWER, MELDED, Payments, transfers
 from engine.transfers import Transfer
 
 DISCARD_WIN = "discard_win"  # the discarder pays 2T
 SELF_DRAW_WIN = "self_draw_win"  # each of the three pays T
 ROBBED_KONG_WIN = "robbed_kong_win"  # the konger pays 3T
 LIABLE_WIN = "liable_win"  # 包付: one pays 3T for all three
-KONGS = {  # a kong's kind (settlement.kong_payments) -> its reason
+KONGS = {  # a kong's kind (settlement.kong_payments, HandState.spot) -> its reason
     MELDED: "melded_kong",  # the feeder pays 12
-    "added": "added_kong",  # each of three pays 4 (A-C12)
-    "concealed": "concealed_kong",  # each of three pays 6
-    "flower": "flower_kong",  # each of three pays 8
+    ADDED: "added_kong",  # each of three pays 4 (A-C12)
+    CONCEALED: "concealed_kong",  # each of three pays 6
+    FLOWER: "flower_kong",  # each of three pays 8
 }
 CHASE = "chase"  # 追牌: the first of the four pays 4 to each of the three
 PENALTY_EACH = "penalty_each"  # the offender pays each of the other three
