@@ -13,6 +13,7 @@ from engine.hand_state import Claim, ExposedMeld, Spot, WinResult
 from engine.penalties import Catalogue, Penalty
 from engine.schema import Section, whole
 from engine.scoring import Score, Win
+from engine.transfers import Transfer
 
 WIN_UNLESS_CALLED, WIN_UNTIL_A_LATER_WINS = "unless_called", "until_a_later_wins"  # touch_and_win
 STACKS_PER_SIDE = whole(17, 18)  # four walls of stacks of two: 136 tiles, 144 with flowers
@@ -124,11 +125,13 @@ class HandOutcome:
 class Settlement(NamedTuple):
     """A hand's score changes per seat: the payments, and the penalties (their sum below
     zero by the dead points, paid to nobody); `held`, the payments held outside the table
-    until the game ends (CCM 4.13, seed 004 §32), each per seat."""
+    until the game ends (CCM 4.13, seed 004 §32), each per seat; `lines`, the transfers they
+    add up to, each with its reason (engine/transfers.py)."""
 
     payments: tuple[int, ...]
     penalties: tuple[int, ...]
     held: tuple[tuple[int, ...], ...] = ()
+    lines: tuple[Transfer, ...] = ()
 
 
 class Ruleset(Protocol):

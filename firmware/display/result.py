@@ -3,7 +3,8 @@ winner, the winning tile and from whom, the winner's whole hand laid out (a hand
 longer concealed: the public sees it too; no other seat's concealed tile), each pattern or
 fan in English and Chinese with its points, the total; the payments per seat as the sheet
 records them (CCM's amounts held outside the table and dead points too, seed 004 §32, §38 一
-6); the penalties settled in the hand in the public's words (firmware/texts/notices.py).
+6); the penalties settled in the hand in the public's words (firmware/texts/notices.py);
+each transfer with its reason, of which the payments are the sums (payment_lines.py).
 An exhaustive draw has its payments (CCM's kongs paid on the spot) and no hand.
 
 It is there from the hand's end until the next hand's walls rise (the service's table is then
@@ -16,6 +17,7 @@ from engine.seats import LETTERS as SEATS
 from engine.session import Session
 from engine.stage import last_hand_seating
 from engine.table import Table
+from firmware.display.payment_lines import payment_lines
 from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.names import chinese_names
 from firmware.texts.notices import alert_text, both
@@ -59,6 +61,7 @@ def hand_result(session: Session, table: Table | None, players) -> dict | None:
             for seat in range(4)
         ],
         "dead": -sum(settled.penalties) if chips else 0,  # CCM's dead points (§38 一 6)
+        "lines": payment_lines(settled.lines, who, chips),  # each payment's reason (issue 33)
         "penalties": [_penalty(p, chips) for p in ended.referee.applied],
     }
 

@@ -15,16 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import tiles
+from engine.rulesets.ccm2012 import reasons
 from engine.rulesets.ccm2012.ledger import Due, run
+from engine.rulesets.ccm2012.reasons import paid_lines
 from engine.rulesets.ccm2012.settlement import (
     chase_payments,
     chipless_win_fine,
     doubled,
     kong_payments,
     pay,
+    transfers,
     win_payments,
 )
 from engine.scoring import win_from_json
+from engine.transfers import PAYMENT, net
 from firmware.resources import load_ruleset
 from tests.support.strategies import a_set
 
@@ -218,6 +222,21 @@ def test_held_or_paid_keeps_chips_whole(chips, payment, actor):
     ledger = run(RATES, chips, [Due("penalties", actor, payment)], void_kongs=False)
     assert min(ledger.chips) >= 0 and sum(ledger.chips) == sum(chips)
     (moved,) = ledger.moved
-    assert (moved is not None and ledger.held == ()) or (
-        ledger.held == (payment,) and ledger.chips == tuple(chips)
+    held = tuple(due.payments for due in ledger.held)
+    assert (moved is not None and held == ()) or (
+        held == (payment,) and ledger.chips == tuple(chips)
     )
+
+
+@given(CHIPS, a_payment())
+def test_issue_33_a_payments_transfers_add_up_to_what_it_moved(chips, payment):
+    """Issue 33 (the panels say why each payment is what it is), RULES.md 4.11 付完為止
+    (A-C14): a payment paid out of the chips there are, told as transfers, adds up to what it
+    moved; none is more than was due, and one that is less says so (short)."""
+    _, (moved,) = pay(RATES, chips, [payment])
+    lines = paid_lines(payment, moved, reasons.CHASE, PAYMENT, False)
+    assert net(lines, PAYMENT) == moved
+    due = {(payer, payee): amount for payer, payee, amount in transfers(payment)}
+    for line in lines:
+        assert 0 <= line.amount <= due[line.payer, line.payee]
+        assert line.short == (line.amount < due[line.payer, line.payee])

@@ -22,12 +22,12 @@ from engine.rulebook import (
     check_walls,
 )
 from engine.rulesets.ccm2012.config import PLAYED_ONLY, SCHEMA
-from engine.rulesets.ccm2012.fans import additional, all_melded, facts, fans
+from engine.rulesets.ccm2012.fans import additional, facts, fans
 from engine.rulesets.ccm2012.game_end import ends_game, game_over, is_first, release_held
-from engine.rulesets.ccm2012.ledger import PENALTIES, Due, Ledger, after_win, dues, run
-from engine.rulesets.ccm2012.liability import Claim, liable_player
+from engine.rulesets.ccm2012.hand_settlement import settle_hand
+from engine.rulesets.ccm2012.ledger import Due, Ledger, dues, run
 from engine.rulesets.ccm2012.readings import CLOSED, EDGE, ON_PAIR, readings, waits
-from engine.rulesets.ccm2012.settlement import Payments, Rates, doubled, pay, win_payments
+from engine.rulesets.ccm2012.settlement import Rates, win_payments
 from engine.schema import ConfigError, check_schema
 from engine.scoring import MIXED, Pattern, Score, Win, robbed_tile_held
 
@@ -227,7 +227,8 @@ class Ccm2012:
         result, chips = outcome.proposed, outcome.chips
         if result is None or chips is None:
             return ""
-        changes, penalties, _ = self.settle(outcome)
+        settled = self.settle(outcome)
+        changes, penalties = settled.payments, settled.penalties
         after = [c + changes[s] + penalties[s] for s, c in enumerate(chips)]
         keeps = result.winner == 0 and self.table_rules.dealer_repeats
         if not ends_game(after, outcome.time_up, outcome.last_deal, keeps) or is_first(
@@ -262,51 +263,6 @@ class Ccm2012:
         return list(release_held(self.rates, chips, held))
 
     def settle(self, outcome: HandOutcome) -> Settlement:
-        """A hand's chip changes per seat, (payments, penalties, held), in the order they
-        were due: kongs, flower kongs, 追牌, penalties and fines on the spot (4.10, 4.15,
-        engine/rulesets/ccm2012/ledger.py), then the wins in turn order from the discarder
-        with 包付 (4.11, 4.12) out of the chips left; then the penalties settled after the wins
-        (第三章 第二條 七(二)), held outside the table when the hand ends the game; all doubled
-        while a winning dealer continues (A-C13), none beyond a payer's chips (A-C14)."""
+        """A hand's chip changes per seat and their transfers (ccm2012/hand_settlement.py)."""
         due, ledger = self._ledger(outcome)
-        claims = [Claim(*claim) for claim in outcome.claims]
-        wins = []
-        for result in outcome.wins:
-            payments = tuple(result.score["payments"])
-            liable = liable_player(
-                claims,
-                result.winner,
-                result.from_seat,
-                tiles.kind_of(result.tile),
-                any(p["id"] == "4.8.10" for p in result.score["patterns"]),
-                result.hung if all_melded(outcome.melds[result.winner], self.options) else None,
-                self.options["liability_streak"],
-            )
-            if liable is not None:
-                payments = win_payments(
-                    self.rates,
-                    result.score["total"],
-                    result.winner,
-                    result.from_seat,
-                    result.robbed,
-                    liable,
-                )
-            wins.append(doubled(self.rates, payments, outcome.doubling))
-        chips, won = pay(self.rates, ledger.chips, wins)
-        made, penalties = list(won), list[Payments]()
-        for d, moved in zip(due, ledger.moved, strict=True):
-            if moved is not None:
-                (penalties if d.column == PENALTIES else made).append(moved)
-        late = after_win(
-            self.rates, self.options["penalty_cap_per_recipient"], outcome.spot, outcome.doubling
-        )
-        keeps = self.table_rules.dealer_repeats and any(r.winner == 0 for r in outcome.wins)
-        if late and ends_game(chips, outcome.time_up, outcome.last_deal, keeps):
-            return Settlement(by_seat(made), by_seat(penalties), ledger.held + tuple(late))
-        penalties += pay(self.rates, chips, late)[1]
-        return Settlement(by_seat(made), by_seat(penalties), ledger.held)
-
-
-def by_seat(made: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The payments made, added up per seat."""
-    return tuple(sum(m[s] for m in made) for s in range(4))
+        return settle_hand(self.rates, self.options, self.table_rules, outcome, due, ledger)

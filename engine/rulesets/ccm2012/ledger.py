@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 from engine import tiles
 from engine.hand_state import Spot
+from engine.rulesets.ccm2012 import reasons
 from engine.rulesets.ccm2012.game_end import ends_game_unwon
 from engine.rulesets.ccm2012.settlement import (
-    FLOWER,
     Payments,
     Rates,
     chase_payer,
@@ -32,40 +32,43 @@ from engine.rulesets.ccm2012.settlement import (
     kong_payments,
     pay,
 )
-
-KONGS = ("melded", "added", "concealed", FLOWER)
-PENALTIES = "penalties"  # the sheet's column for penalties and fines; the rest are payments
+from engine.transfers import PAYMENT, PENALTY
 
 
 class Due(NamedTuple):
-    """One payment due on the spot: its sheet column, who made it, what it would move."""
+    """One payment due: its sheet column, who made it, what it would move, and why (a reason
+    of engine/rulesets/ccm2012/reasons.py)."""
 
-    column: str  # "payments" (kongs, 追牌) or PENALTIES
+    column: str  # PAYMENT (kongs, 追牌, wins) or PENALTY (penalties, fines): the sheet's
     actor: int  # the konger, the first of the 追牌, the offender, the fined winner
     payments: Payments  # per seat, doubled while a winning dealer continues (A-C13)
     kong: bool = False
+    reason: str = ""
 
 
 class Ledger(NamedTuple):
     """The chips after the payments made, what each due moved (None: not paid now), and the
-    payments held outside the table, in order."""
+    dues held outside the table, in order."""
 
     chips: tuple[int, ...]
     moved: tuple[Payments | None, ...]
-    held: tuple[Payments, ...]
+    held: tuple[Due, ...]
 
 
-def penalty_payments(rates: Rates, cap: int, penalty) -> Payments:
+def penalty_due(rates: Rates, cap: int, penalty) -> Due:
     """What a penalty moves (RULES.md 4.15, seed 004 §38 一 6): its points to each of the other
     three; all of them (three times the points, at most `cap`, A-C18) to the player it
     disadvantaged (`to`); or, as dead points, out of the table."""
     seat, points = penalty.seat, penalty.points
     if penalty.to is not None:
         amount = min(3 * points, cap)
-        return tuple(amount if s == penalty.to else -amount if s == seat else 0 for s in range(4))
+        paid = tuple(amount if s == penalty.to else -amount if s == seat else 0 for s in range(4))
+        return Due(PENALTY, seat, paid, reason=reasons.PENALTY_TO)
     if not penalty.paid_to_others:
-        return tuple(-3 * points if s == seat else 0 for s in range(4))
-    return tuple(-3 * points if s == seat else points for s in range(4))
+        paid = tuple(-3 * points if s == seat else 0 for s in range(4))
+        return Due(PENALTY, seat, paid, reason=reasons.DEAD_POINTS)
+    paid = tuple(-3 * points if s == seat else points for s in range(4))
+    return Due(PENALTY, seat, paid, reason=reasons.PENALTY_EACH)
 
 
 def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: bool) -> list[Due]:
@@ -78,20 +81,20 @@ def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: boo
         if kinds[end - 4][1] == kinds[end - 1][1]  # a chase's first and last tile alike
     ]
     timed: list[tuple[int, int, Due]] = [
-        (end, 0, Due("payments", payer, chase_payments(rates, payer)))
+        (end, 0, Due(PAYMENT, payer, chase_payments(rates, payer), reason=reasons.CHASE))
         for end, payer in chases
         if payer is not None
     ]
     for n, item in enumerate(spot, 1):
-        if item.kind in KONGS:
+        if item.kind in reasons.KONGS:
             paid = kong_payments(rates, item.seat, item.kind, item.feeder)
-            due = Due("payments", item.seat, paid, True)
+            due = Due(PAYMENT, item.seat, paid, True, reasons.KONGS[item.kind])
         elif item.penalty is not None:
             if not item.penalty.points or item.penalty.after_win:
                 continue
-            due = Due(PENALTIES, item.seat, penalty_payments(rates, cap, item.penalty))
+            due = penalty_due(rates, cap, item.penalty)
         else:
-            due = Due(PENALTIES, item.seat, item.payments)
+            due = Due(PENALTY, item.seat, item.payments, reason=reasons.CHIPLESS_FINE)
         timed.append((item.at, n, due))
     return [
         due._replace(payments=doubled(rates, due.payments, doubling))
@@ -99,14 +102,15 @@ def dues(rates: Rates, cap: int, spot: tuple[Spot, ...], discards, doubling: boo
     ]
 
 
-def after_win(rates: Rates, cap: int, spot: tuple[Spot, ...], doubling: bool) -> list[Payments]:
-    """What the penalties settled after the hand's wins move (seed 004 第三章 第二條 七(二)),
-    in the order applied."""
-    return [
-        doubled(rates, penalty_payments(rates, cap, item.penalty), doubling)
+def after_win(rates: Rates, cap: int, spot: tuple[Spot, ...], doubling: bool) -> list[Due]:
+    """The penalties settled after the hand's wins (seed 004 第三章 第二條 七(二)), in the
+    order applied."""
+    late = [
+        penalty_due(rates, cap, item.penalty)
         for item in spot
         if item.penalty is not None and item.penalty.after_win and item.penalty.points
     ]
+    return [due._replace(payments=doubled(rates, due.payments, doubling)) for due in late]
 
 
 def run(rates: Rates, chips, due_list: list[Due], void_kongs: bool) -> Ledger:
@@ -114,13 +118,13 @@ def run(rates: Rates, chips, due_list: list[Due], void_kongs: bool) -> Ledger:
     payer holds), holding those §32 holds; a kong held is dropped instead under §15."""
     chips = tuple(chips)
     moved: list[Payments | None] = []
-    held: list[Payments] = []
+    held: list[Due] = []
     for due in due_list:
         after, (actual,) = pay(rates, chips, [due.payments])
         if ends_game_unwon(after, due.actor):
             moved.append(None)
             if not (due.kong and void_kongs):
-                held.append(due.payments)
+                held.append(due)
             continue
         chips = after
         moved.append(actual)

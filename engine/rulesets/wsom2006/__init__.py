@@ -13,10 +13,11 @@ from engine.rulebook import (
     check_walls,
 )
 from engine.rulesets.wsom2006.patterns import arrangement_patterns, arrangements, hand_patterns
-from engine.rulesets.wsom2006.payments import hand_payments, responsible_seat
+from engine.rulesets.wsom2006.payments import deducted, hand_payments, responsible_seat, win_lines
 from engine.schema import Schema, check_schema, number, one_of, whole
 from engine.scoring import MIXED, Pattern, Score, Win, robbed_tile_held
 from engine.seats import LETTERS, letter
+from engine.transfers import PAYMENT, PENALTY, net
 
 # fmt: off
 PATTERN_IDS = [
@@ -204,15 +205,17 @@ class Wsom2006:
 
     def settle(self, outcome: HandOutcome) -> Settlement:
         """A hand's score changes per seat: the winner's payments (1.3), and penalty points
-        deducted from the offender only (3.13)."""
-        payments = [0, 0, 0, 0]
-        for result in outcome.wins:
-            for seat, amount in enumerate(result.score["payments"]):
-                payments[seat] += amount
-        penalties = [0, 0, 0, 0]
-        for penalty in outcome.penalties:
-            penalties[penalty.seat] -= penalty.points
-        return Settlement(tuple(payments), tuple(penalties))
+        deducted from the offender only (3.13); each the sum of its transfers."""
+        standard = self.scoring["standard_score"]
+        lines = [
+            line
+            for result in outcome.wins
+            for line in win_lines(
+                result.score["payments"], result.winner, result.from_seat, standard
+            )
+        ]
+        lines += [deducted(penalty) for penalty in outcome.penalties if penalty.points]
+        return Settlement(net(lines, PAYMENT), net(lines, PENALTY), (), tuple(lines))
 
     def follow_exemption(self, discards, winner: int, robbed: bool) -> int | None:
         """RULES.md 1.3 跟張免責 with the window of A-W4 and the robbed kong of A-W5."""

@@ -2,6 +2,27 @@
 
 from engine.scoring import Win
 from engine.tiles import kind_of
+from engine.transfers import PENALTY, Transfer
+
+# The cases of seed 000 計分系統 得分授受法 (RULES.md 1.3), each a Transfer's reason, with the
+# heading of the seed's item it falls under (a heading, not the item's number: a public text
+# names no bare number, tests/firmware/display/test_public_texts.py)
+SELF_DRAW_EACH = "self_draw_each"  # 2 自摸各家分付: each pays the value
+SMALL_HAND_EACH = "small_hand_each"  # 3: a discard win up to the standard score, each pays it
+STANDARD_SHARE = "standard_share"  # 3: above it, each non-responsible player pays the standard
+DISCARDER_REST = "discarder_rest"  # 3 銃家包付餘數: the discarder pays the rest of 3 x value
+FOLLOW_TILE_REST = "follow_tile_rest"  # 4 跟張免責: the first to discard the tile pays the rest
+NO_DISCARDER_EACH = "no_discarder_each"  # 4: the winner discarded it first, each pays the value
+DEDUCTED = "deducted"  # RULES.md 3.13: penalty points deducted from the offender, paid to nobody
+SELF_DRAW_ITEM, DISCARD_ITEM, FOLLOW_TILE_ITEM = "自摸各家分付", "出銃包付大牌", "跟張免責規條"
+HEADINGS = {
+    SELF_DRAW_EACH: SELF_DRAW_ITEM,
+    SMALL_HAND_EACH: DISCARD_ITEM,
+    STANDARD_SHARE: DISCARD_ITEM,
+    DISCARDER_REST: DISCARD_ITEM,
+    FOLLOW_TILE_REST: FOLLOW_TILE_ITEM,
+    NO_DISCARDER_EACH: FOLLOW_TILE_ITEM,
+}
 
 
 def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, ...]:
@@ -22,6 +43,36 @@ def hand_payments(value: int, win: Win, standard_score: int) -> tuple[int, ...]:
         pay[win.responsible] = -(3 * value - 2 * standard_score)
     pay[win.winner] = 3 * value
     return tuple(pay)
+
+
+def win_lines(
+    payments: tuple[int, ...], winner: int, from_seat: int | None, standard_score: int
+) -> list[Transfer]:
+    """The transfers of a win's `payments` (as hand_payments made them, stored with its score)
+    to the winner, in turn order after him, each with its case: the responsible player is the
+    one who pays more than the others, the discarder or, by the exemption, another."""
+    payers = [(winner + offset) % 4 for offset in (1, 2, 3)]
+    amounts = [-payments[seat] for seat in payers]
+    uneven, top = len(set(amounts)) > 1, max(amounts)
+    lines = []
+    for seat, amount in zip(payers, amounts, strict=True):
+        if from_seat is None:
+            reason = SELF_DRAW_EACH
+        elif uneven and amount == top:
+            reason = DISCARDER_REST if seat == from_seat else FOLLOW_TILE_REST
+        elif uneven:
+            reason = STANDARD_SHARE
+        else:
+            reason = SMALL_HAND_EACH if amount <= standard_score else NO_DISCARDER_EACH
+        rule = f"RULES.md 1.3 ({HEADINGS[reason]})"
+        lines.append(Transfer(seat, winner, amount, reason, rule))
+    return lines
+
+
+def deducted(penalty) -> Transfer:
+    """A penalty's points, deducted from the offender and paid to nobody (RULES.md 1.3, 3.13:
+    行為守則 扣分), under the rule of its offence."""
+    return Transfer(penalty.seat, None, penalty.points, DEDUCTED, penalty.rule, PENALTY)
 
 
 def responsible_seat(
