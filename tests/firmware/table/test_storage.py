@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import firmware.run.cli
-from drivers.readers import Inventory, Stacked
+from drivers.reader_frames import Inventory, Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import tiles
 from engine.seats import zone
