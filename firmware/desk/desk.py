@@ -27,7 +27,7 @@ from functools import partial
 
 from engine import events as ev
 from engine.seats import ZONES
-from engine.tracking import TrackingError
+from engine.tracking_rules import TrackingError
 from firmware.audit import sheet as export_sheet
 from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
