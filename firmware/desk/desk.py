@@ -40,7 +40,7 @@ from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state, waits_json
-from firmware.journal.store import StorageFailure
+from firmware.journal.failures import StorageFailure
 from firmware.texts.public import public_event
 
 LOG_LENGTH = 40

@@ -30,7 +30,7 @@ from drivers.shuffler import (
 from engine import events as ev
 from engine.seats import WORDS
 from firmware.journal import device_key
-from firmware.journal.store import Stopped, StorageFailure
+from firmware.journal.failures import Stopped, StorageFailure
 from firmware.table import sealing
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices

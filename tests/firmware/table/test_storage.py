@@ -30,8 +30,9 @@ from engine.seats import zone
 from firmware.cli import main
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
+from firmware.journal.failures import StorageFailure
 from firmware.journal.replay import replay
-from firmware.journal.store import Journal, StorageFailure
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor
 from firmware.table.profile import TABLES_DIR, ProfileError, load_profile
