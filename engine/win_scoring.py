@@ -6,7 +6,7 @@ and the chips as they stand. A simulated player asks it too, before he declares.
 
 from engine import chipless, tiles
 from engine.hand_state import HandState, Spot, WinResult
-from engine.referee import Rescoring
+from engine.rescoring import Rescoring
 from engine.rulebook import HandOutcome, Ruleset
 from engine.scoring import Score, Win, WinError, check
 

@@ -10,7 +10,8 @@ from engine import chipless, tiles
 from engine import events as ev
 from engine.hand import counts, waits
 from engine.hand_state import HandState, Refusal, WinResult, seated
-from engine.referee import Referee, Rescoring
+from engine.referee import Referee
+from engine.rescoring import Rescoring, drawn_tile_apart, drawn_tile_seen
 from engine.rulebook import Ruleset
 from engine.scoring import MIXED, Score
 from engine.seats import letter
@@ -171,8 +172,8 @@ class WinRules(WinScoring):
         again = self.score_for(winner, None, tile, ruled=mixed)
         rule = self.rules.drawn_tile_rule
         if seen_in_hand and self.rules.drawn_tile_in_rack_mixed:
-            return again, self.referee.drawn_tile_seen(t, winner, score, again, rule)
-        return score, self.referee.drawn_tile_apart(t, winner, score, again, mixed, rule)
+            return again, drawn_tile_seen(self.referee, t, winner, score, again, rule)
+        return score, drawn_tile_apart(self.referee, t, winner, score, again, mixed, rule)
 
     def rescore(self, ruling: ev.Ruling) -> list[ev.Event]:
         """The referee's Ruling on an alert proposing to score a win again: applied, it is
