@@ -1,21 +1,13 @@
-"""Tile readers over a serial line: the frame protocol and a self-healing port reader.
+"""A tile reader's serial port, read by a thread that heals after an unplug: `Reader`, and the
+records it makes about the link, `ReaderLost` and `ReaderBack`.
 
-The protocol is specified in drivers/README.md ("Tile reader serial protocol"). This module has:
-
-- records: `Inventory`, `Stacked`, `Heartbeat`, `ReaderError` (from the reader) and
-  `ReaderLost`, `ReaderBack` (about the link, made by the host);
-- `encode_inventory`, `encode_stacked`, `encode_heartbeat`, `encode_error`: build frames
-  (for the tests and the simulated reader);
-- `FrameParser`: pure bytes -> records, never raises, counts rejected frames and garbage bytes;
-- `Reader`: reads one serial port through pyserial and reconnects after an unplug.
-
-A driver speaks hardware: tag ids are raw bytes, antennas are numbers. Mapping antennas to zones
-and tags to tiles is the firmware's job (table profile). Nothing outside drivers/ is imported.
+The frames it reads are drivers/reader_frames.py's, parsed by drivers/reader_parser.py
+(the protocol: drivers/README.md, "Tile reader serial protocol"). Nothing outside drivers/
+is imported.
 """
 
 from __future__ import annotations
 
-import binascii
 import contextlib
 import logging
 import threading
@@ -25,89 +17,10 @@ from dataclasses import dataclass
 
 import serial
 
-from drivers.buttons import BUTTONS
+from drivers.reader_frames import FrameRecord
+from drivers.reader_parser import FrameParser
 
 log = logging.getLogger(__name__)
-
-SYNC = b"\xa5\x5a"
-MAX_BODY = 2048  # LEN upper bound: CMD + PAYLOAD bytes
-UID_SIZES = (4, 7, 8)
-NO_ANTENNA = 0xFF
-
-CMD_INVENTORY = 0x01
-CMD_STACKED = 0x02
-CMD_HEARTBEAT = 0x03
-CMD_ERROR = 0x04
-CMD_BUTTON = 0x05
-
-# SeatButton's BUTTON code on the wire is the button's index: 0 dice/raise, 1 claim, 2 win,
-# 3 call the referee (drivers/buttons.py's buttons, when a panel is wired to the reader's board).
-BUTTON_CODES = BUTTONS
-
-# ReaderError codes (drivers/README.md); other codes are passed on unchanged.
-ERR_ANTENNA = 0x01
-ERR_ANTICOLLISION = 0x02
-ERR_RF_FRONT_END = 0x03
-ERR_OVERFLOW = 0x04
-ERR_STACKER_MISSED = 0x05
-# Each code's meaning, as the referee is told it (a code not listed here by its number only).
-ERROR_NAMES = {
-    ERR_ANTENNA: "an antenna open or short",
-    ERR_ANTICOLLISION: "anticollision failed (too many tags)",
-    ERR_RF_FRONT_END: "an RF front-end fault",
-    ERR_OVERFLOW: "its transmit buffer overflowed (frames were dropped)",
-    ERR_STACKER_MISSED: "the stacker missed a tile (a tile passed unread)",
-}
-
-
-# --- records -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Inventory:
-    """Every tag one antenna sees now (an empty tuple: it sees nothing)."""
-
-    antenna: int
-    tags: tuple[bytes, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Stacked:
-    """The stacker read `tag` as the tile at `position` in wall order (0 starts a new wall)."""
-
-    position: int
-    tag: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Heartbeat:
-    """The reader is alive; `seq` increments by one per heartbeat, wrapping at 256."""
-
-    seq: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderError:
-    """The reader reports a fault; `antenna` is NO_ANTENNA (0xFF) for the reader as a whole."""
-
-    code: int
-    antenna: int = NO_ANTENNA
-
-    @property
-    def name(self) -> str:
-        """What the code means (drivers/README.md) and its number: "an antenna open or short
-        (error 1)"; "error N" alone for a code not listed there."""
-        meaning = ERROR_NAMES.get(self.code)
-        return f"{meaning} (error {self.code})" if meaning else f"error {self.code}"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatButton:
-    """A player pressed a button wired to the reader's board (debounced there): `side` 0..3
-    is the table side E S W N, `button` one of BUTTON_CODES."""
-
-    side: int
-    button: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,209 +38,7 @@ class ReaderBack:
     path: str
 
 
-FrameRecord = Inventory | Stacked | Heartbeat | ReaderError | SeatButton
 Record = FrameRecord | ReaderLost | ReaderBack
-
-
-# --- encoding ----------------------------------------------------------------------------------
-
-
-def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, xorout 0 (check 0x29B1)."""
-    return binascii.crc_hqx(data, 0xFFFF)
-
-
-def _frame(cmd: int, payload: bytes) -> bytes:
-    body_len = 1 + len(payload)
-    if body_len > MAX_BODY:
-        raise ValueError(f"frame body of {body_len} bytes exceeds {MAX_BODY}")
-    covered = body_len.to_bytes(2, "big") + bytes([cmd]) + payload
-    return SYNC + covered + crc16(covered).to_bytes(2, "big")
-
-
-def _uid_size(tags: tuple[bytes, ...] | list[bytes], default: int = 8) -> int:
-    sizes = {len(t) for t in tags}
-    if not sizes:
-        return default
-    if len(sizes) != 1 or next(iter(sizes)) not in UID_SIZES:
-        raise ValueError(f"tag ids must all be one of {UID_SIZES} bytes long, got {sorted(sizes)}")
-    return sizes.pop()
-
-
-def encode_inventory(antenna: int, tags) -> bytes:
-    """An inventory frame: every tag `antenna` sees now (all tag ids of one size, no repeats)."""
-    tags = [bytes(t) for t in tags]
-    if len(set(tags)) != len(tags):
-        raise ValueError("a tag appears twice in one inventory")
-    if len(tags) > 255:
-        raise ValueError("at most 255 tags per inventory")
-    size = _uid_size(tags)
-    return _frame(CMD_INVENTORY, bytes([antenna, size, len(tags)]) + b"".join(tags))
-
-
-def encode_stacked(position: int, tag: bytes) -> bytes:
-    """A stacker frame: `tag` is the tile at `position` (0..65535) in wall order."""
-    tag = bytes(tag)
-    size = _uid_size([tag])
-    return _frame(CMD_STACKED, position.to_bytes(2, "big") + bytes([size]) + tag)
-
-
-def encode_heartbeat(seq: int = 0) -> bytes:
-    return _frame(CMD_HEARTBEAT, bytes([seq & 0xFF]))
-
-
-def encode_error(code: int, antenna: int = NO_ANTENNA) -> bytes:
-    return _frame(CMD_ERROR, bytes([code, antenna]))
-
-
-def encode_button(side: int, button: str) -> bytes:
-    if side not in range(4) or button not in BUTTON_CODES:
-        raise ValueError(
-            f"a seat button is side 0..3 and one of {BUTTON_CODES}, not {side}, {button!r}"
-        )
-    return _frame(CMD_BUTTON, bytes([side, BUTTON_CODES.index(button)]))
-
-
-def encode(record: FrameRecord) -> bytes:
-    """The frame of any reader record (the inverse of `FrameParser`)."""
-    if isinstance(record, Inventory):
-        return encode_inventory(record.antenna, record.tags)
-    if isinstance(record, Stacked):
-        return encode_stacked(record.position, record.tag)
-    if isinstance(record, Heartbeat):
-        return encode_heartbeat(record.seq)
-    if isinstance(record, ReaderError):
-        return encode_error(record.code, record.antenna)
-    if isinstance(record, SeatButton):
-        return encode_button(record.side, record.button)
-    raise TypeError(f"not a reader record: {record!r}")
-
-
-# --- parsing -----------------------------------------------------------------------------------
-
-_BAD = -1  # _expected_len: the fields seen so far cannot be a valid frame
-
-
-def _expected_len(body_len: int, cmd_and_fields: bytes) -> int | None:
-    """LEN implied by CMD and its fixed fields: None while they have not all arrived, _BAD if
-    they cannot be a frame."""
-    cmd = cmd_and_fields[0]
-    if cmd == CMD_INVENTORY:
-        if len(cmd_and_fields) < 4:
-            return None
-        size, count = cmd_and_fields[2], cmd_and_fields[3]
-        if size not in UID_SIZES:
-            return _BAD
-        return 4 + count * size
-    if cmd == CMD_STACKED:
-        if len(cmd_and_fields) < 4:
-            return None
-        size = cmd_and_fields[3]
-        return 4 + size if size in UID_SIZES else _BAD
-    if cmd == CMD_HEARTBEAT:
-        return 2
-    if cmd in (CMD_ERROR, CMD_BUTTON):
-        return 3
-    return _BAD
-
-
-def _decode(body: bytes) -> FrameRecord | None:
-    """The record of a CRC-checked body (CMD + PAYLOAD) whose length is already validated."""
-    cmd = body[0]
-    if cmd == CMD_INVENTORY:
-        antenna, size, count = body[1], body[2], body[3]
-        tags = tuple(body[4 + i * size : 4 + (i + 1) * size] for i in range(count))
-        if len(set(tags)) != len(tags):
-            return None
-        return Inventory(antenna, tags)
-    if cmd == CMD_STACKED:
-        return Stacked(int.from_bytes(body[1:3], "big"), bytes(body[4:]))
-    if cmd == CMD_HEARTBEAT:
-        return Heartbeat(body[1])
-    if cmd == CMD_ERROR:
-        return ReaderError(body[1], body[2])
-    if cmd == CMD_BUTTON and body[1] < 4 and body[2] < len(BUTTON_CODES):
-        return SeatButton(body[1], BUTTON_CODES[body[2]])
-    return None
-
-
-class FrameParser:
-    """Bytes in, records out; pure, incremental, and it never raises on any bytes.
-
-    Counters (see drivers/README.md "Validity and resynchronisation"):
-    `frames` accepted frames, `rejected` candidate frames that failed a check, `garbage` bytes
-    that were not part of an accepted frame. At any moment
-    `garbage + accepted_bytes + pending == bytes fed`.
-    """
-
-    __slots__ = ("_buf", "accepted_bytes", "frames", "garbage", "rejected")
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-        self.frames = 0
-        self.rejected = 0
-        self.garbage = 0
-        self.accepted_bytes = 0
-
-    @property
-    def pending(self) -> int:
-        """Bytes held back as the possible start of a frame."""
-        return len(self._buf)
-
-    def reset(self) -> None:
-        """Forget a partial frame (e.g. after a reconnect); its bytes count as garbage."""
-        self.garbage += len(self._buf)
-        self._buf.clear()
-
-    def _drop(self, n: int) -> None:
-        self.garbage += n
-        del self._buf[:n]
-
-    def feed(self, data: bytes) -> list[FrameRecord]:
-        """Append `data` and return every record completed by it, in stream order."""
-        buf = self._buf
-        buf += data
-        out: list[FrameRecord] = []
-        while buf:
-            start = buf.find(SYNC)
-            if start < 0:
-                # keep a trailing first SYNC byte: it may be completed by the next feed
-                keep = 1 if buf[-1] == SYNC[0] else 0
-                self._drop(len(buf) - keep)
-                break
-            if start:
-                self._drop(start)
-            if len(buf) < 5:
-                break
-            body_len = int.from_bytes(buf[2:4], "big")
-            if not 1 <= body_len <= MAX_BODY:
-                self._reject()
-                continue
-            expected = _expected_len(body_len, bytes(buf[4:8]))
-            if expected is None:
-                break
-            if expected != body_len:
-                self._reject()
-                continue
-            total = 4 + body_len + 2
-            if len(buf) < total:
-                break
-            covered = bytes(buf[2 : 4 + body_len])
-            record = None
-            if crc16(covered) == int.from_bytes(buf[4 + body_len : total], "big"):
-                record = _decode(covered[2:])
-            if record is None:
-                self._reject()
-                continue
-            del buf[:total]
-            self.frames += 1
-            self.accepted_bytes += total
-            out.append(record)
-        return out
-
-    def _reject(self) -> None:
-        self.rejected += 1
-        self._drop(1)  # only the first SYNC byte: a good frame may start inside this one
 
 
 # --- the port ----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The order of the deal at the sensed table, and the errors of the deal (seed 000 配牌 1-4,
 配牌時的犯規 1-4, 7; RULES.md 3.4).
 
-The engine deals at the break (engine/turns.py): each seat's tiles are known at once. The
+The engine deals at the break (engine/dealing.py): each seat's tiles are known at once. The
 players then take them from the walls block by block: East two stacks (4 tiles), then South,
 West and North, three times round (12 each), then the jump (跳牌): East the 1st and 5th tiles
 from the head, South, West and North one each. `DealOrder` checks each take the interpreter

@@ -1,8 +1,9 @@
 """The state of one hand as plain data: where every tile is, whose turn it is, what is owed.
 
-The rules of the hand (engine/turns.py, calls.py, winning.py) receive it and change it; the
-table (engine/table.py) wires them to its state machine. Nothing here referees: a rule that
-refuses an input says so with a `Refusal`. Seats are the winds of this hand: 0..3 = E S W N.
+The rules of the hand (engine/dealing.py, turns.py, calls.py, winning.py) receive it and
+change it; the table (engine/table.py) wires them to its state machine. Nothing here
+referees: a rule that refuses an input says so with a `Refusal`. Seats are the winds of this
+hand: 0..3 = E S W N.
 """
 
 from dataclasses import dataclass, field

@@ -24,6 +24,28 @@ def call_kind(laid: list[int], discard: int) -> str:
     return CHOW
 
 
+def chower(table: Table) -> int | None:
+    """Who showed a chow on the open window: the hand's calls say (so a hand taken up after a
+    power cut knows it as well as the one that saw it shown)."""
+    calls = table.calls.values()
+    return next((c.seat for c in calls if c.claim == CHOW and c.shown_at is not None), None)
+
+
+def calls_laid_out(
+    table: Table, exposing: list[list[int]], laid_at: dict[int, float], t: float, declared
+) -> list[ev.ClaimDeclared]:
+    """The calls laid out on the open discard, declared as the window closes, each when its
+    caller laid it out (`laid_at`), but the seat's `declared` with them already."""
+    if table.state != "claim_window":
+        return []
+    discarder, discard = table.discards[-1]
+    return [
+        ev.ClaimDeclared(min(laid_at.get(seat, t), t), seat, call_kind(laid, discard), tuple(laid))
+        for seat, laid in enumerate(exposing)
+        if laid and seat not in (discarder, declared) and seat not in table.calls
+    ]
+
+
 def still_laying(table: Table, exposing: list[list[int]]) -> bool:
     """A caller has laid out part of a meld, his other tiles still being read: a meld not
     yet whole, or a pung whose caller holds the fourth (perhaps a kong)."""

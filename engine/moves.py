@@ -8,26 +8,21 @@ area a flower, a kong, or the tiles of a call, and a claimed discard taken from 
 the calls; a tile from a wall straight into a river or meld area, its rack's reads dropped,
 is the draw and then what followed it. Movements that mean nothing legal are returned as
 `Irregular` for the referee, never dropped. Zones are physical sides of the table (E S W N);
-seats are the winds of this hand, so the dealer's side is seat 0.
+seats are the winds of this hand, so the dealer's side is seat 0. The calls on an open window
+are engine/open_calls.py's; which movement the hand waits for, engine/expecting.py's.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import count
 
 from engine import events as ev
 from engine import resync, tampering, tiles
 from engine.deal_order import DealOrder, order_of
-from engine.hand import CHOW
+from engine.expecting import expects, his_to_draw
 from engine.hand_state import seated
-from engine.laying import (
-    call_kind,
-    called_before,
-    chow_pending,
-    own_kong,
-    shown_chow,
-    still_laying,
-)
-from engine.ordering import HOLD, WAIT, Step, Waiting
+from engine.laying import called_before
+from engine.open_calls import OpenCalls
+from engine.ordering import HOLD, Step, Waiting
 from engine.seats import LETTERS, letter, seat_at, side_of, zone, zone_side, zone_words
 from engine.table import WINDOWS, Table
 from engine.wall import Break
@@ -43,7 +38,7 @@ class Irregular:
     tile: int | None = None
 
 
-class Interpreter:
+class Interpreter(OpenCalls):
     """Turns movements and buttons into inputs for one hand's `table` (read, never changed).
 
     `dealer_side` is the physical side where East sits; `claim_window` how long calls on a
@@ -71,13 +66,6 @@ class Interpreter:
         self.latest = (0, False, 0.0)  # (seat, into his river?, when) of the latest move read
         self.arrived: dict[int, int] = {}  # river tile -> when it came, in order
         self._arrivals = count()
-
-    @property
-    def chower(self) -> int | None:
-        """Who showed a chow on the open window: the hand's calls say (so a hand taken up
-        after a power cut knows it as well as the one that saw it shown)."""
-        calls = self.table.calls.values()
-        return next((c.seat for c in calls if c.claim == CHOW and c.shown_at is not None), None)
 
     def seat(self, side: int) -> int:
         return seat_at(side, self.dealer_side)
@@ -161,7 +149,7 @@ class Interpreter:
         if src == "river" and dst == "melds":
             self.latest = (seat, False, t)
             return self._discard_taken(t, seat, tile)
-        if src == "wall" and dst in ("river", "melds") and self._his_to_draw(seat, tile):
+        if src == "wall" and dst in ("river", "melds") and his_to_draw(table, seat, tile):
             rack = zone("hand", dst_side)  # the rack's reads were dropped in between
             drawn, then = self.move(t, tile, source, rack), self.move(t, tile, rack, target)
             self.racked.pop(seat, None)  # never read in his rack: kept apart, or not seen
@@ -180,36 +168,8 @@ class Interpreter:
         ]
 
     def expects(self, tile: int, source: str, target: str) -> bool:
-        """Does the hand wait for this movement now: a tile of the deal or the wall's next one
-        (or the replacement owed: one seen before its flower or kong waits for it) into the
-        rack of the seat to take it, or on from there (a flower drawn and laid out at once), a
-        discard, flower, kong or call by the seat in turn or on an open window, the latest
-        discard claimed, a call taken back? The tracking asks one sighting more of any other
-        (engine/tracking.py, issue 32 item 8): a misread is almost never a move anyone is due
-        to make."""
-        table, wall = self.table, self.table.wall
-        if table.ended or table.out_of_step or wall is None:
-            return False
-        src, src_side = zone_side(source)
-        dst, dst_side = zone_side(target)
-        seat = self.seat(dst_side)
-        if src == "wall" and dst in ("river", "melds"):  # the rack's reads dropped between
-            return self.expects(tile, source, zone("hand", dst_side))
-        if src == "wall" and dst == "hand":
-            head, tail = wall.next_draw_position, wall.next_replacement_position
-            robbing = table.state == "rob_window" and table.next_to_draw() == seat
-            return (
-                tile in self.to_deal[seat]
-                or (tile == wall.tile_at(head) and seat in (table.live_drawer(), table.turn))
-                or (tile == wall.tile_at(tail) and (table.owes_replacement(seat) or robbing))
-            )
-        if src == "river" and dst == "melds":
-            return bool(table.discards) and table.discards[-1][1] == tile
-        if src_side != dst_side:
-            return False
-        if src == "hand" and dst in ("river", "melds"):
-            return seat in (table.turn, table.live_drawer()) or table.state in WINDOWS
-        return src == "melds" and dst == "hand" and tile in self.exposing[seat]
+        """Does the hand wait for this movement now (engine/expecting.py)?"""
+        return expects(self.table, self.to_deal, self.exposing, self.seat, tile, source, target)
 
     def button(self, t: float, side: int, name: str) -> list:
         """A seat's win button: a self-drawn win on its turn, else a call to win.
@@ -236,16 +196,7 @@ class Interpreter:
             or (self._own_kong(t, turn) if self.exposing[turn] else [])
             or self._no_replacement(t)
         )
-        if (
-            self.table.state in ("claim_window", "rob_window")
-            and self.window_opened is not None
-            and t - self.window_opened >= self.claim_window
-            and (
-                not (still_laying(self.table, self.exposing) or self._chow_to_show())
-                or t - self.window_opened >= self.claim_window + WAIT
-            )
-            and not chow_pending(self.table, self.chower, self.exposing, self.laid_at)
-        ):
+        if self._calls_over(t):
             inputs += self._close_calls(t)
         return inputs
 
@@ -299,70 +250,11 @@ class Interpreter:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _close_calls(self, t: float, declared: int | None = None) -> list:
-        """Declare the calls laid out on the open window (but the seat's `declared` with
-        them), then close it."""
-        table = self.table
-        if table.state not in ("claim_window", "rob_window") or table.out_of_step:
-            return []
-        inputs = []
-        if table.state == "claim_window":
-            discarder, discard = table.discards[-1]
-            for seat in range(4):
-                laid = self.exposing[seat]
-                if laid and seat not in (discarder, declared) and seat not in table.calls:
-                    at = min(self.laid_at.get(seat, t), t)  # called when he laid it out
-                    inputs.append(ev.ClaimDeclared(at, seat, call_kind(laid, discard), tuple(laid)))
-        self.window_opened = None
-        return inputs + [ev.ClaimWindowClosed(t, None)]
-
-    def _own_kong(self, t: float, seat: int) -> list:
-        """Four of a kind laid out on one's turn, or one tile added to one's exposed pung."""
-        if self.table.out_of_step:
-            return []
-        group = own_kong(self.table, seat, self.exposing[seat], self.declared)
-        if group is None:
-            return []
-        self.declared.add(group)
-        return [ev.KongDeclared(t, seat, group)]
-
     def _no_replacement(self, t: float) -> list:
         """A replacement owed when no live tile is left: the reach for it ends the hand."""
         table, wall = self.table, self.table.wall
         owing = [s for s in range(4) if table.owes_replacement(s)]
         return [ev.TileDrawn(t, owing[0], None)] if owing and wall and not wall.live_count else []
-
-    # -- a chow: shown, then its caller's discard (seed 000 吃牌 4, 鳴牌優先規條 4) ---------
-
-    def _chow_shown(self, t: float, seat: int) -> list:
-        """A chow shown is declared at once: the others' pung and kong rights end with it.
-        One whose caller discarded first (seed 000 吃牌 4 allows it: 容許先打牌、後亮出明順)
-        is done now: the rights ended at his discard, his time ran until the showing."""
-        shown = (
-            None
-            if self.chower is not None or seat in self.table.calls
-            else shown_chow(self.table, seat, self.exposing[seat], t)
-        )
-        if shown is None:
-            return []
-        discard = self.waiting.discard_of(seat)
-        if discard is None:
-            return [shown]
-        return [replace(shown, t=min(discard.t, t)), *self._chow_done(t, replace(discard, t=t))]
-
-    def _chow_to_show(self) -> bool:
-        """The next player discarded while the calls were open: a chow he may show after
-        his discard (吃牌 4) keeps them open a while longer, as a meld half laid out does."""
-        table = self.table
-        return table.state == "claim_window" and self.waiting.holds_discard(table.after_discarder)
-
-    def _chow_done(self, t: float, discard: ev.TileDiscarded) -> list:
-        """The chower discards: the chow is done, the calls close (it is granted unless a
-        call before it outranks it), then his discard; a win called meanwhile ends the hand
-        on the chowed tile, and this discard is none."""
-        closing = self._close_calls(t, declared=seated(discard))
-        winning = any(c.claim == "win" for c in self.table.calls.values())
-        return closing if winning else closing + [discard]
 
     def _discard_taken(self, t: float, seat: int, tile: int) -> list:
         table = self.table
@@ -381,20 +273,6 @@ class Interpreter:
                 tile,
             )
         ]
-
-    def _his_to_draw(self, seat: int, tile: int) -> bool:
-        """The tile is the seat's draw: his next, his replacement from the tail if he owes one
-        (or will, his kong not robbed), else the next from the head (his turn may not be read
-        yet); or any tile still in the wall when the draw is his, which stands as a draw from
-        the wrong place (seed 000 摸牌時的犯規 1)."""
-        table, wall = self.table, self.table.wall
-        if wall is None:
-            return False
-        robbing = table.state == "rob_window" and table.next_to_draw() == seat
-        replacing = table.owes_replacement(seat) or robbing
-        end = wall.next_replacement_position if replacing else wall.next_draw_position
-        drawing = replacing or seat in (table.live_drawer(), table.next_to_draw())
-        return tile == wall.tile_at(end) or (drawing and wall.position_of(tile) is not None)
 
     def accept(self, t: float, places: dict[int, str]) -> ev.TableAccepted:
         """The referee's input accepting the table as it lies, from the tracking's zone of

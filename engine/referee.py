@@ -7,37 +7,21 @@ to call, and make penalty tiles, as the rule book's `penalty_tile_mode` says: WS
 may be discarded at the next discard, then they are dead and may never be discarded (3.9);
 CCM's must be discarded at his next discard (4.15); none may go into a called set. An applied
 penalty is noted on the hand (HandState.paid_now) for the rule book to pay on the spot.
+The rules of penalty tiles are engine/penalty_tiles.py's; the checks of a ruling,
+engine/ruling_checks.py's; a win scored again on a ruling, engine/rescoring.py's.
 """
 
 from collections import Counter
 from dataclasses import replace
-from typing import NamedTuple
 
-from engine import chipless, tiles
+from engine import chipless
 from engine import events as ev
-from engine.hand import counts, decompositions, is_seven_pairs, is_thirteen_orphans
 from engine.hand_state import HandState
 from engine.penalties import EFFECTS, MUST_DISCARD, Catalogue, Penalty
-from engine.scoring import Pattern, Score
+from engine.penalty_tiles import named_problem, refused_discard, win_barred
+from engine.rescoring import Rescoring
+from engine.ruling_checks import allocation_problem, choice_problem
 from engine.seats import letter
-
-
-class Rescoring(NamedTuple):
-    """A win the referee's ruling on an alert would score again: the discarder's follow-tile
-    claim (seed 000 和牌的計分 8) names who pays; the drawn tile mixed in (九蓮寶燈自摸規條) adds
-    the scorer's flag for it."""
-
-    result: int  # the win's index in the hand's results
-    payer: int | None  # who pays for the win scored again (None: nobody, each pays)
-    rule: str  # the rule the alert names
-    flags: frozenset[str] = frozenset()  # the scorer's flags the ruling adds
-
-
-def lost_patterns(score: Score, mixed: Score) -> list[Pattern]:
-    """The patterns a win would lose scored with its drawn tile mixed in; none if that would
-    be no win at all."""
-    kept = {p.id for p in mixed.patterns}
-    return [p for p in score.patterns if p.id not in kept] if mixed.legal else []
 
 
 class Referee:
@@ -78,37 +62,6 @@ class Referee:
         alert = self.alert(t, None, rescoring.rule, message, True)
         self.rescorings[alert.id] = rescoring
         return alert
-
-    def drawn_tile_apart(
-        self, t, winner: int, score: Score, mixed: Score, rescoring: Rescoring, rule: str
-    ) -> list[ev.Alert]:
-        """The seed's `rule` (九蓮寶燈自摸規條, 單放): a self-drawn win keeps a pattern only if
-        the drawn tile was kept apart until shown, which the table did not see: where the win
-        scored with the tile mixed in (`mixed`) would lose one, the referee is asked."""
-        lost = lost_patterns(score, mixed)
-        if not lost:
-            return []
-        message = (
-            f"{letter(winner)}'s self-drawn {lost[0].name} stands only if the drawn tile was "
-            f"kept apart until the hand was shown ({rule}): rule 'apply' if it "
-            "was mixed into the hand, to score the win without it; 'waive' if it was kept apart"
-        )
-        section = f"RULES.md {lost[0].id}"  # a pattern's id is its RULES.md section
-        return [self.propose_rescoring(t, message, rescoring._replace(rule=section))]
-
-    def drawn_tile_seen(
-        self, t, winner: int, score: Score, mixed: Score, rule: str
-    ) -> list[ev.Alert]:
-        """The seed's `rule`: the rack reader saw the drawn tile join the hand before the win
-        was declared: the win is scored without what that loses, and the referee told why."""
-        lost = lost_patterns(score, mixed)
-        if not lost:
-            return []
-        message = (
-            f"{letter(winner)}'s drawn tile joined his hand before he declared the win: no "
-            f"{lost[0].name} ({rule})"
-        )
-        return [self.alert(t, winner, f"RULES.md {lost[0].id}", message)]
 
     def offence(
         self,
@@ -166,7 +119,8 @@ class Referee:
                 )
             ]
         if ruling.tiles:
-            problem = self._choice_problem(penalty, ruling, hands[penalty.seat] if hands else ())
+            concealed = hands[penalty.seat] if hands else ()
+            problem = choice_problem(penalty, ruling, concealed, self.penalty_tiles[penalty.seat])
             if problem:
                 return [
                     self.alert(
@@ -179,7 +133,7 @@ class Referee:
                 ]
             penalty = replace(penalty, penalty_tiles=tuple(ruling.tiles))
         if ruling.to is not None or ruling.dead:
-            problem = self._allocation_problem(penalty, ruling)
+            problem = allocation_problem(self.catalogue, penalty, ruling)
             if problem:
                 refused = f"ruling on alert {ruling.alert} refused: {problem}"
                 return [self.alert(ruling.t, penalty.seat, penalty.rule, refused)]
@@ -209,51 +163,9 @@ class Referee:
         self.counts[(penalty.seat, penalty.offence)] += 1  # the report counts again
         return [ev.PenaltyReopened(undone.t, penalty.seat, undone.alert, undone.reason)]
 
-    def _allocation_problem(self, penalty: Penalty, ruling: ev.Ruling) -> str:
-        """Why the points cannot go where the ruling gives them (seed 004 §38 一 6: to the
-        player the offence disadvantaged, or dead points), or ""; the penalty still waits."""
-        if self.catalogue is None or not self.catalogue.allocatable:
-            return (
-                "this rule book gives no choice of who is paid a penalty (seed 000 行為守則, "
-                "RULES.md 3.13: deducted from the offender alone)"
-            )
-        if not ruling.apply:
-            return "a waived penalty pays nobody: a player paid or dead points go with apply"
-        if not penalty.points:
-            return f"the penalty ({penalty.offence}) has no points to give"
-        if ruling.to is not None and ruling.dead:
-            return "the points go to the player disadvantaged or are dead points, not both"
-        if ruling.to is not None and (ruling.to not in range(4) or ruling.to == penalty.seat):
-            return (
-                "the points go to another player at the table (E, S, W or N), not the offender "
-                "(seed 004 §38 一 6 明顯虧損方)"
-            )
-        return ""
-
-    def _choice_problem(self, penalty: Penalty, ruling: ev.Ruling, hand) -> str:
-        """Why the referee's penalty tiles cannot stand, or "": as many as the penalty takes,
-        each one of the offender's concealed tiles not already a penalty tile."""
-        chosen = ruling.tiles
-        if not ruling.apply:
-            return "a waived penalty takes no penalty tiles"
-        if len(chosen) != len(penalty.penalty_tiles):
-            return (
-                f"the penalty takes {len(penalty.penalty_tiles)} penalty tiles, {len(chosen)} named"
-            )
-        return self.tiles_problem(penalty.seat, chosen, hand)
-
     def tiles_problem(self, seat: int, named, hand) -> str:
-        """Why `named` cannot become the seat's penalty tiles, or "": each named once, each
-        one of his concealed tiles (`hand`) and not a penalty tile already. A tile is named
-        by its place in the list: a tile not his may be a hidden one."""
-        if len(set(named)) != len(named):
-            return "a tile is named twice"
-        for n, tile in enumerate(named, 1):
-            if tile not in hand:
-                return f"tile {n} named is not one of {letter(seat)}'s concealed tiles"
-            if tile in self.penalty_tiles[seat]:
-                return f"tile {n} named is a penalty tile of {letter(seat)}'s already"
-        return ""
+        """Why `named` cannot become the seat's penalty tiles, or "" (engine/penalty_tiles.py)."""
+        return named_problem(seat, named, hand, self.penalty_tiles[seat])
 
     def _apply(self, t, penalty: Penalty, alert_id: int) -> list[ev.Event]:
         seat = penalty.seat
@@ -371,49 +283,11 @@ class Referee:
 
     def bars_discard_win(self, seat: int, hand: list[int], tile: int) -> str:
         """Why penalty tiles forbid winning on this discard, or "" (RULES.md 3.9)."""
-        marked = self.penalty_tiles[seat]
-        if not marked:
-            return ""
-        kind = tiles.kind_of(tile)
-        marked_kinds = Counter(tiles.kind_of(t) for t in marked)
-        if len(marked) >= 3 and _thirteen_shaped(hand, tile):
-            return "with three penalty tiles Thirteen Terminals wins only by self-draw"
-        if kind in marked_kinds and (_thirteen_shaped(hand, tile) or _pairs_shaped(hand, tile)):
-            return "a penalty tile may not complete a pair or Thirteen Terminals on a discard"
-        free = Counter(tiles.kind_of(t) for t in hand if t not in marked)
-        readings = decompositions(counts([tiles.kind_of(t) for t in hand] + [kind]))
-        if not readings:
-            return ""  # an irregular hand: the checks above are the rule
-        for groups in readings:
-            for group_kind, low in groups:
-                size = 2 if group_kind == "pair" else 3
-                members = [low] * size if group_kind != "chow" else [low, low + 1, low + 2]
-                if kind not in members:
-                    continue
-                members.remove(kind)
-                if all(free[k] >= members.count(k) for k in set(members)):
-                    return ""
-        return "the winning tile would complete a set or pair with a penalty tile"
+        return win_barred(self.penalty_tiles[seat], hand, tile)
 
     def _must_discard(self) -> bool:
         return self.catalogue is not None and self.catalogue.penalty_tile_mode == MUST_DISCARD
 
     def discard_refusal(self, seat: int) -> tuple[str, str]:
         """(offence, message) of a discard his penalty tiles forbid (engine/turns.py)."""
-        if not self._must_discard():
-            return "penalty_tile_discard", "a dead penalty tile may never be discarded"
-        owed = " ".join(tiles.NAMES[tiles.kind_of(t)] for t in self.penalty_tiles[seat])
-        return (
-            "penalty_tile_kept",
-            f"{letter(seat)} must discard his penalty tile ({owed}) at this discard (seed 004 "
-            "第三章 第二條 七(一): 必須將罰張打出): he takes the tile back and discards one of "
-            "them",
-        )
-
-
-def _thirteen_shaped(hand, tile) -> bool:
-    return is_thirteen_orphans(counts([tiles.kind_of(t) for t in hand + [tile]]))
-
-
-def _pairs_shaped(hand, tile) -> bool:
-    return is_seven_pairs(counts([tiles.kind_of(t) for t in hand + [tile]]))
+        return refused_discard(seat, self.penalty_tiles[seat], self._must_discard())

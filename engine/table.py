@@ -2,9 +2,9 @@
 
 Built with `transitions` (auto_transitions off: nothing jumps to a state by name but the
 table accepted as it lies, engine/resync.py). The states and triggers are the game's words.
-The table is the hand's state (HandState) with its rules composed around it: the turns
-(engine/turns.py), the calls, kongs and flowers (engine/calls.py) and the wins
-(engine/winning.py) give the machine its guards and actions.
+The table is the hand's state (HandState) with its rules composed around it: the deal
+(engine/dealing.py), the turns (engine/turns.py), the calls, kongs and flowers
+(engine/calls.py) and the wins (engine/winning.py) give the machine its guards and actions.
 An input that breaks a rule yields an Alert naming the rule and changes nothing.
 Seats are the winds of this hand: 0..3 = E S W N, East deals. Tiles are physical ids.
 """
@@ -18,6 +18,7 @@ from engine import events as ev
 from engine import invariants, reports, resync
 from engine.calls import CallRules
 from engine.clocks import UNTIMED, Clocks
+from engine.dealing import Dealing
 from engine.hand_state import HandState, Refusal, WinResult
 from engine.referee import Referee
 from engine.rulebook import HandOutcome, Ruleset
@@ -99,6 +100,7 @@ class Table(HandState):
         self.referee = Referee(self.rules.penalties, self, self.rules.forfeit_threshold)
         self.touches = Touches(self, self.referee, self.rules)
         self.winning = WinRules(self, ruleset, self.referee)
+        self.dealing = Dealing(self, self.rules, self.referee, self.clocks)
         self.turns = Turns(
             self, self.rules, self.referee, self.clocks, self.touches, self.winning.held_now
         )
@@ -122,16 +124,16 @@ class Table(HandState):
             self.machine.add_transition(trigger, source, dest, conditions=conditions, after=after)
 
     def _transitions(self) -> list[Row]:
-        turns, calls, wins = self.turns, self.calling, self.winning
+        deal, turns, calls, wins = self.dealing, self.turns, self.calling, self.winning
         ok, when, given, do = self._ok, self._when, self._given, self._do
         windows = list(WINDOWS)
         two_rolls, spent = when(lambda: self.rules.two_roll_break), when(turns.wall_spent)
         return [  # (trigger, from, to, guards, action): the first whose guards pass is taken
-            ("roll_dice", "dice", "second_roll", [ok(turns.dice), two_rolls],
-             do(turns.keep_first_roll)),
-            ("roll_dice", "dice", "discard", [ok(turns.dice)], do(turns.break_and_deal)),
-            ("roll_dice", "second_roll", "discard", [ok(turns.second_roll)],
-             do(turns.break_and_deal)),
+            ("roll_dice", "dice", "second_roll", [ok(deal.dice), two_rolls],
+             do(deal.keep_first_roll)),
+            ("roll_dice", "dice", "discard", [ok(deal.dice)], do(deal.break_and_deal)),
+            ("roll_dice", "second_roll", "discard", [ok(deal.second_roll)],
+             do(deal.break_and_deal)),
             ("draw", "draw", "discard", [ok(turns.live_draw)], do(turns.take_live)),
             ("draw", "discard", "exhausted", [ok(turns.replacement), spent], do(self._end_drawn)),
             ("draw", "discard", "discard", [ok(turns.replacement)], do(turns.take_replacement)),
@@ -265,9 +267,9 @@ class Table(HandState):
         if isinstance(event, ev.WaiveUndone):
             return self.referee.undo_waive(event)
         if isinstance(event, ev.DealerKept):
-            return self.turns.keep_dealer(event, self.ended, self.state)
+            return self.dealing.keep_dealer(event, self.ended, self.state)
         if isinstance(event, ev.BreakMade):
-            return self.turns.break_made(event, self.state)
+            return self.dealing.break_made(event, self.state)
         if isinstance(event, ev.ViolationReported):
             if event.seat is None or event.seat not in range(4):
                 return [self._alert(event, "turn", "a reported offence names a seat 0..3")]

@@ -19,92 +19,40 @@ in all, which a true move has within a sweep of its second sighting. A stay too 
 to confirm (seen in a row more than once) is a step only when the tile's next confirmed place
 follows it by legal steps; otherwise the tile is where it is seen and, if no legal step leads
 there, the move is a flagged jump, told to the referee: a move on less evidence is never made.
-Alert messages go to the public display, so they never name a tile in a concealed zone (a wall
-or a hand rack); the `tile` field keeps it for the journal.
+What the tracker accepts and the legal steps are engine/tracking_rules.py; its moves and the
+words of its alerts, which never name a concealed tile, engine/tracking_reports.py.
 """
 
 from collections import deque
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 
-from engine.seats import AREAS, CONCEALED_AREAS, ZONES, zone_words
-from engine.tiles import NAMES, kind_of, physical_set
-
-TILE_IDS = range(len(physical_set(with_flowers=True)))
-
-# (source kind, target kind, any seat): without `any seat` the tile stays with one player.
-DEFAULT_LEGAL = frozenset(
-    {
-        ("wall", "hand", True),  # the deal, a draw, a replacement
-        ("hand", "river", False),  # a discard
-        ("hand", "melds", False),  # an exposed meld, a flower, a kong
-        ("river", "melds", True),  # a claimed discard
-        ("melds", "hand", False),  # an exposure taken back
-    }
+from engine import tracking_reports as words
+from engine.seats import ZONES
+from engine.tracking_reports import Move, TrackingAlert
+from engine.tracking_rules import (
+    DEFAULT_LEGAL,
+    TrackingError,
+    check_placements,
+    check_zone,
+    checked_legal,
+    checked_sweep,
+    is_legal,
+    no_move_expected,
 )
-
-
-@dataclass(frozen=True)
-class Move:
-    t: float
-    tile: int
-    source: str
-    target: str
-    flagged: bool = False  # not a legal step: the tile is where it is seen, the path unknown
-
-
-@dataclass(frozen=True)
-class TrackingAlert:
-    t: float
-    kind: str  # missing (then found), two_places, foreign, jump, unexpected_tile
-    zone: str
-    tile: int | None
-    tag: bytes | None
-    message: str
-
-
-def _nothing(tile: int, source: str, target: str) -> bool:
-    return False
-
-
-class TrackingError(ValueError):
-    """Input the tracker cannot use; the message names the problem."""
-
-
-def _named(tile: int, *zones: str) -> str | None:
-    """The tile's name, only if no zone it is mentioned with hides it from the players."""
-    if tile in TILE_IDS and not any(zone.partition("_")[0] in CONCEALED_AREAS for zone in zones):
-        return NAMES[kind_of(tile)]
-    return None
 
 
 class Tracker:
     """Where each physical tile is, from per-antenna sweeps; see the module docstring."""
 
     def __init__(self, confirm: int = 2, missing_after: int = 8, legal=DEFAULT_LEGAL):
-        for name, value in (("confirm", confirm), ("missing_after", missing_after)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise TrackingError(f"{name} must be a whole number of sweeps >= 1, got {value!r}")
-        legal = frozenset(legal)
-        for step in legal:
-            if not (
-                isinstance(step, tuple)
-                and len(step) == 3
-                and step[0] in AREAS
-                and step[1] in AREAS
-                and isinstance(step[2], bool)
-            ):
-                raise TrackingError(
-                    f"legal step {step!r} is not (source kind, target kind, any "
-                    f"seat) with kinds among {', '.join(AREAS)}"
-                )
+        legal = checked_legal(confirm, missing_after, legal)
         self.confirm, self.missing_after, self.legal = confirm, missing_after, legal
         self.transient_absences = 0  # dropped reads filtered
         self.transient_sightings = 0  # ghost reads filtered
         self.moves = self.flagged = self.alerts = 0
         self._suspended = False
-        self._expects: Callable[[int, str, str], bool] = _nothing
+        self._expects: Callable[[int, str, str], bool] = no_move_expected
         self.clear()
 
     def clear(self) -> None:
@@ -128,12 +76,7 @@ class Tracker:
 
     def place(self, placements: dict[int, str]) -> None:
         """The truth at hand start (walls as stacked): tile id -> zone. Clears everything else."""
-        if not isinstance(placements, dict):
-            raise TrackingError(f"placements must map tile ids to zones, got {placements!r}")
-        for tile, zone in placements.items():
-            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in TILE_IDS:
-                raise TrackingError(f"{tile!r} is not a physical tile id (0..{len(TILE_IDS) - 1})")
-            self._check_zone(zone)
+        check_placements(placements)
         self.clear()
         self._place = dict(placements)
         # Sweeps sent before the walls rose arrive after this: a tile not yet seen where it
@@ -144,7 +87,7 @@ class Tracker:
         """The referee says where a tile is: believe it and start over from there."""
         if tile not in self._place:
             raise TrackingError(f"tile {tile} is not on the table in this hand")
-        self._check_zone(zone)
+        check_zone(zone)
         self._place[tile] = zone
         self._misses[tile] = 0
         self._missing.discard(tile)
@@ -185,26 +128,19 @@ class Tracker:
         """One antenna's complete read: the tiles (ids) and unregistered tags it sees now.
         `expected(tile, source, target)`: does the hand wait for that move now (None: for
         none)? Returns the Moves and TrackingAlerts it settles, in a deterministic order."""
-        tiles, unknown = self._checked(t, zone, tiles, unknown)
+        tiles, unknown = checked_sweep(t, zone, tiles, unknown)
         if self._suspended or not self._place:
             return []
-        self._expects = expected or _nothing
+        self._expects = expected or no_move_expected
         self._sweep += 1
         self._swept[zone].append(self._sweep)
         out = []
         for tile in sorted(tiles - self._place.keys()):
             if tile not in self._unexpected:
                 self._unexpected.add(tile)
-                name = _named(tile, zone)
                 out.append(
                     self._alert(
-                        t,
-                        "unexpected_tile",
-                        zone,
-                        tile,
-                        None,
-                        f"a tile not in play this hand{f' ({name})' if name else ''}"
-                        f" is on {zone_words(zone)}: take it off the table",
+                        t, "unexpected_tile", zone, tile, None, words.unexpected_tile(tile, zone)
                     )
                 )
         tiles &= self._place.keys()
@@ -212,15 +148,7 @@ class Tracker:
         for tag in sorted(unknown):
             if self._confirmed(zone, tag) and ("foreign", zone, tag) not in self._raised:
                 out.append(
-                    self._alert(
-                        t,
-                        "foreign",
-                        zone,
-                        None,
-                        tag,
-                        f"a tile not of this table's sets is on {zone_words(zone)}: remove it",
-                        raised=True,
-                    )
+                    self._alert(t, "foreign", zone, None, tag, words.foreign(zone), raised=True)
                 )
         for tile in sorted(tile for tile, home in self._place.items() if home == zone):
             if tile in tiles:
@@ -236,26 +164,6 @@ class Tracker:
             if self._seen_in[tile] != {self._place[tile]}:
                 out += self._settle(t, tile)
         return out
-
-    def _check_zone(self, zone):
-        if zone not in ZONES:
-            raise TrackingError(f"unknown zone {zone!r}: expected one of {', '.join(ZONES)}")
-
-    def _checked(self, t, zone, tiles, unknown):
-        self._check_zone(zone)
-        if not isinstance(t, (int, float)) or isinstance(t, bool):
-            raise TrackingError(f"sweep of {zone}: time must be a number of seconds, got {t!r}")
-        try:
-            tiles, unknown = set(tiles), set(unknown)
-        except TypeError:
-            raise TrackingError(f"sweep of {zone}: tiles and unknown tags must be sets") from None
-        for tile in tiles:
-            if not isinstance(tile, int) or isinstance(tile, bool):
-                raise TrackingError(f"sweep of {zone}: tile ids are ints, got {tile!r}")
-        for tag in unknown:
-            if not isinstance(tag, bytes):
-                raise TrackingError(f"sweep of {zone}: unknown tags are bytes, got {tag!r}")
-        return tiles, unknown
 
     def _count(self, zone, seen):
         """Extend or break the streaks of this zone; raised alerts clear once their cause has
@@ -333,18 +241,11 @@ class Tracker:
             pairs = []
         return [
             self._alert(
-                t, "two_places", zone, tile, None, self._two_places(tile, first, zone), raised=True
+                t, "two_places", zone, tile, None, words.two_places(tile, first, zone), raised=True
             )
             for first, zone in pairs
             if ("two_places", zone, tile) not in self._raised
         ]
-
-    def _two_places(self, tile, first, second):
-        what = _named(tile, first, second) or "a tile"
-        return (
-            f"{what} is read both on {zone_words(first)} and on {zone_words(second)}: a "
-            "duplicated tag or a reader fault; check both"
-        )
 
     def _check_missing(self, t, tile) -> list:
         """Missing: unseen by its zone for `missing_after` sweeps and by every other zone over
@@ -358,18 +259,7 @@ class Tracker:
         ):
             return []
         self._missing.add(tile)
-        what = _named(tile, home) or "a tile"
-        return [
-            self._alert(
-                t,
-                "missing",
-                home,
-                tile,
-                None,
-                f"{what} has gone from {zone_words(home)} and is not seen anywhere:"
-                " find it and put it back",
-            )
-        ]
+        return [self._alert(t, "missing", home, tile, None, words.missing(tile, home))]
 
     def _move(self, t, tile, target) -> list:
         source = self._place[tile]
@@ -380,48 +270,25 @@ class Tracker:
         if (
             passed not in (source, target)
             and since > self._last_seen.get((source, tile), 0)
-            and self._legal(source, passed)
-            and self._legal(passed, target)
+            and is_legal(self.legal, source, passed)
+            and is_legal(self.legal, passed, target)
         ):  # a brief stay the tile's legal path went through
             self.moves += 2
             return out + [Move(t, tile, source, passed), Move(t, tile, passed, target)]
-        legal = self._legal(source, target)
+        legal = is_legal(self.legal, source, target)
         self.moves += 1
         out.append(Move(t, tile, source, target, flagged=not legal))
         if not legal:
             self.flagged += 1
-            what = _named(tile, source, target) or "a tile"
-            out.append(
-                self._alert(
-                    t,
-                    "jump",
-                    target,
-                    tile,
-                    None,
-                    f"{what} went from {zone_words(source)} to {zone_words(target)}"
-                    " without a legal step between: check the hand",
-                )
-            )
+            out.append(self._alert(t, "jump", target, tile, None, words.jump(tile, source, target)))
         return out
-
-    def _legal(self, source: str, target: str) -> bool:
-        (source_kind, source_seat), (target_kind, target_seat) = (
-            source.split("_"),
-            target.split("_"),
-        )
-        return (source_kind, target_kind, True) in self.legal or (
-            source_seat == target_seat and (source_kind, target_kind, False) in self.legal
-        )
 
     def _found(self, t, tile, zone) -> list:
         """A tile reported missing is seen again: "found", so its alert can be closed."""
         if tile not in self._missing:
             return []
         self._missing.discard(tile)
-        what = _named(tile, zone) or "the missing tile"
-        return [
-            TrackingAlert(t, "found", zone, tile, None, f"{what} is back, on {zone_words(zone)}")
-        ]
+        return [TrackingAlert(t, "found", zone, tile, None, words.found(tile, zone))]
 
     def _alert(self, t, kind, zone, tile, tag, message, raised=False) -> TrackingAlert:
         """An alert; a `raised` one is not repeated until its cause has gone from the zone."""

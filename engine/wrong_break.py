@@ -8,7 +8,7 @@ near it explains them all, the deal is no error of the players' tiles (no 拿錯
 tampering): the break was made in the wrong place, and the referee is told that once
 (engine/deal_order.py). Once all four have their first four tiles from it, that break stands
 (一旦四家均已各取四張牌，已開了的門便當作有效): the interpreter gives the hand a BreakMade and the
-wall is re-based on it (engine/turns.py).
+wall is re-based on it (engine/dealing.py).
 """
 
 from engine.wall import Break, Wall

@@ -3,7 +3,7 @@
 The simulated table talks to the same pyserial code as a real reader does (DESIGN.md drivers/):
 a pty pair stands for the USB serial device, and `link` (a /dev/serial/by-id style symlink to
 the pty's slave) is its stable name. Frames follow drivers/README.md, built by the encoders of
-drivers/readers.py.
+drivers/reader_frames.py.
 
 The caller (the simulator, on the asyncio loop) only queues frames; one writer thread writes
 them to the pty master in queue order, so a full pty buffer (the host not reading) never
@@ -21,7 +21,7 @@ import threading
 import tty
 from pathlib import Path
 
-from drivers.readers import (
+from drivers.reader_frames import (
     NO_ANTENNA,
     Inventory,
     encode_button,

@@ -16,8 +16,8 @@ from firmware import cli_args
 from firmware.audit import hands as export_hands
 from firmware.audit import sheet as export_sheet
 from firmware.audit.sheet_csv import as_csv
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import ReplayError
-from firmware.journal.store import JournalError
 
 
 def add_parser(commands) -> None:

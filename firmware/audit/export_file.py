@@ -4,8 +4,10 @@ journal export`) as the journal it was, its rows, its chain walked by the journa
 
 import json
 
+from firmware.journal.chain import Row
 from firmware.journal.cli import EXPORT_FORMAT
-from firmware.journal.store import Journal, JournalError, Row
+from firmware.journal.failures import JournalError
+from firmware.journal.store import Journal
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 

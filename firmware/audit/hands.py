@@ -20,8 +20,10 @@ from engine.seats import LETTERS
 from engine.tiles import NAMES, kind_of
 from engine.wall import Break, Wall
 from firmware.audit import sheet as export_sheet
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import replay
-from firmware.journal.store import Journal, JournalError, canonical
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 
 FORMATS = ("jsonl", "mjai")
 RIICHI_TILES = 136

@@ -33,10 +33,11 @@ from firmware.audit import verify_anchors
 from firmware.audit.export_file import open_file
 from firmware.audit.verify_play import check_dice, check_seats, dealer_sides
 from firmware.audit.verify_trail import ENDS, Trail, check_trail
+from firmware.journal.chain import Row
 from firmware.journal.device_key import signature_holds
+from firmware.journal.failures import JournalError
 from firmware.journal.seals import lanes_of, reveal_matches
 from firmware.journal.signing import HAND_END
-from firmware.journal.store import JournalError, Row
 
 
 def add_parser(commands) -> None:

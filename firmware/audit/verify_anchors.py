@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from firmware.journal.device_key import fingerprint
-from firmware.journal.store import JournalError
+from firmware.journal.failures import JournalError
 
 ANCHORS_FORMAT = "mjtable venue anchors 1"  # the export's "anchors" (firmware/venue/anchors.py)
 FINGERPRINT = re.compile(r"SHA256:[0-9a-f]{64}")

@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from engine import events as ev
+from engine.dealing import REFEREE_ROLL
 from engine.session import Session
 from engine.stage import take_seats
-from engine.turns import REFEREE_ROLL
 from firmware.journal import draws
 from firmware.journal.replay import ReplayError, journaled_seatings, replay
 

@@ -13,9 +13,9 @@ sign-off always followed the last signature.
 from dataclasses import dataclass, field
 
 from engine import events as ev
+from firmware.journal.chain import Row
 from firmware.journal.seals import dealt_seals, reveal_matches
 from firmware.journal.signing import CLOSED, SIGNED_AT_ONCE, WHATS
-from firmware.journal.store import Row
 
 NO_HEADER = "written before session headers: no header"
 ENDS = ("Won", "ExhaustiveDraw", "GameEnded")  # the outputs that end a hand

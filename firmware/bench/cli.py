@@ -267,7 +267,8 @@ def run(args) -> int:
 def _frames(args) -> int:
     """Frames parsed per second, fed in 64-byte chunks as a serial port delivers them, for a
     wall-side inventory (36 tags of 8 bytes), a stacker record and a heartbeat."""
-    from drivers.readers import FrameParser, encode_heartbeat, encode_inventory, encode_stacked
+    from drivers.reader_frames import encode_heartbeat, encode_inventory, encode_stacked
+    from drivers.reader_parser import FrameParser
 
     rng = random.Random(args.seed)
     kinds = {

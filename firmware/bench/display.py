@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.readers import Heartbeat, Inventory, Stacked
+from drivers.reader_frames import Heartbeat, Inventory, Stacked
 from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev

@@ -27,7 +27,7 @@ from functools import partial
 
 from engine import events as ev
 from engine.seats import ZONES
-from engine.tracking import TrackingError
+from engine.tracking_rules import TrackingError
 from firmware.audit import sheet as export_sheet
 from firmware.desk import seat_drawing, sessions
 from firmware.desk import stage as stage_desk
@@ -40,7 +40,7 @@ from firmware.desk.views import alerts_view, faults_view, follow
 from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state, waits_json
-from firmware.journal.store import StorageFailure
+from firmware.journal.failures import StorageFailure
 from firmware.texts.public import public_event
 
 LOG_LENGTH = 40

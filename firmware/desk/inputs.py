@@ -7,8 +7,8 @@ journaled and applied like any other; what the engine refuses comes back as the 
 
 from drivers.dice import ElectronicDice
 from engine import events as ev
+from engine.dealing import REFEREE_ROLL
 from engine.seats import LETTERS
-from engine.turns import REFEREE_ROLL
 from firmware.desk.deal_errors import dice_stand
 from firmware.display import ActionRefused
 

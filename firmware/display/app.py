@@ -30,8 +30,8 @@ from firmware.audit import sheet as export_sheet
 from firmware.display import ActionRefused, DisplaySource, history
 from firmware.display.actions import ACTIONS, body_problem
 from firmware.display.broadcast import broadcast_routes
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import ReplayError
-from firmware.journal.store import JournalError
 from firmware.resources import package_folder
 from firmware.web.auth import Enrolled
 from firmware.web.guard import HANDLERS, Guard, json_body

@@ -20,8 +20,9 @@ from engine.seats import LETTERS as SEATS
 from engine.table import WINDOWS, Table
 from firmware.audit.sheet import entered_players, settled
 from firmware.display.state import penalty_points
+from firmware.journal.chain import Row
 from firmware.journal.replay import Played, replay
-from firmware.journal.store import Journal, Row
+from firmware.journal.store import Journal
 from firmware.texts.faces import meld_json, tile_json
 from firmware.texts.public import public_event
 

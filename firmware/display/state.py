@@ -29,7 +29,7 @@ from engine.table import WINDOWS, Table
 from engine.waits import table_waits
 from firmware.display.asked import chips_withheld, shown_answer, withhold_chips
 from firmware.display.result import hand_result
-from firmware.journal.store import Stopped
+from firmware.journal.failures import Stopped
 from firmware.table.sitting import notice, seconds_left
 from firmware.table.venue_notes import VenueNotes
 from firmware.texts.faces import meld_json, tile_json

@@ -24,7 +24,9 @@ from itertools import zip_longest
 
 from firmware import cli_args
 from firmware.journal import schema
-from firmware.journal.store import Journal, JournalError, canonical
+from firmware.journal.failures import JournalError
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 
 ROWS = "SELECT seq, kind, json, prev_hash, hash FROM journal ORDER BY seq"
 EXPORT_FORMAT = "mjtable journal export 1"  # the header line's "export"

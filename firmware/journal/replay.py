@@ -21,7 +21,10 @@ from engine import events as ev
 from engine.schema import ConfigError
 from engine.table import Table
 from firmware import cli_args
-from firmware.journal.store import Journal, JournalError, Row, canonical
+from firmware.journal.chain import Row
+from firmware.journal.failures import JournalError
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 
 

@@ -16,30 +16,24 @@ each hand's end (`checkpoint()`), none by SQLite's own count of pages. The write
 around each checkpoint (firmware/journal/schema.py) let a main file copied without its -wal
 (its latest rows lost) be refused, not taken for a new session, whatever SQLite or a
 technician did to the file since; firmware/journal/cli.py copies a journal safely.
+
+The chain and its rows are firmware/journal/chain.py; the checks made on opening a file,
+opening.py; what can go wrong, failures.py.
 """
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 
 from engine import events as ev
 from firmware.journal import schema
-from firmware.journal.schema import (
-    APPLICATION_ID,
-    KINDS,
-    OLDEST_VERSION,
-    SCHEMA_VERSION,
-    canonical,
-    upgrade,
-    version_of,
-)
-
-GENESIS = "0" * 64
+from firmware.journal.chain import GENESIS, ChainBreak, Row, chained, first_break
+from firmware.journal.failures import JournalError, StorageFailure
+from firmware.journal.opening import check_pages, check_path, checked_version, write_safely
+from firmware.journal.schema import APPLICATION_ID, SCHEMA_VERSION, version_of
 
 
 def last_written(path) -> float | None:
@@ -48,70 +42,6 @@ def last_written(path) -> float | None:
     the file is opened for writing, which writes to it: a resumed hand says when it was cut."""
     times = [os.stat(p).st_mtime for p in (path, f"{path}-wal") if os.path.isfile(p)]
     return max(times) if times else None
-
-
-class JournalError(Exception):
-    """A journal that cannot be opened or read: missing, not a journal, or corrupt."""
-
-
-class StorageFailure(JournalError):
-    """A write to the journal failed: the table stops refereeing (firmware/table/storage.py)."""
-
-
-class DiskFull(StorageFailure):
-    """Less free space for the journal than the profile's `[journal] min_free_mb`
-    (firmware/table/storage.py watches it)."""
-
-
-@dataclass(frozen=True)
-class Stopped:
-    """Why the table stopped refereeing at table time `t`: `kind` ("disk full", "write
-    error") chooses the public view's words, `why` is the detail for the referee and the
-    technician."""
-
-    t: float
-    kind: str
-    why: str
-
-    @classmethod
-    def by(cls, t: float, failure: StorageFailure) -> "Stopped":
-        return cls(t, "disk full" if isinstance(failure, DiskFull) else "write error", str(failure))
-
-    def line(self) -> str:
-        """For the console and `systemctl status`."""
-        return f"NOT REFEREEING: {self.why}"
-
-
-@dataclass(frozen=True)
-class Row:
-    seq: int
-    kind: str
-    json: str
-    prev_hash: str
-    hash: str
-    version: int  # the schema version the row was written in
-
-    def data(self):
-        return json.loads(self.json)
-
-    def event(self) -> ev.Event:
-        """The event of an input, output or device row (EventError if it is none)."""
-        return ev.from_json(upgrade(self.data(), self.version))
-
-
-@dataclass(frozen=True)
-class ChainBreak:
-    """The first row whose link in the hash chain does not hold."""
-
-    seq: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"row {self.seq}: {self.reason}"
-
-
-def link(prev_hash: str, text: str) -> str:
-    return hashlib.sha256((prev_hash + text).encode()).hexdigest()
 
 
 class Journal:
@@ -125,18 +55,7 @@ class Journal:
 
     def __init__(self, path, create: bool = True, readonly: bool = False):
         self.path = os.fspath(path)
-        exists = os.path.exists(self.path)
-        if not exists and (readonly or not create):
-            raise JournalError(f"{self.path}: no such file")
-        if exists and os.path.isdir(self.path):
-            raise JournalError(f"{self.path}: is a directory")
-        folder = os.path.dirname(self.path) or "."
-        if not os.path.isdir(folder):
-            what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
-            raise JournalError(f"{self.path}: {folder} {what}")
-        lost = schema.rows_lost(self.path) if exists else None
-        if lost:
-            raise JournalError(f"{self.path}: {lost}")
+        check_path(self.path, create, readonly)
         try:
             target = Path(self.path).resolve().as_uri() + "?mode=ro" if readonly else self.path
             self.conn = sqlite3.connect(target, isolation_level=None, uri=readonly)
@@ -148,7 +67,7 @@ class Journal:
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
             if not readonly:
-                self._check_pages()
+                check_pages(self.conn, self.path)
         except sqlite3.DatabaseError as err:
             self.conn.close()
             raise JournalError(f"{self.path}: not a journal ({err})") from None
@@ -171,13 +90,6 @@ class Journal:
         where = os.path.abspath(self.path)  # a close after a chdir keeps the same file's -wal
         self._closer = weakref.finalize(self, schema.close, self.conn, not readonly, where)
 
-    def _check_pages(self) -> None:
-        """Every page of the file readable (PRAGMA quick_check), before a table writes on:
-        a corrupt page is found at the start, said in one line, not mid-hand."""
-        found = [r[0] for r in self.conn.execute("PRAGMA quick_check(3)")]
-        if found != ["ok"]:
-            raise JournalError(f"{self.path}: corrupt: {'; '.join(found)}")
-
     def _prepare(self, create: bool, readonly: bool) -> None:
         conn = self.conn
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -188,20 +100,9 @@ class Journal:
             self._transaction(lambda: schema.create(conn))
         elif "journal" not in tables:
             raise JournalError(f"{self.path}: journal table missing")
-        version = version_of(conn)
-        if not OLDEST_VERSION <= version <= SCHEMA_VERSION:
-            raise JournalError(
-                f"{self.path}: journal schema version {version}; this mjtable reads versions "
-                f"{OLDEST_VERSION} to {SCHEMA_VERSION}"
-            )
+        version = checked_version(conn, self.path)
         if not readonly:
-            # WAL persists in the file; synchronous is per connection, so set it every time.
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise JournalError(f"{self.path}: cannot use WAL (journal_mode is {mode})")
-            conn.execute("PRAGMA synchronous = FULL")
-            # only checkpoint() checkpoints, between its marks (firmware/journal/schema.py)
-            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            write_safely(conn, self.path)
             if version < SCHEMA_VERSION:
                 self._transaction(lambda: schema.migrate(conn))
         self.version = version_of(conn)
@@ -233,14 +134,10 @@ class Journal:
 
     def _append(self, items) -> None:
         """Append (kind, obj) rows in one transaction, extending the chain."""
-        seq, head, rows = self.seq, self.head, []
-        for kind, obj in items:
-            text = canonical(obj)
-            seq, prev = seq + 1, head
-            head = link(prev, text)
-            rows.append((seq, kind, text, prev, head))
+        rows = chained(self.seq, self.head, items)
         if not rows:
             return
+        seq, head = rows[-1][0], rows[-1][4]
         self._transaction(
             lambda: self.conn.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
         )
@@ -350,28 +247,7 @@ class Journal:
 
     def verify(self) -> ChainBreak | None:
         """Walk the chain; None if every row links, else the first broken row."""
-        expected_seq, head = 1, GENESIS
-        for row in self.rows():
-            if row.seq != expected_seq:
-                return ChainBreak(
-                    row.seq, f"sequence jumps from {expected_seq - 1} to {row.seq} (rows deleted)"
-                )
-            if row.prev_hash != head:
-                return ChainBreak(
-                    row.seq,
-                    "prev_hash does not match the row before "
-                    "(a row before it was edited, deleted or moved)",
-                )
-            if row.kind not in KINDS:
-                return ChainBreak(row.seq, f"unknown kind {row.kind!r}")
-            if link(row.prev_hash, row.json) != row.hash:
-                return ChainBreak(row.seq, "hash does not match its content (row edited)")
-            try:
-                json.loads(row.json)
-            except (TypeError, ValueError):
-                return ChainBreak(row.seq, "content is not JSON")
-            expected_seq, head = expected_seq + 1, row.hash
-        return None
+        return first_break(self.rows())
 
     def pending(self) -> dict | None:
         """The last input, if nothing was journaled after it: it may never have been applied

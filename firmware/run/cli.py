@@ -23,8 +23,9 @@ from engine.seats import LETTERS
 from firmware import cli_args
 from firmware.bus.settings import with_venue
 from firmware.desk.referees import RefereeError, Referees, referees_file
+from firmware.journal.failures import JournalError, StorageFailure
 from firmware.journal.replay import ReplayError, replay
-from firmware.journal.store import Journal, JournalError, StorageFailure, last_written
+from firmware.journal.store import Journal, last_written
 from firmware.resources import load_ruleset
 from firmware.run.table import run_table
 from firmware.sim.world import Faults

@@ -21,7 +21,8 @@ from engine.seats import LETTERS
 from engine.session import Session
 from engine.wall import build_walls
 from firmware import cli_args
-from firmware.journal.store import Journal, JournalError
+from firmware.journal.failures import JournalError
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.sim.players import EXPECTED_OFFENCE, STANDS, SimPlayer
 from firmware.sim.report import print_summary, summary

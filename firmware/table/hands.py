@@ -17,7 +17,8 @@ from engine.seats import LETTERS, zone
 from engine.session import Session
 from engine.table import Table
 from engine.tampering import Tampering
-from engine.tracking import Tracker, TrackingAlert
+from engine.tracking import Tracker
+from engine.tracking_reports import TrackingAlert
 from firmware.journal import seals as fairness
 from firmware.journal.device_key import DeviceKey
 from firmware.table.game_clock import GameClock

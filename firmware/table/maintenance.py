@@ -27,8 +27,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import ReplayError, replay
-from firmware.journal.store import Journal, JournalError
+from firmware.journal.store import Journal
 from firmware.table import not_running
 
 STATE_DIR = Path("/var/lib/mjtable")  # the unit's StateDirectory: the kiosk reads its page there

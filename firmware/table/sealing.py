@@ -3,7 +3,7 @@ table starts on a journal, the sign-off signed at once, and the close when it st
 (firmware/journal/header.py, firmware/journal/signing.py)."""
 
 from firmware.journal import header, signing
-from firmware.journal.store import StorageFailure
+from firmware.journal.failures import StorageFailure
 
 
 def attach_signer(service) -> None:

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
-from drivers import readers
+from drivers import reader_frames, readers
 from drivers.buttons import ButtonPress
 from drivers.dice import DiceReport, ElectronicDice, PhysicalDice
 from drivers.shuffler import (
@@ -30,7 +30,7 @@ from drivers.shuffler import (
 from engine import events as ev
 from engine.seats import WORDS
 from firmware.journal import device_key
-from firmware.journal.store import Stopped, StorageFailure
+from firmware.journal.failures import Stopped, StorageFailure
 from firmware.table import sealing
 from firmware.table.actor import Actor, Tick
 from firmware.table.assembly import Devices, build_devices
@@ -64,7 +64,7 @@ class ReaderFeed:
         """The callback of the reader at `path`, for its thread; `loop` is the actor's."""
 
         def seen(record):
-            if isinstance(record, readers.Heartbeat):
+            if isinstance(record, reader_frames.Heartbeat):
                 self.heartbeats[path] = record.seq
 
         return self.actor.from_thread(loop, seen)
@@ -223,18 +223,20 @@ class Service:
             hands.walls.judge(t, self.heartbeats.get(self.stacker_path), online)
             hands.poll(t)
             self.sitting.poll(t)
-        elif isinstance(item, readers.Inventory):
+        elif isinstance(item, reader_frames.Inventory):
             zone = self.profile.zones.get(item.antenna)
             if zone is not None:
                 hands.sweep(t, zone, item.tags)
-        elif isinstance(item, readers.Stacked):
+        elif isinstance(item, reader_frames.Stacked):
             hands.walls.stacked(item.position, item.tag)
         elif isinstance(item, readers.ReaderLost):
             self._reader(t, item.path, False, item.reason)
         elif isinstance(item, readers.ReaderBack):
             self._reader(t, item.path, True, "")
-        elif isinstance(item, readers.ReaderError):
-            where = "" if item.antenna == readers.NO_ANTENNA else f" on antenna {item.antenna}"
+        elif isinstance(item, reader_frames.ReaderError):
+            where = (
+                "" if item.antenna == reader_frames.NO_ANTENNA else f" on antenna {item.antenna}"
+            )
             faults.report(
                 t,
                 "reader",
@@ -243,10 +245,10 @@ class Service:
                 "call the technician if it repeats",
                 transient=True,
             )
-        elif isinstance(item, (ButtonPress, readers.SeatButton)):  # a pin's or a reader's
+        elif isinstance(item, (ButtonPress, reader_frames.SeatButton)):  # a pin's or a reader's
             if (item.side, item.button) == self.profile.shuffler_retry and self.shuffler.fault:
                 self.retry_shuffler(t, f"{WORDS[item.side]} {item.button}")
-            elif isinstance(item, readers.SeatButton):
+            elif isinstance(item, reader_frames.SeatButton):
                 self._reader_button(t, item)
             else:
                 hands.button(t, item.side, item.button)
@@ -271,7 +273,7 @@ class Service:
         elif isinstance(item, ShufflerStep):
             self.publish([])
 
-    def _reader_button(self, t, press: readers.SeatButton) -> None:
+    def _reader_button(self, t, press: reader_frames.SeatButton) -> None:
         """A seat button sent by a reader's board: a press where the profile says the panels
         are wired there ([buttons] kind = "zone_reader"); elsewhere the pins carry the presses,
         and the reader's frames are ignored, the referee told once (a miswired board, or a

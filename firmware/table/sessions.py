@@ -25,8 +25,9 @@ from datetime import date, datetime
 from pathlib import Path
 
 from firmware import cli_args
+from firmware.journal.failures import JournalError
 from firmware.journal.schema import left_open
-from firmware.journal.store import Journal, JournalError, last_written
+from firmware.journal.store import Journal, last_written
 from firmware.table import maintenance
 from firmware.table.profile import Profile, ProfileError, load_profile
 

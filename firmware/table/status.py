@@ -12,7 +12,7 @@ from types import MappingProxyType
 from engine import events as ev
 from engine.session import Session
 from engine.table import Table
-from firmware.journal.store import Stopped
+from firmware.journal.failures import Stopped
 from firmware.table.venue_notes import VenueNotes
 
 

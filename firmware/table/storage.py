@@ -20,7 +20,7 @@ cutting into the hand, while the technician wants the table stopped with its rea
 
 import os
 
-from firmware.journal.store import DiskFull, StorageFailure
+from firmware.journal.failures import DiskFull, StorageFailure
 
 EXIT_STATUS = 3  # `mjtable run` stopped refereeing: its journal's disk is full or failing
 CHECK_SECONDS = 10.0  # of table time between two looks at the free space

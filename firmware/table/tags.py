@@ -12,7 +12,7 @@ import csv
 import hashlib
 from pathlib import Path
 
-from drivers.readers import UID_SIZES
+from drivers.reader_frames import UID_SIZES
 from engine.schema import ConfigError
 from engine.tiles import FLOWER_KINDS, KINDS, NAMES, kind_of
 

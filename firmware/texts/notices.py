@@ -13,7 +13,7 @@ import re
 import sys
 
 from engine.seats import WORDS
-from firmware.journal.store import Stopped
+from firmware.journal.failures import Stopped
 from firmware.texts import notices_zh as zh
 from firmware.texts.citations import article
 

@@ -29,7 +29,7 @@ from collections import Counter
 from itertools import groupby
 from pathlib import Path
 
-from drivers.readers import UID_SIZES
+from drivers.reader_frames import UID_SIZES
 from engine.tiles import CHINESE, KINDS, NAMES, TileError, kind_of, parse, physical_set
 from firmware import cli_args
 from firmware.resources import load_ruleset

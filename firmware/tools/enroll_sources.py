@@ -13,7 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from drivers.readers import Inventory, Reader, ReaderLost, Stacked
+from drivers.reader_frames import Inventory, Stacked
+from drivers.readers import Reader, ReaderLost
 from drivers.sim.reader import SimReader
 
 

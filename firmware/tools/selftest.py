@@ -33,7 +33,7 @@ from pathlib import Path
 
 from drivers.gpio import GPIOUnavailable
 from firmware import cli_args
-from firmware.journal.store import StorageFailure
+from firmware.journal.failures import StorageFailure
 from firmware.resources import load_ruleset
 from firmware.table.profile import Profile, ProfileError, check_listener, load_profile
 from firmware.table.sessions import add_table_options, data_dir

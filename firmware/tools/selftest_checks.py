@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from drivers.buttons import BUTTONS
 from drivers.dice import ElectronicDice
-from drivers.readers import Heartbeat, Inventory, ReaderLost, Stacked
+from drivers.reader_frames import Heartbeat, Inventory, Stacked
+from drivers.readers import ReaderLost
 from drivers.shuffler_records import SIDES, ShufflerFault, WallsRaised, WallsReady
 from engine.seats import LETTERS
 from firmware.tools.selftest_rig import Bench

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from drivers.buttons import ButtonPress
-from drivers.readers import Reader, Record, SeatButton
+from drivers.reader_frames import SeatButton
+from drivers.readers import Reader, Record
 from drivers.shuffler_records import SIDES
 from firmware.table.assembly import build_devices
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from firmware import cli_args
 from firmware.journal.cli import CopyMismatch, backup
-from firmware.journal.store import JournalError
+from firmware.journal.failures import JournalError
 from firmware.table.profile import Profile, load_profile
 from firmware.table.sessions import add_table_options, data_dir
 from firmware.tools.selftest import run_checks

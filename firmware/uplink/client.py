@@ -49,7 +49,8 @@ from firmware.bus.contract import (
     table_topic,
 )
 from firmware.bus.settings import UplinkSettings
-from firmware.journal.store import Journal, Row
+from firmware.journal.chain import Row
+from firmware.journal.store import Journal
 from firmware.uplink.broker import BrokerClient, Refusals, Refused
 from firmware.uplink.discovery import discovery_configs
 from firmware.uplink.identity import Identity

@@ -12,8 +12,8 @@ from engine import events as ev
 from engine.seats import LETTERS as SEATS
 from firmware.bus import contract
 from firmware.bus.contract import Alert, Envelope, Events, State, message
+from firmware.journal.chain import Row
 from firmware.journal.schema import upgrade
-from firmware.journal.store import Row
 from firmware.table.status import Status
 from firmware.texts.notices import alert_text, fault_text
 from firmware.texts.public import public_event

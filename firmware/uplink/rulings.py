@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from engine import events as ev
 from firmware.bus.contract import Envelope, Ruling, message
-from firmware.journal.store import Row
+from firmware.journal.chain import Row
 from firmware.texts.notices import alert_text
 
 _RULINGS = ("PenaltyApplied", "PenaltyWaived", "PenaltyLifted", "PenaltyReopened")  # said here

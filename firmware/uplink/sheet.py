@@ -14,7 +14,7 @@ from concurrent.futures import Executor
 
 from firmware.audit.sheet import sheet
 from firmware.bus.contract import Envelope, Sheet, message
-from firmware.journal.store import Row
+from firmware.journal.chain import Row
 from firmware.uplink.messages import public_row
 
 CHANGES = (  # the rows' types that change the sheet, by name (changes_sheet)

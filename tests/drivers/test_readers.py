@@ -1,4 +1,5 @@
-"""Tile reader protocol and port (drivers/readers.py) against its contract, drivers/README.md.
+"""Tile reader protocol and port (drivers/reader_frames.py, reader_parser.py, readers.py)
+against its contract, drivers/README.md.
 
 Pty tests drive the real pyserial code path: frames are written to a pty master and the
 `Reader` opens the slave by a symlink, as it would open /dev/serial/by-id/... on the table.
@@ -15,18 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivers.readers import (
+from drivers.reader_frames import (
     BUTTON_CODES,
     ERR_STACKER_MISSED,
     MAX_BODY,
     SYNC,
-    FrameParser,
     Heartbeat,
     Inventory,
-    Reader,
-    ReaderBack,
     ReaderError,
-    ReaderLost,
     SeatButton,
     Stacked,
     crc16,
@@ -37,6 +34,8 @@ from drivers.readers import (
     encode_inventory,
     encode_stacked,
 )
+from drivers.reader_parser import FrameParser
+from drivers.readers import Reader, ReaderBack, ReaderLost
 from tests.support.readerkit import Collected, wait_for
 
 UID8 = [bytes([0xE0, 0x04, 0x01, 0x50, 0, 0, 0, i]) for i in range(40)]  # ISO 15693 style

@@ -14,16 +14,8 @@ import threading
 
 import pytest
 
-from drivers.readers import (
-    ERR_ANTICOLLISION,
-    Heartbeat,
-    Inventory,
-    Reader,
-    ReaderBack,
-    ReaderError,
-    ReaderLost,
-    Stacked,
-)
+from drivers.reader_frames import ERR_ANTICOLLISION, Heartbeat, Inventory, ReaderError, Stacked
+from drivers.readers import Reader, ReaderBack, ReaderLost
 from drivers.sim.reader import SimReader
 from firmware.table.tags import sim_tag
 from tests.support.readerkit import Collected, wait_for

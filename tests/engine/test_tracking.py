@@ -12,13 +12,9 @@ import pytest
 
 from engine.seats import LETTERS, ZONES, zone_words
 from engine.tiles import NAMES, kind_of
-from engine.tracking import (
-    DEFAULT_LEGAL,
-    Move,
-    Tracker,
-    TrackingAlert,
-    TrackingError,
-)
+from engine.tracking import Tracker
+from engine.tracking_reports import Move, TrackingAlert
+from engine.tracking_rules import DEFAULT_LEGAL, TrackingError
 
 PLACED = {
     0: "wall_E",

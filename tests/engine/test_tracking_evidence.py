@@ -9,7 +9,8 @@ and misses at the old one, in a row, at least `confirm` + 2.
 """
 
 from engine.seats import ZONES
-from engine.tracking import Move, Tracker
+from engine.tracking import Tracker
+from engine.tracking_reports import Move
 
 PLACED = {0: "wall_E", 20: "hand_E", 21: "hand_E", 44: "hand_S", 60: "river_W"}
 

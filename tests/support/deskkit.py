@@ -5,7 +5,7 @@ issue 36's hand 1 with its offence waiting, hand 2 dealt (`reported_then_dealt`,
 
 import random
 
-from drivers.readers import Stacked
+from drivers.reader_frames import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
 from engine import tiles

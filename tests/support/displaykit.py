@@ -13,7 +13,7 @@ from firmware.audit import sheet as export_sheet
 from firmware.display import ActionRefused, history
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import TableView, table_state
-from firmware.journal.store import JournalError
+from firmware.journal.failures import JournalError
 from firmware.texts.public import public_event
 from firmware.web.server import DisplayServer
 

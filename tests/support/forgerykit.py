@@ -13,8 +13,10 @@ from drivers.shuffler import WallsRaised
 from engine import events as ev
 from firmware.cli import main
 from firmware.journal import signing
+from firmware.journal.chain import GENESIS, link
 from firmware.journal.cli import backup
-from firmware.journal.store import GENESIS, Journal, canonical, link
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor
 from firmware.table.profile import load_profile

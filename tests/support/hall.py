@@ -7,7 +7,7 @@ import json
 import random
 from itertools import count
 
-from drivers.readers import Stacked
+from drivers.reader_frames import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
 from engine import tiles

@@ -9,7 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-from firmware.journal.store import Journal, JournalError
+from firmware.journal.failures import JournalError
+from firmware.journal.store import Journal
 from tests.conftest import REPO
 
 HANDS = "2"  # hands a session plays

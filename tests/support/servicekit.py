@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from drivers.dice import PhysicalDice
-from drivers.readers import Stacked
+from drivers.reader_frames import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
 from engine import tiles

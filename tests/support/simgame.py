@@ -7,7 +7,7 @@ import tempfile
 from functools import partial
 from pathlib import Path
 
-from drivers.readers import Heartbeat, Inventory, Stacked
+from drivers.reader_frames import Heartbeat, Inventory, Stacked
 from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from engine import events as ev

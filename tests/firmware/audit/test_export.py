@@ -24,7 +24,8 @@ from firmware.audit import sheet as export_sheet
 from firmware.audit.sheet_csv import as_csv
 from firmware.cli import main
 from firmware.display.app import create_app
-from firmware.journal.store import Journal, canonical
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.sim.simulate import Game
 from tests.support.servicekit import act, play_out

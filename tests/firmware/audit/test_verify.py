@@ -3,7 +3,7 @@ registry changed since the session began is refused.
 
 The whole-table journals are made once per module (a 2-hand and a 3-hand run); each tamper
 works on a copy. A forger who edits rows re-links the chain (`relink`: seq renumbered, every
-prev_hash and hash recomputed with firmware.journal.store.link), so the chain holds and only the
+prev_hash and hash recomputed with firmware.journal.chain.link), so the chain holds and only the
 signatures, the seals and the replay can catch him.
 """
 

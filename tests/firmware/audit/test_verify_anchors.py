@@ -18,9 +18,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from firmware.cli import main
+from firmware.journal.chain import GENESIS, link
 from firmware.journal.cli import backup
 from firmware.journal.device_key import DeviceKey, fingerprint, load
-from firmware.journal.store import GENESIS, Journal, canonical, link
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 from firmware.uplink.messages import event_row
 from firmware.venue.records import VenueRecords
 

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from drivers.buttons import BUTTONS
-from drivers.readers import BUTTON_CODES
+from drivers.reader_frames import BUTTON_CODES
 from engine import events as ev
 from engine import tiles
 from firmware.display import ActionRefused

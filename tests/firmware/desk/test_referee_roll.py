@@ -8,8 +8,8 @@ import pytest
 
 from drivers.shuffler import WallsRaised
 from engine import events as ev
+from engine.dealing import REFEREE_ROLL
 from engine.table import Table
-from engine.turns import REFEREE_ROLL
 from engine.wall import build_walls
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused

@@ -27,7 +27,8 @@ from engine.seats import LETTERS
 from firmware.display.app import create_app
 from firmware.display.broadcast import DelayedFeed
 from firmware.display.state import waits_json
-from firmware.journal.store import Journal, Stopped
+from firmware.journal.failures import Stopped
+from firmware.journal.store import Journal
 from firmware.ports import free_port
 from firmware.table.venue_notes import VenueNotes
 from firmware.texts.notices import NOT_REFEREEING

@@ -11,8 +11,11 @@ import sys
 
 import pytest
 
+from firmware.journal.chain import GENESIS, link
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import replay
-from firmware.journal.store import GENESIS, Journal, JournalError, canonical, link
+from firmware.journal.schema import canonical
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.sim.simulate import Game
 from tests.conftest import REPO

@@ -17,7 +17,8 @@ import pytest
 from engine import events as ev
 from firmware.cli import main
 from firmware.journal import schema
-from firmware.journal.store import Journal, JournalError
+from firmware.journal.failures import JournalError
+from firmware.journal.store import Journal
 from firmware.resources import load_ruleset
 from firmware.sim.simulate import Game
 from firmware.table.not_running import FILE_NAME

@@ -14,8 +14,11 @@ import sys
 import pytest
 
 from engine import events as ev
+from firmware.journal.chain import link
+from firmware.journal.failures import JournalError
 from firmware.journal.replay import replay
-from firmware.journal.store import SCHEMA_VERSION, Journal, JournalError, canonical, link, upgrade
+from firmware.journal.schema import SCHEMA_VERSION, canonical, upgrade
+from firmware.journal.store import Journal
 from tests.conftest import DATA, REPO
 
 V2_JOURNALS = sorted(DATA.glob("v2-*.sqlite"))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from drivers.readers import SeatButton
+from drivers.reader_frames import SeatButton
 from drivers.sim.clock import SimClock
 from drivers.sim.pins import SimulatedGPIO
 from firmware.cli import main

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from drivers.readers import Inventory
+from drivers.reader_frames import Inventory
 from engine.seats import zone
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused

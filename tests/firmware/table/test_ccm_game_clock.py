@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from drivers.readers import Stacked
+from drivers.reader_frames import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import events as ev
 from engine import tiles

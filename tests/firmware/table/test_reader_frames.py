@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from drivers.readers import ERR_ANTENNA, ERR_STACKER_MISSED, ReaderError, SeatButton
+from drivers.reader_frames import ERR_ANTENNA, ERR_STACKER_MISSED, ReaderError, SeatButton
 from firmware.journal.store import Journal
 from firmware.texts.notices import fault_text
 from tests.support.servicekit import Clock, dealt_service, take_queued

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from drivers.readers import Stacked
+from drivers.reader_frames import Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import tiles
 from firmware.bus.signing import sign

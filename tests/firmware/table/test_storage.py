@@ -23,15 +23,16 @@ import httpx
 import pytest
 
 import firmware.run.cli
-from drivers.readers import Inventory, Stacked
+from drivers.reader_frames import Inventory, Stacked
 from drivers.shuffler import WallsRaised, WallsReady
 from engine import tiles
 from engine.seats import zone
 from firmware.cli import main
 from firmware.desk.desk import Desk
 from firmware.display import ActionRefused
+from firmware.journal.failures import StorageFailure
 from firmware.journal.replay import replay
-from firmware.journal.store import Journal, StorageFailure
+from firmware.journal.store import Journal
 from firmware.ports import free_port
 from firmware.resources import load_ruleset
 from firmware.table.actor import Actor

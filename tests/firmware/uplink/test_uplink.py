@@ -23,8 +23,9 @@ from engine import events as ev
 from firmware.bus.contract import Envelope
 from firmware.bus.signing import sign
 from firmware.cli import main
+from firmware.journal.chain import Row
 from firmware.journal.cli import backup
-from firmware.journal.store import Journal, Row
+from firmware.journal.store import Journal
 from firmware.ports import free_port
 from firmware.table.venue_notes import VenueNotes
 from firmware.uplink.messages import AlertBoard, alert_message, public_row, status_state

@@ -19,7 +19,7 @@ from engine import events as ev
 from engine import tiles
 from firmware.audit.sheet import sheet
 from firmware.bus.settings import UplinkSettings
-from firmware.journal.store import Row
+from firmware.journal.chain import Row
 from firmware.uplink.client import Uplink
 from firmware.uplink.messages import status_state
 from firmware.uplink.sheet import SheetBuilds

@@ -17,7 +17,8 @@ from firmware.audit.sheet import sheet
 from firmware.bench import venue as bench_venue
 from firmware.bus.contract import Envelope, table_publishes
 from firmware.cli import main
-from firmware.journal.store import Journal, Row
+from firmware.journal.chain import Row
+from firmware.journal.store import Journal
 from firmware.sim.simulate import Game
 from firmware.uplink.client import Uplink
 from firmware.uplink.messages import alert_message, event_row, events_message
