@@ -148,7 +148,8 @@ def test_seed_004_article_9_a_discard_win_the_discarder_pays_double(ccm):
     [line] = result["lines"]
     assert line["rule"] == "RULES.md 4.11 (第九條 四(一) 點和)"
     assert (
-        line["rule_text"]["zh"] == "中國競技麻將 第九條 和牌與比賽成績的計算 (第九條 四(一) 點和)"
+        line["rule_text"]["zh"]
+        == "中國競技麻將 第九條 和牌與比賽成績的計算 四、分數的計算 (第九條 四(一) 點和)"
     )
     assert (line["doubled"], line["short"]) == (False, False)
     assert_lines_add_up(result)
@@ -258,7 +259,7 @@ def test_issue_33_the_panel_shows_each_seats_lines_and_they_add_up(browser, ccm)
         assert east.get_attribute("data-reason") == "discard_win"
         text = east.inner_text()
         assert text.startswith("-52 to South 南 · discard win: the discarder pays double")
-        assert "CCM 2012 art. 9: scoring (第九條 四(一) 點和)" in text
+        assert "CCM 2012 art. 9: scoring, item 4 (第九條 四(一) 點和)" in text
         south = panel.locator("[data-payer='S'] .line").inner_text()
         assert south.startswith("+52 from East 東")
         page.locator("#language").click()
