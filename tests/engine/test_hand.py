@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from engine import tiles
+from engine import hand, tiles
 from engine.hand import (
     CHOW,
     KONG,
@@ -311,3 +311,22 @@ def test_is_win_agrees_with_riichi_mahjong_package():
             )
     assert not disagreements, f"{len(disagreements)} disagreements, e.g. {disagreements[:5]}"
     assert 1500 < wins < len(hands) - 2000, "the sample should hold many wins and non-wins"
+
+
+def test_the_suit_shapes_kept_are_bounded_and_stay_right(monkeypatch):
+    """Issue 32 item 4 (flat memory over a table's days): the win check's table of suit
+    shapes is emptied once it holds SHAPES_KEPT, and what it answers does not change."""
+    rng = random.Random(32)
+    hands = []
+    for _ in range(400):
+        kept = [0] * 34
+        for kind in rng.sample(range(34), 5):
+            kept[kind] = rng.choice((1, 2, 3))
+        hands.append(kept)
+    unbounded = [hand._standard_size(kept) for kept in hands]
+    assert -1 in unbounded and any(size > 0 for size in unbounded)
+    monkeypatch.setattr(hand, "SHAPES_KEPT", 64)
+    monkeypatch.setattr(hand, "_SHAPES", {})
+    for kept, size in zip(hands, unbounded, strict=True):
+        assert hand._standard_size(kept) == size
+        assert len(hand._SHAPES) <= 64
