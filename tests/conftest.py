@@ -21,6 +21,19 @@ DATA = REPO / "tests" / "data"
 WSOM_EXAMPLES = DATA / "wsom_examples.jsonl"  # a copy of ../shared/rules/wsom_examples.jsonl
 
 
+TMPFS = Path("/dev/shm")  # memory: an fsync there returns at once
+
+
+def pytest_configure(config):
+    """The tests' files (tmp_path, and every tempfile) in memory where Linux gives a tmpfs and
+    TMPDIR names no other place: a journal commit fsyncs (synchronous=FULL, SOFTWARE.md 7.1),
+    and on a disk that other work shares each fsync waits its turn, most of the fast subset's
+    time. No test asserts that a write reached the disk: the power cuts kill a process, whose
+    writes the kernel keeps, and the slow fsync is told by a fake clock."""
+    if "TMPDIR" not in os.environ and TMPFS.is_dir() and os.access(TMPFS, os.W_OK | os.X_OK):
+        tempfile.tempdir = str(TMPFS)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--screenshot",
