@@ -63,8 +63,8 @@ class Events:
         return [event for event in rows.values() if event.get("type") == "Fault"]
 
     def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network thread, which then ends
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 @pytest.mark.slow  # a table started as `mjtable run`, over the broker
