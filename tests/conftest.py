@@ -21,6 +21,22 @@ DATA = REPO / "tests" / "data"
 WSOM_EXAMPLES = DATA / "wsom_examples.jsonl"  # a copy of ../shared/rules/wsom_examples.jsonl
 
 
+TMPFS = Path("/dev/shm")  # memory: an fsync there returns at once
+
+
+def pytest_configure(config):
+    """The tests' files (tmp_path, and every tempfile) in memory where Linux gives a tmpfs and
+    TMPDIR names no other place: a journal commit fsyncs (synchronous=FULL, SOFTWARE.md 7.1),
+    and on a disk that other work shares each fsync waits its turn, most of the fast subset's
+    time. No test asserts that a write reached the disk: the power cuts kill a process, whose
+    writes the kernel keeps, and the slow fsync is told by a fake clock. Not where it is
+    mounted noexec (a container's often is): tests run the scripts they write there."""
+    if "TMPDIR" in os.environ or not TMPFS.is_dir() or not os.access(TMPFS, os.W_OK | os.X_OK):
+        return
+    if not os.statvfs(TMPFS).f_flag & os.ST_NOEXEC:
+        tempfile.tempdir = str(TMPFS)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--screenshot",

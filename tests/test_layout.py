@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 
 OURS = ("engine", "drivers", "firmware")
@@ -98,7 +100,11 @@ def imports_of(module: str) -> Iterator[Import]:
                 yield Import(module, target, where)
 
 
-IMPORTS = [found for module in MODULES for found in imports_of(module)]
+@pytest.fixture(scope="module")
+def imports() -> list[Import]:
+    """Every import of ours, read once for this module's tests when they run (not at import:
+    every xdist worker imports this module to collect it)."""
+    return [found for module in MODULES for found in imports_of(module)]
 
 
 RINGS = {  # DESIGN.md, firmware/: a package imports only from lower rings, plus engine and drivers
@@ -157,11 +163,11 @@ def allowed(source: str, target: str) -> bool:
     return RINGS[theirs] < RINGS[mine]
 
 
-def test_imports_go_one_way():
+def test_imports_go_one_way(imports):
     """DESIGN.md, Layout and firmware/: engine imports nothing of ours, drivers nothing but
     drivers/ (drivers/sim/ also engine), firmware's packages only packages of lower rings
     (siblings in one ring not each other)."""
-    wrong = [str(found) for found in IMPORTS if not allowed(found.source, found.target)]
+    wrong = [str(found) for found in imports if not allowed(found.source, found.target)]
     assert wrong == [], "imports against DESIGN.md's direction:\n" + "\n".join(wrong)
 
 
@@ -178,11 +184,11 @@ def cycle_of(edges: list[Import]) -> list[Import]:
     return []
 
 
-def test_no_import_cycle():
+def test_no_import_cycle(imports):
     """DESIGN.md, Layout: the modules of engine/, drivers/ and firmware/ import one another
     without a cycle, counting the imports inside functions (they run, later: a cycle they hide
     is still one). An import under TYPE_CHECKING never runs; it only names a type for mypy."""
-    cycle = cycle_of([edge for edge in IMPORTS if "TYPE_CHECKING" not in edge.where])
+    cycle = cycle_of([edge for edge in imports if "TYPE_CHECKING" not in edge.where])
     assert cycle == [], "an import cycle:\n" + "\n".join(f"    {edge}" for edge in cycle)
 
 
@@ -213,9 +219,9 @@ def test_every_firmware_package_has_its_ring():
     assert packages == set(RINGS) - {"engine", "drivers"}
 
 
-def test_every_known_exception_still_exists():
+def test_every_known_exception_still_exists(imports):
     """The exceptions list only shrinks: an exception whose import is gone must leave it."""
-    seen = {(package_of(i.source), package_of(i.target)) for i in IMPORTS}
+    seen = {(package_of(i.source), package_of(i.target)) for i in imports}
     assert seen >= EXCEPTIONS, f"cut already, remove from EXCEPTIONS: {EXCEPTIONS - seen}"
 
 

@@ -68,16 +68,18 @@ def pip_install(release: Path, wanted: list[str]) -> None:
     itself, and on a Pi (the running release has rpi-lgpio) rpi-lgpio by its own lock."""
     *where, what = wanted
     python = str(release / "bin" / "python")
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(release)], check=True
-    )
     pip = [python, "-m", "pip", "--quiet", "--no-input", "--disable-pip-version-check"]
     with tempfile.TemporaryDirectory(prefix="mjtable-update-") as folder:
         wheel = Path(what)
-        if not wheel.is_file():  # from the index: the wheel alone, to read its locks
+        # a wheel file without its locks is refused before the venv is made (a Pi's minute)
+        locks = carried_locks(wheel, Path(folder)) if wheel.is_file() else None
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--system-site-packages", str(release)], check=True
+        )
+        if locks is None:  # from the index: the wheel alone, to read its locks
             subprocess.run([*pip, "wheel", "--no-deps", "-w", folder, *where, what], check=True)
             wheel = next(Path(folder).glob("mjtable-*.whl"))
-        locks = carried_locks(wheel, Path(folder))
+            locks = carried_locks(wheel, Path(folder))
         install = [*pip, "install", *where]
         subprocess.run([*install, "--require-hashes", "-r", str(locks[0])], check=True)
         subprocess.run([*install, "--no-deps", str(wheel)], check=True)

@@ -111,8 +111,8 @@ class Wire:
         return taken[: [m[0] for m in taken].index(marker)]
 
     def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network thread, which then ends
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 def run_table(folder: Path, broker_port: int, key: bytes, *options: str) -> subprocess.Popen:

@@ -126,5 +126,5 @@ class Venue:
         assert done()
 
     def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network thread, which then ends
         self.client.loop_stop()
-        self.client.disconnect()

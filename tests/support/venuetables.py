@@ -52,8 +52,8 @@ class Tables:
                 return name, command
 
     def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network thread, which then ends
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 @contextmanager

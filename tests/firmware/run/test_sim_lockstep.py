@@ -79,6 +79,7 @@ def slowed(monkeypatch):
     return slow
 
 
+@pytest.mark.slow  # two sessions over ptys, one's 9 000 reader records each really slept on: 15 s+
 def test_issue_32_item_8_a_seed_plays_the_same_game_with_its_readers_slowed(tmp_path, slowed):
     """The same seed, its reads dropped and ghosted, once as it comes and once with the
     readers' threads slowed at random: every input and output alike, at the same table time

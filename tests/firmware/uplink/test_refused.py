@@ -20,6 +20,7 @@ import pytest
 
 from engine import events as ev
 from firmware.journal.store import Journal
+from firmware.uplink import client as uplink_client
 from firmware.uplink.client import Uplink
 from tests.support.shipped import MOSQUITTO, VENUE_PASSWORD, shipped, table_profile
 from tests.support.uplinkkit import identity
@@ -63,8 +64,8 @@ class Events:
         return [event for event in rows.values() if event.get("type") == "Fault"]
 
     def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network thread, which then ends
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 @pytest.mark.slow  # a table started as `mjtable run`, over the broker
@@ -114,7 +115,9 @@ def test_issue_36_item_5_a_refused_sheet_raises_the_table_s_fault(reachable):
     assert cursor == last  # the rows, not refused, all went up: the sheet held none back
 
 
-def test_issue_36_item_5_a_refused_row_leaves_the_cursor_where_it_was(reachable, caplog):
+def test_issue_36_item_5_a_refused_row_leaves_the_cursor_where_it_was(
+    reachable, caplog, monkeypatch
+):
     """The venue's ACL lacks the table's `events`: its rows are refused, the journal's
     cursor stays at 0 (they wait in the journal), and the refusal is told once though the
     uplink tries again (its log says the broker is back twice: the second after the first
@@ -125,6 +128,7 @@ def test_issue_36_item_5_a_refused_row_leaves_the_cursor_where_it_was(reachable,
     path = reachable / "j.sqlite"
     told: list[tuple[str, str]] = []
     caplog.set_level(logging.WARNING, "mjtable.uplink")
+    monkeypatch.setattr(uplink_client, "RETRY_FIRST", 0.05)  # tries again, not 1.5 s apart
 
     async def uplink_until_told(journal: Journal) -> None:
         tell = lambda *refused: told.append(refused)  # noqa: E731

@@ -169,8 +169,8 @@ def retained(port: int, topic: str) -> dict:
     try:
         assert came.wait(5)
     finally:
+        client.disconnect()  # first: it wakes the network thread, which then ends
         client.loop_stop()
-        client.disconnect()
     assert got[0].retain
     return json.loads(got[0].payload)
 
