@@ -69,6 +69,7 @@ class Desk(DisplaySource):
             None if broadcast_delay is None else DelayedFeed(broadcast_delay, service.clock)
         )
         self._waits: list[dict] | None = None  # of the table below, None when out of date
+        self._sheet_sent: dict | None = None  # the sheet's document the pages last had
         self._drawn_against: list[list] = []
         self._waits_of = None
         self.waits_computed = 0  # how many times: once per update that changed a hand
@@ -184,10 +185,13 @@ class Desk(DisplaySource):
                         e.to_json() if referee else public_event(e.to_json()) for e in events
                     ],
                 }
+        lean = {referee: _sheet_once(update, self._sheet_sent) for referee, update in views.items()}
         for queue, referee in self.subscribers:
-            if queue.full():
-                queue.get_nowait()  # drop the oldest
-            queue.put_nowait(views[referee])
+            dropped = queue.full()
+            if dropped:
+                queue.get_nowait()  # drop the oldest: it may have carried the sheet, this does
+            queue.put_nowait(views[referee] if dropped else lean[referee])
+        self._sheet_sent = next(iter(views.values()))["state"]["sheet"]
         if self.broadcast is not None:
             self.broadcast.add(self.seq, views[True]["state"])
 
@@ -359,3 +363,13 @@ def _answered(perform, body, t):
         return perform(t, body)
     except ActionRefused as refusal:
         return refusal
+
+
+def _sheet_once(update: dict, sent: dict | None) -> dict:
+    """The update as a stream sends it: without the score sheet when the sheet is the document
+    the pages already have (issue 32 item 4). The sheet grows a row a hand; sent with every
+    update it made each update's text grow with the day (280 KB at hand 1000), and the heap
+    with it. A page keeps the sheet it has when an update has none (display.js)."""
+    if sent is None or update["state"]["sheet"] is not sent:
+        return update
+    return update | {"state": {k: v for k, v in update["state"].items() if k != "sheet"}}

@@ -15,6 +15,8 @@ let latest = null;   // the state document on screen
 // -- the table ---------------------------------------------------------------------------
 
 function render(state) {
+  // an update without the score sheet leaves it as it was (the desk sends it when it changes)
+  if (!("sheet" in state)) state.sheet = latest ? latest.sheet : null;
   latest = state;
   setRuleBook(state.ruleset);  // i18n.js: its words for a hand and a game
   if (replaying()) return liveAside();  // history.js: a hand replayed keeps the table picture
