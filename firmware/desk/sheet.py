@@ -200,7 +200,7 @@ class SheetBook:
                 "changed_since_confirmed": confirmed is not None and confirmed != row,
             }
             kept = before[len(rows)] if len(rows) < len(before) else None
-            rows.append(kept if kept == row else row)
+            rows.append(kept if kept == row else _sharing(row, rows[-1] if rows else None))
         self._shown = (session, *made_of)
         self._document = {
             "rows": rows,
@@ -214,6 +214,15 @@ class SheetBook:
 
 
 RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "SignatureWithdrawn", "RefereeActed")
+
+
+def _sharing(row: dict, above: dict | None) -> dict:
+    """The row, with its names and its check the row above's own objects where they are
+    equal: a day's sheet holds them once, not once a row (issue 32 item 4)."""
+    for key in ("names", "zero_sum"):
+        if above is not None and row[key] == above[key]:
+            row[key] = above[key]
+    return row
 
 
 def _seatings(session) -> list[list[int]]:

@@ -302,7 +302,7 @@ class SimTable:
             if self.panel.walls_ready() and not self.panel.hand_over():
                 waited += 0.5  # the table has not yet seen the hand's last move
             elif self.panel.walls_ready():
-                self.session = copy.deepcopy(self.panel.session())  # the scoreboard
+                self.session = scoreboard(self.panel.session())
                 lifted = self.hands_lifted
                 self.panel.press(self.session.player_at(0), "dice")
                 for _ in range(20):
@@ -336,3 +336,13 @@ class SimTable:
                 self.true_moves = (number, Counter(), Counter())
             _, during, after = self.true_moves
             (after if self.truth.ended else during)[tile, source, target] += 1
+
+
+def scoreboard(session: Session) -> Session:
+    """The table's session as the players read it off the screen, for the world to play the
+    next hand on: its own copy of what a hand changes (dealer, scores, the game's counts),
+    sharing what it only reads. The sheet's rows are frozen and the last table is only read
+    (its held reports), so neither is copied: a deep copy of them, at every hand, made a day's
+    work grow with the sheet (issue 32 item 4, `mjtable bench soak`)."""
+    shared = (session.ruleset, session.last, *session.sheet)
+    return copy.deepcopy(session, {id(thing): thing for thing in shared})

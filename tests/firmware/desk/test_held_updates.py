@@ -2,7 +2,8 @@
 (each page's queue of a hundred updates, the views' backlogs, the broadcast's delay) is
 bounded in updates, and an update may carry the score sheet, which grows a row a hand: the
 held updates hold each row once, so a finished hand leaves one row behind, not one in every
-update held; and an update carries the sheet only when a page lacks it."""
+update held, and rows with the same names and check share them; and an update carries the
+sheet only when a page lacks it."""
 
 from firmware.display.broadcast import DelayedFeed
 from firmware.journal.store import Journal
@@ -26,6 +27,8 @@ def test_issue_32_item_4_the_updates_held_for_the_pages_hold_each_sheet_row_once
         assert len(held) == 2 * pages[0].maxsize and broadcast  # the queues are full
         rows = {id(row) for document in held + broadcast for row in _rows(document)}
         assert len(table.service.status().session.sheet) == len(rows) == HANDS
+        first, second = _rows(held[-1])  # same seating, both zero-sum: held once for both
+        assert second["names"] is first["names"] and second["zero_sum"] is first["zero_sum"]
         assert all("sheet" not in document for document in broadcast)  # the public parts only
 
 
