@@ -341,8 +341,8 @@ class SimTable:
 def scoreboard(session: Session) -> Session:
     """The table's session as the players read it off the screen, for the world to play the
     next hand on: its own copy of what a hand changes (dealer, scores, the game's counts),
-    sharing what it only reads. The sheet's rows are frozen and the last table is only read
-    (its held reports), so neither is copied: a deep copy of them, at every hand, made a day's
-    work grow with the sheet (issue 32 item 4, `mjtable bench soak`)."""
+    sharing what it only reads: the rule book, the sheet's rows (frozen) and the last table
+    (its held reports). A deep copy of them at every hand copied the whole sheet again each
+    hand and kept a second one alive (issue 32 item 4, `mjtable bench soak`)."""
     shared = (session.ruleset, session.last, *session.sheet)
     return copy.deepcopy(session, {id(thing): thing for thing in shared})

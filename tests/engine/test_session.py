@@ -1,42 +1,16 @@
 """Dealer rotation, doubling, running scores and the score sheet (RULES.md 3.1, 4.11, A-C13)."""
 
 from dataclasses import FrozenInstanceError, replace
-from types import SimpleNamespace
 
 import pytest
 
-from engine.hand_state import Spot, WinResult
 from engine.penalties import Penalty
-from engine.rulebook import HandOutcome
 from engine.session import Session
-
-
-def finished(session, *results, penalties=()):
-    """A finished hand as the Table leaves it: its wins, and the penalties its referee
-    applied; no kong, no call, no discard; the chips and doubling the session gave it."""
-    chips = tuple(session.scores[session.player_at(seat)] for seat in range(4))
-    outcome = HandOutcome(
-        results=tuple(results),
-        spot=tuple(Spot("penalty", p.seat, 0, penalty=p) for p in penalties),
-        claims=(),
-        discards=(),
-        hands=((),) * 4,
-        melds=((),) * 4,
-        chips=chips,
-        doubling=session.doubling,
-        last_deal=False,
-    )
-    return SimpleNamespace(ended=True, outcome=lambda: outcome)
+from tests.support.sessionkit import finished, won
 
 
 def penalty(seat, points, paid_to_others):
     return Penalty(seat, "overtime_discard", "RULES.md x", points, paid_to_others, "", (), False, 1)
-
-
-def won(seat, payments, from_seat=None):
-    return WinResult(
-        seat, from_seat, {"payments": payments, "total": max(payments or [0]), "patterns": []}, 0
-    )
 
 
 def test_wsom_deal_always_passes(wsom):

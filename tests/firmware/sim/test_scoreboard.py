@@ -1,32 +1,15 @@
 """The simulated world's copy of the table's scoreboard (firmware/sim/world.py): its own
 dealer and scores to play the next hand on, sharing the rule book and the sheet's rows. A
-deep copy at every hand copied the rule book too, so the rule book's caches missed at each
-hand and kept every copy alive (issue 32 item 4: `mjtable bench soak`'s slope)."""
+deep copy at every hand copied the whole sheet again each hand and kept a second sheet alive
+(issue 32 item 4: `mjtable bench soak`'s slope)."""
 
-from types import SimpleNamespace
-
-from engine.hand_state import WinResult
-from engine.rulebook import HandOutcome
 from engine.session import Session
 from firmware.sim.world import scoreboard
+from tests.support.sessionkit import finished, won
 
 
 def east_wins(session: Session):
-    """A finished hand as the Table leaves it: East wins 30 off the others, nothing else."""
-    chips = tuple(session.scores[session.player_at(seat)] for seat in range(4))
-    win = WinResult(0, None, {"payments": [30, -10, -10, -10], "total": 30, "patterns": []}, 0)
-    outcome = HandOutcome(
-        results=(win,),
-        spot=(),
-        claims=(),
-        discards=(),
-        hands=((),) * 4,
-        melds=((),) * 4,
-        chips=chips,
-        doubling=session.doubling,
-        last_deal=False,
-    )
-    return SimpleNamespace(ended=True, outcome=lambda: outcome)
+    return finished(session, won(0, [30, -10, -10, -10]))
 
 
 def test_the_world_plays_on_its_own_copy_of_the_scoreboard(wsom):
