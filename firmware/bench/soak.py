@@ -32,6 +32,7 @@ from firmware.table.profile import load_profile
 
 SOAK_TARGET_KIB = 5.0
 MIB = 1 << 20
+READ_PIECE = 1 << 14  # bytes a page reads at a time
 READ_TIMEOUT = 60.0  # seconds a page waits for a line: the display pings every 15
 
 
@@ -168,8 +169,13 @@ class Page(threading.Thread):
         if stream.status != 200:
             self.refused = f"HTTP {stream.status}: {stream.read(500).decode(errors='replace')}"
             return
-        while line := stream.readline():  # until the display stops, its streams with it
-            self.updates += line.startswith(b"data:")
+        # Read in pieces, not lines: a page is another device's memory, and a line (the
+        # score sheet, a row a hand) read whole would grow this process's heap with the day.
+        tail = b"\n"  # the stream's first line starts a line
+        while piece := stream.read1(READ_PIECE):  # until the display stops its streams
+            seen = tail + piece
+            self.updates += seen.count(b"\ndata:")
+            tail = seen[-5:]  # an event's start cut between two pieces is counted once
 
 
 def _run_args(hands: int, seed: int, port: int) -> argparse.Namespace:

@@ -37,6 +37,7 @@ class SheetBook:
         self.asked_on = None  # the table then: the next hand's walls end the asking
         self._shown: tuple | None = None  # what the document below was made of
         self._document: dict = {}
+        self._made: list[tuple] = []  # what each of its rows was made of
         self._recall(self.port.rows())
         self.port.on_signature(self.button)
 
@@ -185,22 +186,23 @@ class SheetBook:
         made_of = (tuple(session.sheet), len(session.games), tuple(session.seating), players, asked)
         if self._shown is not None and self._shown[0] is session and self._shown[1:] == made_of:
             return self._document
-        before = self._document.get("rows", [])
+        before, made_before = self._document.get("rows", []), self._made
         rows: list[dict] = []
+        self._made = []
         penalties_kept = zero_sum.penalties_kept(session.ruleset)
         for record, seating in zip(session.sheet, _seatings(session), strict=True):
-            row = record.to_json()
             confirmed = self.confirmed.get(record.number)
-            row = row | {
-                "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
-                "zero_sum": zero_sum.check(
-                    record.changes, record.penalties, record.dead, penalties_kept
-                ),
-                "confirmed": confirmed is not None,
-                "changed_since_confirmed": confirmed is not None and confirmed != row,
-            }
-            kept = before[len(rows)] if len(rows) < len(before) else None
-            rows.append(kept if kept == row else _sharing(row, rows[-1] if rows else None))
+            made = (record, confirmed, seating, players)
+            i = len(rows)
+            if i < len(made_before) and all(
+                a is b or a == b for a, b in zip(made_before[i], made, strict=True)
+            ):
+                rows.append(before[i])  # made of the same: not made again (a day's sheet)
+            else:
+                row = _row(record, seating, confirmed, players, penalties_kept)
+                kept = before[i] if i < len(before) else None
+                rows.append(kept if kept == row else _sharing(row, rows[-1] if rows else None))
+            self._made.append(made)
         self._shown = (session, *made_of)
         self._document = {
             "rows": rows,
@@ -214,6 +216,18 @@ class SheetBook:
 
 
 RECALLED = ("ScoreConfirmed", "SheetSigned", "PlayerSigned", "SignatureWithdrawn", "RefereeActed")
+
+
+def _row(record, seating, confirmed: dict | None, players, penalties_kept: bool) -> dict:
+    """One row of the document: the hand's line, the names by column, its zero-sum check,
+    confirmed or not and changed since."""
+    row = record.to_json()
+    return row | {
+        "names": [players[p]["name"] if players else f"P{p + 1}" for p in seating],
+        "zero_sum": zero_sum.check(record.changes, record.penalties, record.dead, penalties_kept),
+        "confirmed": confirmed is not None,
+        "changed_since_confirmed": confirmed is not None and confirmed != row,
+    }
 
 
 def _sharing(row: dict, above: dict | None) -> dict:
