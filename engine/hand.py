@@ -107,22 +107,24 @@ def _suit(key: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
 
 
 # Per suit (9 counts) or honours (7 counts): tiles * 16 + pairs if it splits into sets and
-# pairs, -1 if it cannot. Filled on first sight, and emptied when it holds SHAPES_KEPT: the
-# display's waits try every tile against every hand, and a table playing for days would meet
-# ever more of the 405 350 possible suits (issue 32 item 4: flat memory).
+# pairs, -1 if it cannot. Filled on first sight until it holds SHAPES_KEPT, then kept as it
+# is: the display's waits try every tile against every hand, and a table playing for days
+# would meet ever more of the 405 350 possible suits (issue 32 item 4: flat memory). The
+# common shapes come first; a rarer one is worked out again (from _suit's cache). Emptied and
+# refilled instead, its table and keys were freed and made again every 150 hands of a soak.
 SHAPES_KEPT = 1 << 13
 _SHAPES: dict[bytes, int] = {}
 
 
 def _shape(key: bytes) -> int:
-    if len(_SHAPES) >= SHAPES_KEPT:
-        _SHAPES.clear()  # a plain dict for the hot path's lookup; refilled from _suit's cache
     n = sum(key)
     if len(key) == 7:  # honours: only pungs and pairs
         ok, pairs = 1 not in key and 4 not in key, key.count(2)
     else:
         ok, pairs = n % 3 != 1 and bool(_suit(tuple(key))), int(n % 3 == 2)
-    _SHAPES[key] = shape = n * 16 + pairs if ok else -1
+    shape = n * 16 + pairs if ok else -1
+    if len(_SHAPES) < SHAPES_KEPT:  # a plain dict for the hot path's lookup
+        _SHAPES[key] = shape
     return shape
 
 

@@ -315,7 +315,7 @@ def test_is_win_agrees_with_riichi_mahjong_package():
 
 def test_the_suit_shapes_kept_are_bounded_and_stay_right(monkeypatch):
     """Issue 32 item 4 (flat memory over a table's days): the win check's table of suit
-    shapes is emptied once it holds SHAPES_KEPT, and what it answers does not change."""
+    shapes stops growing once it holds SHAPES_KEPT, and what it answers does not change."""
     rng = random.Random(32)
     hands = []
     for _ in range(400):
