@@ -32,7 +32,7 @@ def described(melds) -> Melds:
 
 
 # Bounded (4096 suits' readings, about 2.5 MB): a soak plays the simulated table for days. At
-# 8192 it was still filling at hand 500, some 10 new suits a hand: most of the soak's slope
+# 8192 it was still filling at hand 500, some 10 new suits a hand: part of the soak's slope
 # over its last 500 hands (issue 32 item 4); 4096 are full by hand 60, 96 % of lookups hit.
 @lru_cache(maxsize=1 << 12)
 def _group_shapes(key: tuple[int, ...], runs: bool) -> frozenset[tuple[int, int, int]]:
